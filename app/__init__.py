@@ -1,0 +1,1 @@
+"""The product around the engines: drivers, sensing, session, scenes, screen, CLI."""

@@ -1,0 +1,42 @@
+"""The ``tabletop`` console command: a thin dispatcher over ``app.commands``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from importlib import import_module
+
+#: Subcommand modules, in the order ``tabletop --help`` lists them.
+COMMANDS = (
+    "app.commands.play",
+    "app.commands.gtp",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tabletop",
+                                     description="An electronic tabletop for abstract games.")
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name in COMMANDS:
+        import_module(name).register(subparsers)
+    return parser
+
+
+def split_options(words: list[str]) -> dict[str, str]:
+    """Turn ``key=value`` words into a dict, refusing anything else with a clear error."""
+    options = {}
+    for word in words:
+        key, sep, value = word.partition("=")
+        if not sep or not key:
+            raise SystemExit(f"tabletop: expected key=value, got {word!r}")
+        options[key] = value
+    return options
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.run(args) or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

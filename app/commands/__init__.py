@@ -1,0 +1,1 @@
+"""One module per ``tabletop`` subcommand, each with ``register(subparsers)``."""

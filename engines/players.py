@@ -1,0 +1,45 @@
+"""Engine players: the levels the opponent menu and ``genmove`` offer.
+
+Level 1 plays a random legal move; level 2 plays the move that leaves the best score
+margin one ply ahead. Stronger search plugs in here as further levels.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable
+
+from engines.core import Board, other
+
+LEVELS = (1, 2)
+
+
+def choose_move(board: Board, level: int = 1, rng: random.Random | None = None,
+                player: str | None = None) -> Hashable | None:
+    """The move ``player`` (default: the side to move) would play, or ``None``."""
+    rng = rng or random.Random()
+    player = player or board.turn
+    moves = board.legal_moves_for(player) if board.outcome() is None else []
+    if not moves:
+        return None
+    if level <= 1 or player != board.turn:
+        return rng.choice(moves)
+    return _greedy(board, moves, rng)
+
+
+def _greedy(board: Board, moves: list, rng: random.Random) -> Hashable:
+    mover = board.turn
+    best, best_margin = [], None
+    for move in moves:
+        board.push(move)
+        outcome = board.outcome()
+        scores = outcome.scores if outcome else board.scores()
+        margin = scores[mover] - scores[other(mover)]
+        if outcome is not None and outcome.winner == mover:
+            margin += 10_000
+        board.pop()
+        if best_margin is None or margin > best_margin:
+            best, best_margin = [move], margin
+        elif margin == best_margin:
+            best.append(move)
+    return rng.choice(best)

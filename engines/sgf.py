@@ -1,0 +1,116 @@
+"""The main line of an SGF game tree, read and written.
+
+Records of all four games are SGF: Pentobi's for Blokus Duo, Little Golem's for ConHex,
+and our own documented SGF-style records for Kulami and Akron. A record is a list of
+nodes, each a dict from property name to its list of values. Variations are refused
+with a clear error: a game record of ours is one line of play.
+"""
+
+from __future__ import annotations
+
+from engines.core import RecordError
+
+Node = dict[str, list[str]]
+
+
+def parse(text: str) -> list[Node]:
+    """Parse one game tree's main line; raise :class:`RecordError` naming the problem."""
+    reader = _Reader(text)
+    nodes = reader.game_tree()
+    reader.skip_space()
+    if reader.pos != len(text):
+        raise RecordError(f"SGF: unexpected text after the game at character {reader.pos + 1}")
+    return nodes
+
+
+def dumps(nodes: list[Node]) -> str:
+    """Write nodes as one game tree, one move node per line after the root."""
+    parts = []
+    for node in nodes:
+        props = "".join(name + "".join(f"[{_escape(v)}]" for v in values)
+                        for name, values in node.items())
+        parts.append(";" + props)
+    return "(" + "\n".join(parts) + ")\n"
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace("]", "\\]")
+
+
+class _Reader:
+    def __init__(self, text: str) -> None:
+        self.text, self.pos = text, 0
+
+    def skip_space(self) -> None:
+        while self.pos < len(self.text) and self.text[self.pos].isspace():
+            self.pos += 1
+
+    def expect(self, char: str) -> None:
+        self.skip_space()
+        if self.pos >= len(self.text):
+            raise RecordError(f"SGF: the record ends early; expected {char!r}")
+        if self.text[self.pos] != char:
+            raise RecordError(f"SGF: expected {char!r} at character {self.pos + 1}, "
+                              f"found {self.text[self.pos]!r}")
+        self.pos += 1
+
+    def game_tree(self) -> list[Node]:
+        self.expect("(")
+        nodes = []
+        while True:
+            self.skip_space()
+            if self.pos >= len(self.text):
+                raise RecordError("SGF: the record ends early; expected ')'")
+            char = self.text[self.pos]
+            if char == ";":
+                self.pos += 1
+                nodes.append(self.node())
+            elif char == ")":
+                self.pos += 1
+                break
+            elif char == "(":
+                raise RecordError(f"SGF: variations are not supported (character {self.pos + 1})")
+            else:
+                raise RecordError(f"SGF: unexpected {char!r} at character {self.pos + 1}")
+        if not nodes:
+            raise RecordError("SGF: the game tree has no nodes")
+        return nodes
+
+    def node(self) -> Node:
+        node: Node = {}
+        while True:
+            self.skip_space()
+            start = self.pos
+            while self.pos < len(self.text) and self.text[self.pos].isalpha():
+                self.pos += 1
+            name = self.text[start:self.pos]
+            if not name:
+                return node
+            if not name.isupper():
+                raise RecordError(f"SGF: property name {name!r} must be upper case")
+            if name in node:
+                raise RecordError(f"SGF: property {name} appears twice in one node")
+            values = []
+            self.skip_space()
+            while self.pos < len(self.text) and self.text[self.pos] == "[":
+                values.append(self.value())
+                self.skip_space()
+            if not values:
+                raise RecordError(f"SGF: property {name} has no value")
+            node[name] = values
+
+    def value(self) -> str:
+        self.pos += 1  # the opening bracket
+        out = []
+        while self.pos < len(self.text):
+            char = self.text[self.pos]
+            if char == "\\" and self.pos + 1 < len(self.text):
+                out.append(self.text[self.pos + 1])
+                self.pos += 2
+            elif char == "]":
+                self.pos += 1
+                return "".join(out)
+            else:
+                out.append(char)
+                self.pos += 1
+        raise RecordError("SGF: a property value is not closed with ']'")
