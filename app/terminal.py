@@ -1,0 +1,91 @@
+"""The board in a colour terminal: panels or cells shaded, pieces, legal holes marked.
+
+Works for every game whose holes are named column letter + row number (Kulami, ConHex,
+Blokus Duo): the grid is read off the hole names, so no game needs its own drawing.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+
+from engines.core import Board
+
+RESET = "\x1b[0m"
+#: Background shades for areas, chosen so that touching areas differ.
+AREA_SHADES = ("\x1b[48;5;180m", "\x1b[48;5;137m", "\x1b[48;5;223m", "\x1b[48;5;95m")
+NO_AREA = "\x1b[48;5;250m"
+PIECES = {"b": "\x1b[38;5;196m\u25cf", "w": "\x1b[38;5;16m\u25cf"}
+LEGAL = "\x1b[38;5;28m\u00b7"
+LAST = "\x1b[1m"
+_HOLE = re.compile(r"([a-z])(\d+)")
+
+#: Display names of the wire colours per game; the first player is red by default.
+PLAYER_NAMES = {"b": "red", "w": "black"}
+
+
+def _grid(board: Board) -> dict[tuple[int, int], str]:
+    cells = {}
+    for hole in board.holes:
+        match = _HOLE.fullmatch(hole)
+        if match:
+            cells[(string.ascii_lowercase.index(match[1]), int(match[2]) - 1)] = hole
+    return cells
+
+
+def _shades(board: Board) -> dict[str, str]:
+    """A hole -> shade map: each area gets a shade none of its neighbours has."""
+    area_of = {}
+    for name, holes in board.areas.items():
+        for hole in holes:
+            area_of.setdefault(hole, []).append(name)
+    grid = _grid(board)
+    position = {hole: xy for xy, hole in grid.items()}
+    neighbours: dict[str, set[str]] = {name: set() for name in board.areas}
+    for hole, names in area_of.items():
+        x, y = position.get(hole, (None, None))
+        if x is None or len(names) != 1:
+            continue
+        for dx, dy in ((1, 0), (0, 1)):
+            other = grid.get((x + dx, y + dy))
+            if other and len(area_of.get(other, ())) == 1 and area_of[other][0] != names[0]:
+                neighbours[names[0]].add(area_of[other][0])
+                neighbours[area_of[other][0]].add(names[0])
+    colour: dict[str, int] = {}
+    for name in sorted(board.areas):
+        used = {colour[n] for n in neighbours[name] if n in colour}
+        colour[name] = next(i for i in range(len(AREA_SHADES)) if i not in used)
+    return {hole: AREA_SHADES[colour[names[0]]] for hole, names in area_of.items()
+            if len(names) == 1}
+
+
+def render(board: Board) -> str:
+    """The board as ANSI-coloured text, top row first, with coordinates."""
+    grid = _grid(board)
+    if not grid:
+        return board.ascii()
+    width = max(x for x, _ in grid) + 1
+    height = max(y for _, y in grid) + 1
+    shades = _shades(board)
+    pieces = board.sensor_view()
+    lights = board.lights()
+    lines = []
+    for y in reversed(range(height)):
+        row = [f"{y + 1:>2} "]
+        for x in range(width):
+            hole = grid.get((x, y))
+            if hole is None:
+                row.append("   ")
+                continue
+            shade = shades.get(hole, NO_AREA)
+            bold = LAST if hole in lights.last else ""
+            if hole in pieces:
+                mark = PIECES[pieces[hole]]
+            elif hole in lights.legal:
+                mark = LEGAL
+            else:
+                mark = " "
+            row.append(f"{shade}{bold} {mark} {RESET}")
+        lines.append("".join(row))
+    lines.append("   " + "".join(f" {c} " for c in string.ascii_lowercase[:width]))
+    return "\n".join(lines)

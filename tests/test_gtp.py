@@ -1,0 +1,130 @@
+"""The GTP front end, through the engine object and through ``tabletop gtp``."""
+
+import subprocess
+import sys
+
+import pytest
+
+from engines.core import EngineError
+from engines.gtp import GtpEngine
+from engines.kulami.layout import random_layout
+
+SESSION = "all_legal b\nplay b d4\nall_legal w\nfinal_score\nquit\n"
+
+
+def run_gtp(*args, stdin):
+    result = subprocess.run([sys.executable, "-m", "app.cli", "gtp", *args], input=stdin,
+                            capture_output=True, text=True, timeout=60)
+    return result
+
+
+def answers(text):
+    return [block for block in text.split("\n\n") if block]
+
+
+def test_the_issue_session_answers_in_gtp_form():
+    result = run_gtp("kulami", stdin=SESSION)
+    assert result.returncode == 0 and result.stderr == ""
+    replies = answers(result.stdout)
+    assert len(replies) == 5 and all(r.startswith("=") for r in replies)
+    assert len(replies[0].split("\n")) == 64
+    assert replies[1] == "="
+    assert sorted(replies[2][2:].split("\n")) == ["a4", "b4", "c4", "d1", "d2", "d6", "d7",
+                                                   "d8", "f4", "g4", "h4"]
+    assert replies[3] == "= B+6"  # d4 gives red the majority of its 2x3 panel j
+
+
+def reference_legal(layout, played):
+    """The move rule read straight off the sheet, for checking the engine."""
+    if not played:
+        return set(layout.panel_of)
+    x, y = played[-1]
+    banned = {layout.panel_of[f] for f in played[-2:]}
+    return {f for f in layout.panel_of if (f[0] == x or f[1] == y)
+            and f not in played and layout.panel_of[f] not in banned}
+
+
+@pytest.mark.parametrize("seed, square", [(3, True), (11, False), (29, False)])
+def test_on_any_layout_all_legal_is_right_at_every_step(seed, square):
+    layout = random_layout(seed, square=square)
+    engine = GtpEngine("kulami", layout=layout.text())
+    played = []
+    while True:
+        colour = "bw"[len(played) % 2]
+        reply = engine.handle(f"all_legal {colour}")[2:].strip()
+        fields = set(reply.split("\n")) - {""}
+        names = {f"{'abcdefghij'[x]}{y + 1}": (x, y) for x, y in layout.panel_of}
+        assert {names[f] for f in fields} == reference_legal(layout, played)
+        if not fields or len(played) == 56:
+            break
+        field = sorted(fields)[len(played) % len(fields)]
+        assert engine.handle(f"play {colour} {field}") == "=\n\n"
+        played.append(names[field])
+
+
+def test_administrative_commands():
+    engine = GtpEngine("kulami")
+    assert engine.handle("protocol_version") == "= 2\n\n"
+    assert engine.handle("name") == "= Tabletop\n\n"
+    assert engine.handle("7 known_command genmove") == "=7 true\n\n"
+    assert engine.handle("known_command fly") == "= false\n\n"
+    listed = engine.handle("list_commands")[2:].split()
+    for command in ("all_legal", "final_score", "layout", "undo", "showboard", "clear_board"):
+        assert command in listed
+    assert engine.handle("# a comment") is None and engine.handle("   ") is None
+
+
+def test_genmove_undo_clear_and_showboard():
+    engine = GtpEngine("kulami", seed="1", level="2")
+    move = engine.handle("genmove b")[2:].strip()
+    assert engine.board.move_stack and str(engine.board.last_move) == move
+    assert "X" in engine.handle("showboard")
+    assert engine.handle("undo") == "=\n\n" and not engine.board.move_stack
+    assert engine.handle("undo").startswith("? no move to take back")
+    engine.handle("play b d4")
+    assert engine.handle("clear_board") == "=\n\n" and not engine.board.move_stack
+
+
+def test_the_layout_option_and_command():
+    layout = random_layout(5, square=False).text()
+    engine = GtpEngine("kulami", layout=layout)
+    assert engine.handle("layout") == f"= {layout}\n\n"
+    engine.handle("play b " + engine.board.holes[0])
+    assert engine.handle("layout square-2") == "=\n\n"
+    assert engine.board.move_stack == [] and engine.handle("layout")[2:].startswith("aabbccdd")
+    assert engine.handle("layout zz/zz").startswith("? layout has 0 panels")
+
+
+@pytest.mark.parametrize("line, error", [
+    ("fly", "? unknown command"),
+    ("3 fly", "?3 unknown command"),
+    ("play b", "? play wants a colour and a move"),
+    ("play green d4", "? unknown colour 'green'"),
+    ("play w d4", "? it is b's turn, not w's"),
+    ("play b z99", "? 'z99' is not a field"),
+    ("genmove", "? genmove wants a colour"),
+    ("all_legal", "? all_legal wants a colour"),
+])
+def test_bad_commands_answer_with_a_message_never_a_traceback(line, error):
+    engine = GtpEngine("kulami")
+    reply = engine.handle(line)
+    assert reply.startswith(error) and reply.endswith("\n\n") and reply.count("\n") == 2
+
+
+def test_a_finished_game_refuses_play_and_genmove_passes():
+    engine = GtpEngine("kulami", seed="4")
+    while not engine.board.is_game_over():
+        engine.handle(f"genmove {engine.board.turn}")
+    assert engine.handle("genmove b") == "= pass\n\n"
+    assert engine.handle("play b a1") .startswith("? ")
+    assert engine.handle("final_score") == f"= {engine.board.outcome().result()}\n\n"
+
+
+def test_bad_start_options_are_clear():
+    with pytest.raises(EngineError, match="unknown game 'chess'"):
+        GtpEngine("chess")
+    result = run_gtp("kulami", "layout=zz/zz", stdin="")
+    assert result.returncode == 2
+    assert result.stderr.strip() == "tabletop gtp: layout has 0 panels of 2x3; the set has 4"
+    result = run_gtp("kulami", "oops", stdin="")
+    assert result.returncode != 0 and "expected key=value" in result.stderr
