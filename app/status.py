@@ -1,0 +1,47 @@
+"""What the status screen shows, as one plain snapshot.
+
+The session produces a :class:`Status` after every change; the screen only draws it. This
+keeps pygame out of the session and the session out of the screen, and lets the tests
+render any state without playing up to it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from engines.core import Outcome
+
+#: What the score means in each game, for the screen's score line.
+SCORE_LABELS = {"kulami": "panels", "conhex": "cells", "akron": "balls in supply",
+                "blokus-duo": "squares left"}
+
+
+@dataclass(frozen=True)
+class Status:
+    """The game as the screen shows it. ``message_kind`` picks the message's styling:
+    ``info``, ``error`` (an illegal placement), ``sync`` (board and game disagree),
+    ``waiting`` (the engine's move is waiting to be placed), ``confirm`` (candidates to
+    choose between) or ``over``."""
+
+    game: str
+    options: Mapping[str, Any]
+    seats: Mapping[str, str]  # "b"/"w" -> "person" or "engine"
+    level: int  # the engine's level
+    turn: str | None  # None once the game is over
+    scores: Mapping[str, int]
+    moves: tuple[str, ...] = ()
+    message: str = ""
+    message_kind: str = "info"
+    sync_fill: frozenset[str] = frozenset()
+    sync_empty: frozenset[str] = frozenset()
+    pending: str | None = None  # the engine's move, shown until a person places it
+    candidates: tuple[str, ...] = ()  # moves the sensors cannot tell apart
+    thinking: float | None = None  # the engine's progress, 0..1, while it searches
+    outcome: Outcome | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)  # game-specific facts
+
+    @property
+    def score_label(self) -> str:
+        return SCORE_LABELS.get(self.game, "score")
