@@ -15,6 +15,7 @@ from engines.core import (PLAYERS, Board, EngineError, IllegalMoveError, Invalid
 #: Game name -> "module:BoardClass". Later engines add one line each.
 GAMES: dict[str, str] = {
     "kulami": "engines.kulami.board:KulamiBoard",
+    "conhex": "engines.conhex.board:ConHexBoard",
 }
 
 

@@ -1,0 +1,318 @@
+"""ConHex: gems in holes claim cells; a chain of own cells between the own sides wins.
+
+Rules as ``rules.md`` and the seed sheet state them, with these readings made explicit:
+
+- A placement claims every cell of the placed hole that nobody owns yet and where the
+  mover now holds at least half the holes (2 of 3 at the edge, 3 of 6 inside, 3 of 5 at
+  the centre). One gem can claim up to three cells; a claimed cell is never lost, so only
+  the mover can claim, and only the mover can complete a chain.
+- ``b`` joins N and S, ``w`` joins W and E; a corner cell lies on two sides and counts for
+  whichever of its sides belongs to its owner.
+- Pie rule (option ``pie``, on by default). The seed: "player B may replace that gem with
+  one of his own colour and thus become the starting player". So ``swap`` is legal as
+  ``w``'s first action only: the first gem becomes ``w``'s gem in the same hole, ``w`` now
+  owns the opening move, and ``b`` moves next. Directions never change: ``b`` still joins
+  N and S. After a swap :meth:`sensor_view` reports that hole as ``w`` (a colour-sensing
+  board sees the new gem directly) and no cell is claimed (one gem claims nothing).
+  Little Golem's swap is a different but equivalent operation (see ``record.py``).
+- Handicap (option ``handicap``: 0, 2 or 3). The weaker player is the one who starts:
+  ``b`` places that many gems in a row, then ``w`` moves and turns alternate. The pie rule
+  only applies to games without handicap: the handicap already settles who is favoured.
+- The win is kept incrementally: a union-find over the cells plus four side nodes, joined
+  when a cell is claimed, with an undo log so ``pop`` restores it exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from engines.conhex.geometry import (CELLS, CELLS_OF_HOLE, COLUMNS, HOLE_INDEX, HOLES,
+                                     NEIGHBOURS, PLAYER_SIDES, SIZE, grid_name)
+from engines.core import Board, InvalidMoveError, Lights, OptionError, Outcome
+
+HANDICAPS = (0, 2, 3)
+
+
+def player_at(ply: int, handicap: int = 0) -> str:
+    """Who makes move number ``ply`` (from 0): ``b`` places the handicap gems in a row,
+    then ``w`` moves and turns alternate."""
+    if ply < handicap:
+        return "b"
+    return "b" if (ply - handicap) % 2 == (1 if handicap else 0) else "w"
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A gem placed in a hole (``name`` is the hole, e.g. ``j3``), or the pie ``swap``."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
+SWAP = Move("swap")
+PLACEMENTS = tuple(Move(name) for name in HOLES)
+
+_THRESHOLD = tuple(cell.threshold for cell in CELLS)
+#: Union-find nodes: the cells, then one node per side.
+_SIDE_NODE = {side: len(CELLS) + i for i, side in enumerate(("N", "E", "S", "W"))}
+#: player -> cell -> the side nodes that cell joins when the player owns it.
+_CELL_SIDES = {player: tuple(tuple(_SIDE_NODE[s] for s in sides if s in cell.sides)
+                             for cell in CELLS)
+               for player, sides in PLAYER_SIDES.items()}
+_GOAL = {player: tuple(_SIDE_NODE[s] for s in sides) for player, sides in PLAYER_SIDES.items()}
+
+
+class ConHexBoard(Board):
+    """A ConHex game. Options: ``pie`` (bool, default on), ``handicap`` (0, 2 or 3)."""
+
+    game = "conhex"
+    default_options = MappingProxyType({"pie": True, "handicap": 0})
+
+    def __init__(self, pie: bool = True, handicap: int = 0) -> None:
+        super().__init__()
+        if not isinstance(pie, bool):
+            raise OptionError(f"option pie wants true or false, not {pie!r}")
+        if handicap not in HANDICAPS:
+            raise OptionError(f"option handicap wants 0, 2 or 3 gems, not {handicap!r}")
+        self._options = MappingProxyType({"pie": pie, "handicap": handicap})
+        self._gem: list[str | None] = [None] * len(HOLES)
+        self._count = {"b": [0] * len(CELLS), "w": [0] * len(CELLS)}
+        self._owner: list[str | None] = [None] * len(CELLS)
+        self._parent = list(range(len(CELLS) + len(_SIDE_NODE)))
+        self._size = [1] * len(self._parent)
+        self._joins: list[tuple[int, int]] = []
+        #: Per placement: the cells it claimed and the length of the join log before it.
+        self._undo_log: list[tuple[list[int], int]] = []
+        self._winner: str | None = None
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> "ConHexBoard":
+        return cls(**options)
+
+    # --- identity ---------------------------------------------------------------------
+    @property
+    def options(self) -> Mapping[str, Any]:
+        return self._options
+
+    @property
+    def turn(self) -> str:
+        return player_at(len(self.move_stack), self._options["handicap"])
+
+    @property
+    def holes(self) -> tuple[str, ...]:
+        return HOLES
+
+    @property
+    def areas(self) -> Mapping[str, frozenset[str]]:
+        """Cells by number (``"0"`` .. ``"40"``), each the set of its holes."""
+        return _AREAS
+
+    def owner(self, cell: int) -> str | None:
+        """Who owns cell ``cell`` (by number), if anyone."""
+        return self._owner[cell]
+
+    def gem(self, hole: str) -> str | None:
+        """Whose gem is in ``hole``, if any."""
+        return self._gem[HOLE_INDEX[hole]]
+
+    # --- moves ------------------------------------------------------------------------
+    def parse_move(self, text: str) -> Move:
+        name = text.strip().lower()
+        if name == SWAP.name:
+            return SWAP
+        index = HOLE_INDEX.get(name)
+        if index is None:
+            raise InvalidMoveError(f"{text.strip()!r} is not a ConHex hole (a1, a11, k1, k11, "
+                                   f"f6 and b2-j10 as drawn in conhex-board.md) nor swap")
+        return PLACEMENTS[index]
+
+    def legal_moves_for(self, player: str) -> list[Move]:
+        if self._winner is not None:
+            return []
+        gem = self._gem
+        moves = [move for move, taken in zip(PLACEMENTS, gem) if taken is None]
+        if player == "w" and self._swap_allowed():
+            moves.append(SWAP)
+        return moves
+
+    def is_legal(self, move: Hashable) -> bool:
+        if self._winner is not None or not isinstance(move, Move):
+            return False
+        if move == SWAP:
+            return self._swap_allowed()
+        index = HOLE_INDEX.get(move.name)
+        return index is not None and self._gem[index] is None
+
+    def illegal_reason(self, move: Hashable) -> str:
+        if self._winner is not None:
+            return "the game is over"
+        if move == SWAP:
+            if not self._options["pie"]:
+                return "swap needs the pie rule, which is off in this game"
+            if self._options["handicap"]:
+                return "swap is not allowed in a handicap game"
+            return "swap is only legal as w's first action"
+        if isinstance(move, Move) and move.name in HOLE_INDEX:
+            return f"{move.name} is taken"
+        return f"{move!r} is not a ConHex move"
+
+    def _swap_allowed(self) -> bool:
+        return (self._options["pie"] and not self._options["handicap"]
+                and len(self.move_stack) == 1 and self._winner is None)
+
+    def _apply(self, move: Move) -> None:
+        if move == SWAP:
+            self._recolour(HOLE_INDEX[self.move_stack[0].name], "b", "w")
+        else:
+            self._place(HOLE_INDEX[move.name], self.turn)
+
+    def _undo(self, move: Move) -> None:
+        if move == SWAP:
+            self._recolour(HOLE_INDEX[self.move_stack[0].name], "w", "b")
+        else:
+            self._unplace(HOLE_INDEX[move.name], self.turn)
+
+    def _place(self, hole: int, player: str) -> None:
+        self._gem[hole] = player
+        count, owner = self._count[player], self._owner
+        claimed: list[int] = []
+        joins_before = len(self._joins)
+        for cell in CELLS_OF_HOLE[hole]:
+            count[cell] += 1
+            if owner[cell] is None and count[cell] >= _THRESHOLD[cell]:
+                owner[cell] = player
+                claimed.append(cell)
+                for neighbour in NEIGHBOURS[cell]:
+                    if owner[neighbour] == player:
+                        self._join(cell, neighbour)
+                for side in _CELL_SIDES[player][cell]:
+                    self._join(cell, side)
+        self._undo_log.append((claimed, joins_before))
+        if claimed:
+            start, end = _GOAL[player]
+            if self._find(start) == self._find(end):
+                self._winner = player
+
+    def _unplace(self, hole: int, player: str) -> None:
+        claimed, joins_before = self._undo_log.pop()
+        parent, size, joins = self._parent, self._size, self._joins
+        while len(joins) > joins_before:
+            child, root = joins.pop()
+            parent[child] = child
+            size[root] -= size[child]
+        for cell in claimed:
+            self._owner[cell] = None
+        count = self._count[player]
+        for cell in CELLS_OF_HOLE[hole]:
+            count[cell] -= 1
+        self._gem[hole] = None
+        self._winner = None
+
+    def _recolour(self, hole: int, old: str, new: str) -> None:
+        """The swap: one gem changes colour; a single gem claims nothing, so no cells move."""
+        self._gem[hole] = new
+        for cell in CELLS_OF_HOLE[hole]:
+            self._count[old][cell] -= 1
+            self._count[new][cell] += 1
+
+    # --- union-find without path compression, so that every change is one log entry ---
+    def _find(self, node: int) -> int:
+        parent = self._parent
+        while parent[node] != node:
+            node = parent[node]
+        return node
+
+    def _join(self, a: int, b: int) -> None:
+        a, b = self._find(a), self._find(b)
+        if a == b:
+            return
+        if self._size[a] > self._size[b]:
+            a, b = b, a
+        self._parent[a] = b
+        self._size[b] += self._size[a]
+        self._joins.append((a, b))
+
+    # --- the end ----------------------------------------------------------------------
+    def outcome(self) -> Outcome | None:
+        if self._winner is None:
+            return None
+        start, end = PLAYER_SIDES[self._winner]
+        return Outcome(self._winner, self.scores(),
+                       f"{self._winner} joins {start} and {end} with a chain of cells")
+
+    def scores(self) -> dict[str, int]:
+        """Owned cells per player: the progress measure; the win is the chain alone."""
+        return {"b": self._owner.count("b"), "w": self._owner.count("w")}
+
+    def owned(self, player: str) -> frozenset[str]:
+        """The cells ``player`` owns, by number as text (the keys of :attr:`areas`)."""
+        return frozenset(str(c) for c, who in enumerate(self._owner) if who == player)
+
+    # --- views ------------------------------------------------------------------------
+    def sensor_view(self) -> dict[str, str]:
+        return {HOLES[i]: who for i, who in enumerate(self._gem) if who is not None}
+
+    def lights(self) -> Lights:
+        """Open holes the mover may fill, owned cells per player, the last placed hole.
+
+        After a swap the last hole is the swapped one. The swap itself is not among the
+        legal holes: it is the last hole, already lit as such.
+        """
+        over = self._winner is not None
+        legal = () if over else (HOLES[i] for i, who in enumerate(self._gem) if who is None)
+        last = ()
+        if self.move_stack:
+            move = self.move_stack[-1]
+            last = (self.move_stack[0].name if move == SWAP else move.name,)
+        return Lights.build(None if over else self.turn, legal=legal,
+                            owned={p: self.owned(p) for p in ("b", "w")}, last=last)
+
+    def ascii(self) -> str:
+        """The grid of ``conhex-board.md`` with gems: ``X`` b, ``O`` w, ``o`` an open hole."""
+        marks = {None: "o", "b": "X", "w": "O"}
+        lines = []
+        for row in range(SIZE, 0, -1):
+            points = []
+            for column in range(1, SIZE + 1):
+                index = HOLE_INDEX.get(grid_name(column, row))
+                points.append("." if index is None else marks[self._gem[index]])
+            lines.append(f"{row:>2}  " + " ".join(points))
+        lines.append("    " + " ".join(COLUMNS))
+        for player in ("b", "w"):
+            cells = sorted(int(c) for c in self.owned(player))
+            lines.append(f"{player} cells: " + (" ".join(map(str, cells)) or "-"))
+        lines.append(f"winner: {self._winner}" if self._winner else f"to move: {self.turn}")
+        return "\n".join(lines)
+
+    # --- copying and records ----------------------------------------------------------
+    def copy(self) -> "ConHexBoard":
+        clone = type(self)(**self._options)
+        clone.move_stack = list(self.move_stack)
+        clone._gem = list(self._gem)
+        clone._count = {p: list(c) for p, c in self._count.items()}
+        clone._owner = list(self._owner)
+        clone._parent, clone._size = list(self._parent), list(self._size)
+        clone._joins = list(self._joins)
+        clone._undo_log = [(list(claimed), before) for claimed, before in self._undo_log]
+        clone._winner = self._winner
+        return clone
+
+    def to_record(self) -> str:
+        from engines.conhex.record import write
+        return write(self)
+
+    @classmethod
+    def from_record(cls, text: str) -> "ConHexBoard":
+        from engines.conhex.record import read
+        return read(text).board
+
+
+_AREAS = MappingProxyType({str(cell.number): frozenset(HOLES[h] for h in cell.holes)
+                           for cell in CELLS})
+
+__all__ = ["ConHexBoard", "HANDICAPS", "Move", "PLACEMENTS", "SWAP", "player_at"]

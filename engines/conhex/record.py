@@ -1,0 +1,140 @@
+"""Little Golem's ConHex SGF, read and written.
+
+The form, as Little Golem exports it::
+
+    (;FF[CONHEX]VA[CONHEX]EV[...]PB[first]PW[second]SO[https://www.littlegolem.net]
+    ;B[J3];R[H5];B[I6];...;R[resign])
+
+``B`` is the first player (our ``b``), ``R`` the second (our ``w``; ``W`` is read too),
+holes in upper case, ``swap`` and ``resign`` as move values. We add ``HA[n]`` for a
+handicap game (``b`` places the first n gems) and ``RE[B+]``/``RE[W+]`` (``+R`` for a
+resignation) once the game is decided.
+
+The swap. Little Golem keeps each player's colour and direction and answers the swap by
+mirroring the first gem in the a1-k11 diagonal: after ``B[J3];R[swap]`` the second player
+has a gem on C10 and J3 is empty again (players do play J3 later). Our swap, the seed's,
+recolours the gem in its own hole. Both leave the same position when our first gem is
+the mirror of Little Golem's, so reading turns ``B[J3];R[swap]`` into ``c10 swap`` and
+writing turns ``c10 swap`` back into ``B[J3];R[swap]``; every later move is unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from engines import sgf
+from engines.conhex.board import SWAP, ConHexBoard, player_at
+from engines.conhex.geometry import HOLE_INDEX, mirror
+from engines.core import EngineError, RecordError, other
+
+#: SGF move property -> our player.
+_COLOURS = {"B": "b", "R": "w", "W": "w"}
+_RESIGN = "resign"
+
+
+@dataclass(frozen=True)
+class Record:
+    """A read game: the board after the last placement, the players' names, who resigned."""
+
+    board: ConHexBoard
+    players: Mapping[str, str] = field(default_factory=dict)
+    resigned: str | None = None
+
+    @property
+    def winner(self) -> str | None:
+        if self.resigned is not None:
+            return other(self.resigned)
+        outcome = self.board.outcome()
+        return outcome.winner if outcome else None
+
+    def text(self) -> str:
+        return write(self.board, self.players, self.resigned)
+
+
+def read(text: str) -> Record:
+    """Replay a Little Golem SGF record; :class:`RecordError` names the broken part."""
+    root, *nodes = sgf.parse(text)
+    game = root.get("FF", ["?"])[0]
+    if game.upper() != "CONHEX" or root.get("VA", ["CONHEX"])[0].upper() != "CONHEX":
+        raise RecordError(f"not a Little Golem ConHex record: FF[{game}] (expected FF[CONHEX])")
+    if any(name in root for name in _COLOURS):
+        raise RecordError("the root node holds a move; moves belong in their own nodes")
+    board = ConHexBoard(handicap=_handicap(root))
+    moves = [_move_of(number, node) for number, node in enumerate(nodes, 1)]
+    if len(moves) > 1 and moves[1][2].lower() == SWAP.name and moves[0][2].lower() in HOLE_INDEX:
+        number, prop, value = moves[0]
+        moves[0] = (number, prop, mirror(value.lower()))
+    resigned = None
+    for number, prop, value in moves:
+        where = f"move {number} ({prop}[{value}])"
+        if resigned is not None:
+            raise RecordError(f"{where}: a move after the resignation")
+        player = _COLOURS[prop]
+        if player != board.turn and not board.is_game_over():
+            raise RecordError(f"{where}: it is {board.turn}'s turn, not {player}'s")
+        if value.lower() == _RESIGN:
+            if board.is_game_over():
+                raise RecordError(f"{where}: the game is already over")
+            resigned = player
+            continue
+        try:
+            board.push(board.parse_move(value))
+        except EngineError as error:
+            raise RecordError(f"{where}: {error}") from None
+    players = {p: root[key][0] for p, key in (("b", "PB"), ("w", "PW")) if key in root}
+    record = Record(board, MappingProxyType(players), resigned)
+    _check_result(root, record)
+    return record
+
+
+def write(board: ConHexBoard, players: Mapping[str, str] | None = None,
+          resigned: str | None = None) -> str:
+    """The game as Little Golem SGF; ``resigned`` (the player to move) adds a resignation."""
+    if resigned is not None and (board.is_game_over() or resigned != board.turn):
+        raise RecordError(f"only the player to move can resign, and {resigned} is not")
+    root: sgf.Node = {"FF": ["CONHEX"], "VA": ["CONHEX"]}
+    handicap = board.options["handicap"]
+    if handicap:
+        root["HA"] = [str(handicap)]
+    for player, key in (("b", "PB"), ("w", "PW")):
+        if players and player in players:
+            root[key] = [players[player]]
+    outcome = board.outcome()
+    if outcome is not None:
+        root["RE"] = [f"{outcome.winner.upper()}+"]
+    elif resigned is not None:
+        root["RE"] = [f"{other(resigned).upper()}+R"]
+    values = [move.name.upper() if move != SWAP else SWAP.name for move in board.move_stack]
+    if len(values) > 1 and values[1] == SWAP.name:
+        values[0] = mirror(values[0].lower()).upper()
+    if resigned is not None:
+        values.append(_RESIGN)
+    nodes = [root] + [{"B" if player_at(ply, handicap) == "b" else "R": [value]}
+                      for ply, value in enumerate(values)]
+    return sgf.dumps(nodes)
+
+
+def _handicap(root: sgf.Node) -> int:
+    text = root.get("HA", ["0"])[0].strip()
+    if text not in ("0", "2", "3"):
+        raise RecordError(f"HA[{text}]: a ConHex handicap is 2 or 3 gems")
+    return int(text)
+
+
+def _move_of(number: int, node: sgf.Node) -> tuple[int, str, str]:
+    props = [name for name in node if name in _COLOURS]
+    if len(props) != 1:
+        raise RecordError(f"move {number}: a node needs exactly one of B[..] or R[..], "
+                          f"found {len(props)}")
+    return number, props[0], node[props[0]][0].strip()
+
+
+def _check_result(root: sgf.Node, record: Record) -> None:
+    """An RE property naming a winner must agree with the moves when they decide."""
+    result = root.get("RE", [""])[0].strip().upper()
+    claimed = _COLOURS.get(result[:1])
+    if claimed is not None and record.winner is not None and claimed != record.winner:
+        raise RecordError(f"RE[{result}] names {claimed} the winner, "
+                          f"but the moves give the game to {record.winner}")
