@@ -9,19 +9,20 @@ from __future__ import annotations
 import re
 import string
 
+from app.colours import piece_colour
 from engines.core import Board
 
 RESET = "\x1b[0m"
 #: Background shades for areas, chosen so that touching areas differ.
 AREA_SHADES = ("\x1b[48;5;180m", "\x1b[48;5;137m", "\x1b[48;5;223m", "\x1b[48;5;95m")
 NO_AREA = "\x1b[48;5;250m"
-PIECES = {"b": "\x1b[38;5;196m\u25cf", "w": "\x1b[38;5;16m\u25cf"}
 LEGAL = "\x1b[38;5;28m\u00b7"
 LAST = "\x1b[1m"
 _HOLE = re.compile(r"([a-z])(\d+)")
 
-#: Display names of the wire colours per game; the first player is red by default.
-PLAYER_NAMES = {"b": "red", "w": "black"}
+
+def _fg(rgb: tuple[int, int, int]) -> str:
+    return "\x1b[38;2;%d;%d;%dm" % rgb
 
 
 def _grid(board: Board) -> dict[tuple[int, int], str]:
@@ -80,7 +81,7 @@ def render(board: Board) -> str:
             shade = shades.get(hole, NO_AREA)
             bold = LAST if hole in lights.last else ""
             if hole in pieces:
-                mark = PIECES[pieces[hole]]
+                mark = _fg(piece_colour(board.game, pieces[hole])) + "\u25cf"
             elif hole in lights.legal:
                 mark = LEGAL
             else:

@@ -6,7 +6,8 @@ import random
 import sys
 
 import engines
-from app.terminal import PLAYER_NAMES, render
+from app.colours import player_name
+from app.terminal import render
 from engines import EngineError
 from engines.players import choose_move
 
@@ -47,9 +48,9 @@ def play(board, seats, level, rng, stdin, stdout) -> int:
         if seats[mover] == "engine":
             move = choose_move(board, level, rng)
             board.push(move)
-            say(f"{PLAYER_NAMES[mover]} (engine) plays {board.move_text(move)}")
+            say(f"{player_name(board.game, mover)} (engine) plays {board.move_text(move)}")
             continue
-        stdout.write(f"{PLAYER_NAMES[mover]} to move> ")
+        stdout.write(f"{player_name(board.game, mover)} to move> ")
         stdout.flush()
         line = stdin.readline()
         if not line:
@@ -70,8 +71,8 @@ def play(board, seats, level, rng, stdin, stdout) -> int:
                 say(f"not played: {error} ({HELP})")
     say(render(board))
     outcome = board.outcome()
-    scores = ", ".join(f"{PLAYER_NAMES[p]} {outcome.scores[p]}" for p in "bw")
-    winner = PLAYER_NAMES[outcome.winner] + " wins" if outcome.winner else "a draw"
+    scores = ", ".join(f"{player_name(board.game, p)} {outcome.scores[p]}" for p in "bw")
+    winner = f"{player_name(board.game, outcome.winner)} wins" if outcome.winner else "a draw"
     say(f"Game over ({outcome.reason}): {scores}; {winner} ({outcome.result()}).")
     return 0
 

@@ -1,0 +1,48 @@
+"""The engine registry and option handling shared by every game."""
+
+import pytest
+
+import engines
+from engines.core import EngineError, Outcome, check_player
+
+
+def test_unknown_games_list_the_known_ones():
+    with pytest.raises(EngineError, match=r"unknown game 'chess' \(known: .*kulami"):
+        engines.new_game("chess")
+
+
+def test_option_strings_are_converted_and_checked():
+    assert engines.new_game("kulami", scoring="2").scoring == 2
+    with pytest.raises(EngineError, match="option scoring wants a int, not 'two'"):
+        engines.new_game("kulami", scoring="two")
+
+
+def test_every_registered_game_keeps_the_board_protocol():
+    for name in engines.GAMES:
+        board = engines.new_game(name)
+        assert board.turn == "b" and board.outcome() is None
+        move = board.legal_moves[0]
+        assert board.parse_move(board.move_text(move)) == move  # text round trip
+        board.push(move)
+        assert board.turn == "w" and board.pop() == move and board.turn == "b"
+        assert set(board.sensor_view()) <= set(board.holes)
+        assert board.lights().legal <= set(board.holes)
+        with pytest.raises(EngineError):
+            board.pop()
+
+
+def test_results_in_gtp_form():
+    assert Outcome("b", {"b": 30, "w": 25}, "x").result() == "B+5"
+    assert Outcome("w", {"b": 20, "w": 25}, "x").result() == "W+5"
+    assert Outcome(None, {"b": 25, "w": 25}, "x").result() == "0"
+
+
+@pytest.mark.parametrize("text, player", [("b", "b"), ("Black", "b"), ("W", "w"),
+                                          ("white", "w")])
+def test_gtp_colour_spellings(text, player):
+    assert check_player(text) == player
+
+
+def test_unknown_colour():
+    with pytest.raises(EngineError, match="unknown colour 'red'"):
+        check_player("red")
