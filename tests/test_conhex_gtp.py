@@ -1,0 +1,90 @@
+"""ConHex over GTP: the base commands, ``swap`` as a move, options, a game to its end."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engines.conhex.geometry import HOLES
+from engines.conhex.record import read
+from engines.gtp import GtpEngine
+
+DATA = Path(__file__).parent / "data" / "conhex"
+
+
+def ok(engine, line):
+    reply = engine.handle(line)
+    assert reply.startswith("="), reply
+    return reply[1:].strip()
+
+
+def test_tabletop_gtp_conhex_plays_a_swap():
+    session = "play b j3\nall_legal w\nplay w swap\nshowboard\nall_legal b\nquit\n"
+    result = subprocess.run([sys.executable, "-m", "app.cli", "gtp", "conhex"], input=session,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0 and result.stderr == ""
+    replies = [block for block in result.stdout.split("\n\n") if block]
+    assert [r[0] for r in replies] == ["="] * 6
+    assert replies[1].split()[1:] == [h for h in HOLES if h != "j3"] + ["swap"]
+    assert " 3  . o . o o o o o . O ." in replies[3]
+    assert replies[4].split()[1:] == [h for h in HOLES if h != "j3"]
+
+
+def test_swap_is_refused_with_a_reason_when_not_legal():
+    engine = GtpEngine("conhex")
+    assert engine.handle("play b swap") == "? swap is only legal as w's first action\n\n"
+    ok(engine, "play b j3")
+    ok(engine, "play w f6")
+    assert engine.handle("play b swap") == "? swap is only legal as w's first action\n\n"
+    engine = GtpEngine("conhex", pie="false")
+    ok(engine, "play b j3")
+    assert "pie rule, which is off" in engine.handle("play w swap")
+    assert "swap" not in ok(engine, "all_legal w").split()
+
+
+def test_undo_takes_back_a_swap():
+    engine = GtpEngine("conhex")
+    ok(engine, "play b j3")
+    ok(engine, "play w swap")
+    assert engine.board.sensor_view() == {"j3": "w"}
+    ok(engine, "undo")
+    assert engine.board.sensor_view() == {"j3": "b"} and engine.board.turn == "w"
+
+
+def test_bad_moves_answer_with_one_line():
+    engine = GtpEngine("conhex")
+    assert engine.handle("play b c9").startswith("? 'c9' is not a ConHex hole")
+    ok(engine, "play b f6")
+    assert engine.handle("play w f6") == "? f6 is taken\n\n"
+    assert engine.handle("play b e6") == "? it is w's turn, not b's\n\n"
+
+
+def test_a_handicap_game_over_gtp():
+    engine = GtpEngine("conhex", handicap="3")
+    for hole in ("f6", "e6", "d6"):
+        ok(engine, f"play b {hole}")
+    assert engine.handle("play b c6") == "? it is w's turn, not b's\n\n"
+    ok(engine, "play w c6")
+
+
+def test_the_recorded_game_over_gtp_ends_with_ws_win():
+    moves = read((DATA / "won-by-w.sgf").read_text()).board.move_stack
+    engine = GtpEngine("conhex")
+    for ply, move in enumerate(moves):
+        ok(engine, f"play {'bw'[ply % 2]} {move}")
+    assert ok(engine, "final_score").startswith("W+")
+    assert ok(engine, "all_legal b") == ""
+    assert ok(engine, "genmove b") == "pass"
+    assert "winner: w" in ok(engine, "showboard")
+
+
+@pytest.mark.parametrize("level", ["1", "2"])
+def test_engine_players_play_whole_games(level):
+    engine = GtpEngine("conhex", level=level, seed="5")
+    for ply in range(len(HOLES) + 1):
+        move = ok(engine, f"genmove {'bw'[ply % 2]}")
+        if move == "pass":
+            break
+    assert engine.board.is_game_over()
+    assert ok(engine, "final_score")[0] in "BW"
