@@ -302,6 +302,7 @@ class ConHexBoard(Board):
         clone._winner = self._winner
         return clone
 
+    # record.py builds boards, so it is imported where it is used, not at the top.
     def to_record(self) -> str:
         from engines.conhex.record import write
         return write(self)
