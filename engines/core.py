@@ -56,17 +56,24 @@ class RecordError(EngineError):
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a finished game ended: the winner (or ``None`` for a draw), scores, why."""
+    """How a finished game ended: the winner (or ``None`` for a draw), scores, why.
+
+    ``by_score`` is false where the win is not a matter of points (a connection game's
+    chain): the scores are then progress measures and the result carries no margin.
+    """
 
     winner: str | None
     scores: Mapping[str, int]
     reason: str
+    by_score: bool = True
 
     def result(self) -> str:
-        """The result as GTP's ``final_score`` writes it: ``B+n``, ``W+n`` or ``0``."""
-        margin = self.scores.get("b", 0) - self.scores.get("w", 0)
+        """The result as GTP's ``final_score`` writes it: ``B+n``, ``W+n``, ``B+`` or ``0``."""
         if self.winner is None:
             return "0"
+        if not self.by_score:
+            return f"{self.winner.upper()}+"
+        margin = self.scores.get("b", 0) - self.scores.get("w", 0)
         return f"{self.winner.upper()}+{abs(margin)}"
 
 

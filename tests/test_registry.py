@@ -35,6 +35,8 @@ def test_results_in_gtp_form():
     assert Outcome("b", {"b": 30, "w": 25}, "x").result() == "B+5"
     assert Outcome("w", {"b": 20, "w": 25}, "x").result() == "W+5"
     assert Outcome(None, {"b": 25, "w": 25}, "x").result() == "0"
+    # A connection win has no margin, whatever the progress scores say.
+    assert Outcome("w", {"b": 9, "w": 7}, "chain", by_score=False).result() == "W+"
 
 
 @pytest.mark.parametrize("text, player", [("b", "b"), ("Black", "b"), ("W", "w"),

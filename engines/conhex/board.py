@@ -243,7 +243,8 @@ class ConHexBoard(Board):
             return None
         start, end = PLAYER_SIDES[self._winner]
         return Outcome(self._winner, self.scores(),
-                       f"{self._winner} joins {start} and {end} with a chain of cells")
+                       f"{self._winner} joins {start} and {end} with a chain of cells",
+                       by_score=False)
 
     def scores(self) -> dict[str, int]:
         """Owned cells per player: the progress measure; the win is the chain alone."""
