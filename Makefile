@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench clean
+.PHONY: run test bench clean system-tools
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -15,7 +15,14 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(VENV)/bin/tabletop play
 
-test: $(STAMP)
+# The tests check the systemd unit with systemd-analyze; Debian ships it in `systemd`.
+system-tools:
+	@command -v systemd-analyze >/dev/null || { \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  echo "installing systemd (for systemd-analyze)"; \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq systemd >/dev/null; }
+
+test: $(STAMP) system-tools
 	$(PY) -m pytest
 
 bench: $(STAMP)
