@@ -24,7 +24,8 @@ PLAYERS: dict[str, dict[str, tuple[str, RGB, RGB]]] = {
 
 #: LED colour per role. Player-coloured roles (legal, owned) use the player's LED colour.
 ROLE_COLOURS: dict[str, RGB] = {
-    "off_limits": (90, 0, 0),      # dim red: the last two Kulami panels
+    "off_limits": (80, 50, 0),     # dim amber: the last two Kulami panels (dim red
+                                   # would read as a red player's owned panel)
     "last": (255, 255, 255),       # white: the last move
     "suggestion": (0, 255, 0),     # green: the engine's suggested move or its own move
     "fill": (0, 255, 0),           # green: sync mode, put a piece here
@@ -33,6 +34,9 @@ ROLE_COLOURS: dict[str, RGB] = {
     "candidate": (255, 200, 0),    # amber, blinking: moves to choose between
     "setup": (0, 120, 255),        # blue: where a Kulami panel goes in the setup scene
 }
+
+#: The setup scene's colours, touching panels in different ones; the first is "setup".
+SETUP_COLOURS: tuple[RGB, ...] = ((0, 120, 255), (255, 140, 0), (0, 200, 120), (200, 0, 200))
 
 
 def player_name(game: str, player: str) -> str:

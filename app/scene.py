@@ -1,0 +1,190 @@
+"""LED scenes: what each hole or area shows, as data, and how a scene becomes a frame.
+
+A scene maps a hole or an area to a :class:`Light` (a role, its colour, and whether it
+blinks). It is built from the engine's ``lights()`` through :func:`app.roles.hole_roles`
+plus what only the session knows (the engine's move waiting to be placed, a hint, an
+illegal placement, moves to choose between). Colours come from :mod:`app.colours` only;
+the scene dims and blinks them but invents none. Rendering maps names to LED indices
+through the board profile; the strip then applies brightness and the current cap, so no
+scene can overdraw the power supply. The language is documented in
+docs/colour-language.md.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections.abc import Hashable, Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from app.colours import RGB, ROLE_COLOURS, SETUP_COLOURS, led_colour
+from app.hardware.profile import Profile
+from app.roles import hole_roles
+from app.sensing.events import OutOfSync
+from engines.core import PLAYERS, Board
+
+BLACK: RGB = (0, 0, 0)
+#: Owned areas glow at this fraction of the owner's colour, so that the full-strength
+#: legal targets on top of them stand out.
+DIM = 0.25
+#: Games whose areas are loose pieces laid out before play: they get a setup scene.
+SETUP_GAMES = frozenset({"kulami"})
+#: Roles that blink: each asks a person to do something now.
+BLINKING = frozenset({"suggestion", "error", "candidate", "won"})
+
+
+@dataclass(frozen=True)
+class Light:
+    role: str
+    colour: RGB
+    blink: bool = False
+
+
+@dataclass(frozen=True)
+class Scene:
+    """Hole or area name -> :class:`Light`; anything not named is dark."""
+
+    lights: Mapping[str, Light] = field(default_factory=lambda: MappingProxyType({}))
+
+    def roles(self) -> dict[str, str]:
+        return {name: light.role for name, light in self.lights.items()}
+
+    def named(self, role: str) -> frozenset[str]:
+        return frozenset(name for name, light in self.lights.items() if light.role == role)
+
+    def frame(self, profile: Profile, *, blink_on: bool = True) -> list[RGB]:
+        """One colour per LED in chain order; blinking lights are dark when ``blink_on``
+        is false. Names the profile has no LEDs for are left out."""
+        frame = [BLACK] * profile.led_count
+        for name, light in self.lights.items():
+            if name in profile.holes:
+                leds = profile.holes[name].leds
+            else:
+                leds = profile.areas.get(name, ())
+            colour = light.colour if blink_on or not light.blink else BLACK
+            for index in leds:
+                frame[index] = colour
+        return frame
+
+
+def _light(role: str, colour: RGB) -> Light:
+    return Light(role, colour, role in BLINKING or role.rpartition("_")[0] in BLINKING)
+
+
+def dim(colour: RGB, factor: float = DIM) -> RGB:
+    return tuple(int(c * factor) for c in colour)
+
+
+def role_colour(game: str, role: str, mover: str | None = None) -> RGB:
+    """The colour of ``role`` in ``game``; player roles end in ``_b`` or ``_w``."""
+    if role == "legal":
+        return led_colour(game, mover or PLAYERS[0])
+    kind, _, player = role.rpartition("_")
+    if kind == "owned" and player in PLAYERS:
+        return dim(led_colour(game, player))
+    if kind == "won" and player in PLAYERS:
+        return led_colour(game, player)
+    return ROLE_COLOURS[role]
+
+
+def placed_holes(board: Board, move: Hashable) -> frozenset[str]:
+    """The holes a sensor would see filled by ``move`` (the move is not kept)."""
+    before = board.sensor_view()
+    probe = board.copy()
+    probe.push(move)
+    after = probe.sensor_view()
+    return frozenset(h for h, c in after.items() if before.get(h) != c)
+
+
+def game_scene(board: Board, *, sync: OutOfSync | None = None, show_legal: bool = True,
+               suggestion: Iterable[str] = (), error: Iterable[str] = (),
+               candidates: Iterable[str] = ()) -> Scene:
+    """The scene for a game in progress or over.
+
+    In sync mode only the holes to fill and to empty light: nothing else can happen until
+    the board matches. ``suggestion`` is the engine's move waiting to be placed or a
+    hint, ``error`` an illegal placement, ``candidates`` moves the sensors cannot tell
+    apart. At the end the winner's areas blink in the winner's colour.
+    """
+    if sync is not None:
+        return Scene(MappingProxyType(
+            {**{h: _light("fill", ROLE_COLOURS["fill"]) for h in sync.fill},
+             **{h: _light("empty", ROLE_COLOURS["empty"]) for h in sync.empty}}))
+    lights = board.lights()
+    outcome = board.outcome()
+    game = board.game
+    scene: dict[str, Light] = {}
+    for player in PLAYERS:
+        role = (f"won_{player}" if outcome is not None and outcome.winner == player
+                else f"owned_{player}")
+        for area in lights.owned[player]:
+            scene[area] = _light(role, role_colour(game, role))
+    for area in lights.off_limits:
+        scene[area] = _light("off_limits", ROLE_COLOURS["off_limits"])
+    for hole, role in hole_roles(board).items():
+        if role == "legal" and not show_legal:
+            continue
+        if role == "last" and outcome is not None:
+            continue
+        if outcome is not None and outcome.winner and role == f"owned_{outcome.winner}":
+            role = f"won_{outcome.winner}"
+        scene[hole] = _light(role, role_colour(game, role, lights.mover))
+    for role, holes in (("candidate", candidates), ("suggestion", suggestion),
+                        ("error", error)):
+        for hole in holes:
+            scene[hole] = _light(role, ROLE_COLOURS[role])
+    return Scene(MappingProxyType(scene))
+
+
+def setup_scene(board: Board) -> Scene:
+    """Where each loose area (a Kulami panel) goes: every area's holes in one colour,
+    touching areas in different colours. Games without loose areas have none."""
+    if board.game not in SETUP_GAMES:
+        return Scene()
+    colours = _four_colour(board.areas)
+    return Scene(MappingProxyType({
+        hole: Light("setup", SETUP_COLOURS[colours[area]])
+        for area, holes in board.areas.items() for hole in holes}))
+
+
+def single_scene(holes: Iterable[str], role: str) -> Scene:
+    """Only ``holes`` lit, in ``role``'s colour: the self-test's one hole at a time."""
+    return Scene(MappingProxyType({h: Light(role, ROLE_COLOURS[role]) for h in holes}))
+
+
+_GRID_HOLE = re.compile(r"([a-z])(\d+)")
+
+
+def _four_colour(areas: Mapping[str, frozenset[str]]) -> dict[str, int]:
+    """Area -> colour index with touching areas different (backtracking; rectangles on a
+    grid are a planar map, so four colours always suffice)."""
+    where = {}
+    for area, holes in areas.items():
+        for hole in holes:
+            match = _GRID_HOLE.fullmatch(hole)
+            if match:
+                where[(string.ascii_lowercase.index(match[1]), int(match[2]))] = area
+    touching: dict[str, set[str]] = {area: set() for area in areas}
+    for (x, y), area in where.items():
+        for neighbour in (where.get((x + 1, y)), where.get((x, y + 1))):
+            if neighbour is not None and neighbour != area:
+                touching[area].add(neighbour)
+                touching[neighbour].add(area)
+    order = sorted(areas, key=lambda a: (-len(touching[a]), a))
+    colours: dict[str, int] = {}
+
+    def place(i: int) -> bool:
+        if i == len(order):
+            return True
+        area = order[i]
+        for colour in range(len(SETUP_COLOURS)):
+            if all(colours.get(n) != colour for n in touching[area]):
+                colours[area] = colour
+                if place(i + 1):
+                    return True
+                del colours[area]
+        return False
+
+    place(0)
+    return colours
