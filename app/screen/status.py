@@ -1,0 +1,162 @@
+"""The status screen: one :class:`~app.status.Status` drawn onto any surface >= 800x480.
+
+Laid out for the official 7" Pi touch display and read at arm's length: the turn and the
+score in large type, the message of the moment in a box coloured by its kind, the move
+list down the right, and four finger-sized buttons along the bottom. The screen keeps no
+state: the same Status always draws the same picture and the same buttons.
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from app.colours import piece_colour
+from app.screen import words
+from app.screen.paint import (BACKGROUND, MESSAGE_COLOURS, MUTED, PANEL, TEXT, Action,
+                              Drawn, Painter, columns)
+from app.status import Status
+
+NEW, HINT, UNDO, CONFIRM = "new", "hint", "undo", "confirm"
+
+#: Regions in design units (800x480): x, y, width, height.
+LEFT_X, LEFT_W, RIGHT_X, RIGHT_W = 16, 524, 556, 228
+HEADER = (LEFT_X, 12, LEFT_W, 36)
+SEATS = (LEFT_X, 48, LEFT_W, 28)
+TURN = (LEFT_X, 84, LEFT_W, 56)
+SCORES = (LEFT_X, 146, LEFT_W, 44)
+MESSAGE = (LEFT_X, 198, LEFT_W, 194)
+THINKING_H = 44
+MOVES = (RIGHT_X, 12, RIGHT_W, 380)
+BUTTONS = (LEFT_X, 404, 768, 64)
+
+
+def draw_status(surface: pygame.Surface, status: Status,
+                area: pygame.Rect | None = None) -> Drawn:
+    """Draw ``status`` into ``area`` (default: the whole surface); return what was drawn."""
+    paint = Painter(surface, area)
+    paint.fill(paint.area, BACKGROUND)
+    _header(paint, status)
+    _turn(paint, status)
+    _scores(paint, status)
+    _message(paint, status)
+    _moves(paint, status)
+    _buttons(paint, status)
+    return paint.drawn
+
+
+def _header(paint: Painter, status: Status) -> None:
+    line = f"{words.title(status.game)}: {words.options(status.game, status.options)}"
+    paint.fitted(line, paint.rect(*HEADER), 36, TEXT, min_size=24)
+    paint.fitted(words.seats(status.game, status.seats, status.level), paint.rect(*SEATS),
+                 30, MUTED, min_size=22)
+
+
+def _turn(paint: Painter, status: Status) -> None:
+    x, y, w, h = TURN
+    if status.outcome is not None:
+        colour = status.outcome.winner
+        text = words.result(status.game, status.outcome)
+    else:
+        colour = status.turn
+        who = words.seat(status.seats.get(colour, "person"), status.level)
+        text = f"{words.player(status.game, colour)} to move ({who})"
+    if colour is not None:
+        paint.disc(paint.rect(x, y, 40, h).center, 18, piece_colour(status.game, colour))
+    paint.fitted(text, paint.rect(x + 50, y, w - 50, h), 56, TEXT, min_size=30)
+
+
+def _scores(paint: Painter, status: Status) -> None:
+    x, y, w, h = SCORES
+    for (left, width), colour in zip(columns(x, w - 150, 2, 10), ("b", "w")):
+        paint.disc(paint.rect(left, y, 30, h).center, 12, piece_colour(status.game, colour))
+        text = f"{words.player(status.game, colour)} {status.scores.get(colour, 0)}"
+        paint.fitted(text, paint.rect(left + 34, y, width - 34, h), 44, TEXT, min_size=28)
+    paint.fitted(status.score_label, paint.rect(x + w - 140, y, 140, h), 32, MUTED,
+                 min_size=22, anchor="midright")
+
+
+def _message(paint: Painter, status: Status) -> None:
+    x, y, w, h = MESSAGE
+    if status.thinking is not None:
+        h -= THINKING_H + 8
+        _thinking(paint, status.thinking, (x, y + h + 8, w, THINKING_H))
+    box = paint.rect(x, y, w, h)
+    kind = "over" if status.outcome is not None and status.message_kind == "info" else \
+        status.message_kind
+    paint.fill(box, MESSAGE_COLOURS.get(kind, PANEL), radius=12)
+    lines = _message_lines(status)
+    chips = status.candidates if len(status.candidates) > 1 else ()
+    chip_h = 52 if chips else 0
+    inner = paint.rect(x + 14, y + 10, w - 28, h - 20 - chip_h - (8 if chips else 0))
+    top = inner.y
+    for i, (text, size) in enumerate(lines):
+        room = pygame.Rect(inner.x, top, inner.width, inner.bottom - top)
+        # Later lines (hole lists, the pending move) are short; the message takes the rest.
+        if i == 0 and len(lines) > 1:
+            room.height -= sum(paint.font(s).get_linesize() for _, s in lines[1:])
+        used = paint.wrapped(text, room, size, TEXT, min_size=22)
+        top = used.bottom + paint.px(4)
+    if chips:
+        chip_y = y + h - 10 - chip_h
+        for (left, width), move in zip(columns(x + 14, w - 28, len(chips), 10), chips):
+            paint.button(paint.rect(left, chip_y, width, chip_h), move, Action(CONFIRM, move))
+
+
+def _message_lines(status: Status) -> list[tuple[str, float]]:
+    """The message box's lines with their sizes: the message, then what it refers to."""
+    message = status.message
+    if not message and status.outcome is not None:
+        message = f"Game over: {status.outcome.reason}."
+    lines = [(message, 40)] if message else []
+    if status.sync_fill:
+        lines.append((f"Put a piece on: {words.holes(status.sync_fill)}", 36))
+    if status.sync_empty:
+        lines.append((f"Take the piece off: {words.holes(status.sync_empty)}", 36))
+    if status.pending:
+        lines.append((f"Engine's move: {status.pending}", 44))
+    if len(status.candidates) > 1:
+        lines.append(("Tap the move you made:", 36))
+    return lines
+
+
+def _thinking(paint: Painter, progress: float, region: tuple[float, float, float, float]
+              ) -> None:
+    x, y, w, h = region
+    paint.fitted("Engine thinking", paint.rect(x, y, 220, h), 34, TEXT, min_size=24)
+    bar = paint.rect(x + 230, y + 8, w - 230, h - 16)
+    paint.fill(bar, PANEL, radius=6)
+    done = pygame.Rect(bar.x, bar.y, round(bar.width * min(max(progress, 0.0), 1.0)),
+                       bar.height)
+    if done.width:
+        paint.fill(done, MESSAGE_COLOURS["waiting"], radius=6)
+
+
+def _moves(paint: Painter, status: Status) -> None:
+    x, y, w, h = MOVES
+    region = paint.rect(x, y, w, h)
+    paint.fill(region, PANEL, radius=12)
+    title = paint.rect(x + 12, y + 6, w - 24, 34)
+    paint.fitted(f"Moves ({len(status.moves)})", title, 32, MUTED, min_size=22)
+    f = paint.font(32)
+    lines = [f"{n // 2 + 1}. " + "  ".join(status.moves[n:n + 2])
+             for n in range(0, len(status.moves), 2)]
+    room = region.bottom - title.bottom - paint.px(8)
+    shown = lines[-max(room // f.get_linesize(), 0):] if room > 0 else []
+    top = title.bottom + paint.px(4)
+    for line in shown:
+        paint.fitted(line, pygame.Rect(title.x, top, title.width, f.get_linesize()), 32,
+                     TEXT, min_size=20)
+        top += f.get_linesize()
+
+
+def _buttons(paint: Painter, status: Status) -> None:
+    x, y, w, h = BUTTONS
+    playing = status.outcome is None
+    person_to_move = playing and status.seats.get(status.turn) == "person"
+    confirm = status.candidates[0] if len(status.candidates) == 1 else None
+    specs = (("New game", Action(NEW), True),
+             ("Hint", Action(HINT), person_to_move and status.pending is None),
+             ("Undo", Action(UNDO), bool(status.moves)),
+             ("Confirm", Action(CONFIRM, confirm), confirm is not None))
+    for (left, width), (label, action, enabled) in zip(columns(x, w, len(specs), 12), specs):
+        paint.button(paint.rect(left, y, width, h), label, action, enabled)

@@ -1,0 +1,238 @@
+"""Every state the status screen must show, for every game that has landed, built from
+real positions so the texts are the ones a player would see."""
+
+from __future__ import annotations
+
+import random
+
+import engines
+from app.status import Status
+from engines.players import choose_move
+
+GAMES = {"kulami": {"layout": "square-1", "scoring": 1}, "conhex": {"pie": True, "handicap": 0}}
+SEATS = {"b": "person", "w": "engine"}
+
+
+def played(game: str, plies: int, seed: int = 3):
+    board = engines.new_game(game, **GAMES[game])
+    rng = random.Random(seed)
+    while len(board.move_stack) < plies and not board.is_game_over():
+        board.push(choose_move(board, 1, rng))
+    return board
+
+
+def snapshot(board, **changes) -> Status:
+    values = dict(game=board.game, options=board.options, seats=SEATS, level=2,
+                  turn=None if board.is_game_over() else board.turn, scores=board.scores(),
+                  moves=tuple(board.move_text(m) for m in board.move_stack),
+                  outcome=board.outcome())
+    values.update(changes)
+    return Status(**values)
+
+
+def finished(game: str):
+    board = engines.new_game(game, **GAMES[game])
+    rng = random.Random(5)
+    while not board.is_game_over():
+        board.push(choose_move(board, 2, rng))
+    return board
+
+
+def states(game: str) -> dict[str, Status]:
+    """State name -> Status: every message kind, thinking, candidates, and the end."""
+    early, middle = played(game, 1), played(game, 22)
+    legal = sorted(str(m) for m in middle.legal_moves)
+    taken = sorted(middle.sensor_view())
+    return {
+        "start": snapshot(played(game, 0), message="Place a piece on any lit hole."),
+        "playing": snapshot(middle, message="Your move: place a piece on a lit hole."),
+        "illegal": snapshot(middle, message_kind="error",
+                            message=f"{taken[0]} is taken: take the new piece away."),
+        "sync": snapshot(middle, message_kind="sync",
+                         message="The board and the game disagree: fix the lit holes.",
+                         sync_fill=frozenset(taken[:11]), sync_empty=frozenset(legal[:2])),
+        "waiting": snapshot(middle, turn="w", message_kind="waiting", pending=legal[0],
+                            message="Place the engine's piece on the green hole."),
+        "thinking": snapshot(middle, turn="w", thinking=0.4,
+                             message="The engine is choosing its move."),
+        "confirm-one": snapshot(early, message_kind="confirm", candidates=(legal[0],),
+                                message="Is this the move you made?"),
+        "confirm-several": snapshot(early, message_kind="confirm",
+                                    candidates=("swap", legal[1]) if game == "conhex"
+                                    else tuple(legal[:3]),
+                                    message="The sensors cannot tell these apart."),
+        "over": snapshot(finished(game)),
+    }
+
+
+# --- the tests -------------------------------------------------------------------------
+
+import pygame
+import pytest
+
+from app.colours import piece_colour
+from app.screen.paint import MESSAGE_COLOURS, Action, Painter
+from app.screen.status import CONFIRM, HINT, NEW, TURN, UNDO, draw_status
+from app.screen import words
+
+SIZES = [(800, 480), (1024, 600), (1920, 1080)]
+CASES = [(game, name) for game in GAMES for name in states(game)]
+
+
+@pytest.fixture(scope="module")
+def all_states():
+    return {game: states(game) for game in GAMES}
+
+
+def render(status: Status, size=(800, 480), path=None):
+    surface = pygame.Surface(size)
+    drawn = draw_status(surface, status)
+    if path is not None:
+        pygame.image.save(surface, str(path))
+        surface = pygame.image.load(str(path))
+    return surface, drawn
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("game,name", CASES)
+def test_every_state_fits_without_overlap_or_cut_text(all_states, game, name, size):
+    surface, drawn = render(all_states[game][name], size)
+    assert drawn.overlaps() == []
+    assert drawn.outside(surface.get_rect()) == []
+
+
+@pytest.mark.parametrize("game,name", CASES)
+def test_every_state_shows_game_options_seats_turn_and_scores(all_states, game, name,
+                                                              tmp_path):
+    status = all_states[game][name]
+    surface, drawn = render(status, path=tmp_path / f"{game}-{name}.png")
+    text = drawn.text
+    assert text.startswith(f"{words.title(game)}: ")
+    assert words.options(game, status.options) in text
+    assert f"{words.player(game, 'b')}: person" in text
+    assert f"{words.player(game, 'w')}: engine level 2" in text
+    for colour in "bw":
+        assert f"{words.player(game, colour)} {status.scores[colour]}" in text
+    assert status.score_label in text
+    assert status.message in text
+    assert f"Moves ({len(status.moves)})" in text
+    if status.moves:
+        start = (len(status.moves) - 1) // 2 * 2
+        last_line = f"{start // 2 + 1}. " + "  ".join(status.moves[start:])
+        assert last_line in [line for line, _ in drawn.texts]
+    # The turn disc, read back from the PNG, is the colour of the player it names.
+    disc = Painter(surface).rect(TURN[0], TURN[1], 40, TURN[3]).center
+    shown = status.outcome.winner if status.outcome else status.turn
+    if shown is not None:
+        assert surface.get_at(disc)[:3] == piece_colour(game, shown)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_whose_turn_names_the_player_and_who_plays(all_states, game):
+    _, drawn = render(all_states[game]["playing"])
+    player = words.player(game, all_states[game]["playing"].turn)
+    assert f"{player} to move (person)" in drawn.text
+    _, drawn = render(all_states[game]["thinking"])
+    assert f"{words.player(game, 'w')} to move (engine level 2)" in drawn.text
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_sync_mode_lists_the_holes_to_fill_and_to_empty(all_states, game):
+    status = all_states[game]["sync"]
+    _, drawn = render(status)
+    fill = sorted(status.sync_fill, key=lambda n: (n[0], int(n[1:])))
+    assert f"Put a piece on: {' '.join(fill[:8])} and 3 more" in drawn.text
+    assert f"Take the piece off: {' '.join(sorted(status.sync_empty))}" in drawn.text
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_engines_move_waiting_to_be_placed_is_shown_large(all_states, game):
+    status = all_states[game]["waiting"]
+    _, drawn = render(status)
+    line = f"Engine's move: {status.pending}"
+    height = {text: rect.height for text, rect in drawn.texts}
+    message_lines = [t for t in height if status.message.startswith(t)]
+    assert message_lines and height[line] > height[message_lines[0]]
+
+
+def test_thinking_shows_a_progress_bar_that_grows(all_states):
+    status = all_states["kulami"]["thinking"]
+    bar_colour = MESSAGE_COLOURS["waiting"]
+
+    def filled(progress):
+        surface, drawn = render(Status(**{**status.__dict__, "thinking": progress}))
+        assert "Engine thinking" in drawn.text
+        return sum(1 for x in range(surface.get_width())
+                   for y in range(330, 400, 4) if surface.get_at((x, y))[:3] == bar_colour)
+
+    quarter, three_quarters = filled(0.25), filled(0.75)
+    assert 0 < quarter < three_quarters
+    assert three_quarters == pytest.approx(3 * quarter, rel=0.15)
+    surface, drawn = render(all_states["kulami"]["playing"])
+    assert "Engine thinking" not in drawn.text
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_buttons_return_their_actions_and_disabled_ones_nothing(all_states, game):
+    _, drawn = render(all_states[game]["playing"])
+    tap = lambda label: drawn.action_at(drawn.button(label).rect.center)
+    assert tap("New game") == Action(NEW)
+    assert tap("Hint") == Action(HINT)
+    assert tap("Undo") == Action(UNDO)
+    assert tap("Confirm") is None  # nothing to confirm
+    assert drawn.action_at((0, 0)) is None
+    _, drawn = render(all_states[game]["thinking"])  # the engine's turn: no hint
+    assert drawn.action_at(drawn.button("Hint").rect.center) is None
+    _, drawn = render(all_states[game]["start"])  # no move yet: no undo
+    assert drawn.action_at(drawn.button("Undo").rect.center) is None
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_one_candidate_is_confirmed_by_the_confirm_button(all_states, game):
+    status = all_states[game]["confirm-one"]
+    _, drawn = render(status)
+    confirm = drawn.button("Confirm")
+    assert drawn.action_at(confirm.rect.center) == Action(CONFIRM, status.candidates[0])
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_several_candidates_are_each_a_button(all_states, game):
+    status = all_states[game]["confirm-several"]
+    _, drawn = render(status, (1024, 600))
+    assert "Tap the move you made:" in drawn.text
+    for move in status.candidates:
+        assert drawn.action_at(drawn.button(move).rect.center) == Action(CONFIRM, move)
+    assert drawn.action_at(drawn.button("Confirm").rect.center) is None
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_game_over_names_the_winner_and_the_reason(all_states, game):
+    status = all_states[game]["over"]
+    _, drawn = render(status)
+    outcome = status.outcome
+    winner = f"{words.player(game, outcome.winner)} wins" if outcome.winner else "A draw"
+    assert winner in drawn.text
+    assert f"Game over: {outcome.reason}." in drawn.text
+    assert "to move" not in drawn.text
+    assert drawn.action_at(drawn.button("Hint").rect.center) is None
+
+
+def test_a_long_move_list_shows_the_latest_moves(all_states):
+    status = all_states["kulami"]["over"]
+    _, drawn = render(status)
+    last = len(status.moves) - 1
+    assert f"{last // 2 + 1}. " in drawn.text
+    assert "1. " + status.moves[0] not in [t for t, _ in drawn.texts]
+
+
+def test_options_read_as_words():
+    from engines.kulami.layout import named_layouts
+    assert words.options("kulami", {"layout": named_layouts()["cross"], "scoring": 2,
+                                    "chain_lines": "all"}) == \
+        "layout cross, scoring level 2, all chains"
+    assert words.options("kulami", {"layout": "random:7", "scoring": 0}) == \
+        "layout random:7, scoring level 0"
+    custom = engines.new_game("kulami", layout="random-free:4").options["layout"]
+    assert words.options("kulami", {"layout": custom, "scoring": 0}).startswith(
+        "layout of your own")
+    assert words.options("conhex", {"pie": False, "handicap": 3}) == "no pie rule, handicap 3"
