@@ -174,14 +174,33 @@ def _halo(colour: RGB, radius: int) -> pygame.Surface:
 
 
 def _panel_shades(panels: Mapping[str, frozenset]) -> dict[str, int]:
-    """A shade index per panel such that panels sharing an edge differ (greedy colouring)."""
+    """A shade index per panel such that panels sharing an edge differ.
+
+    Panels on a grid form a planar map, so four shades always suffice; a small
+    backtracking search finds them (greedy colouring can paint itself into a corner).
+    """
     panel_of = {field: letter for letter, fields in panels.items() for field in fields}
+    touching = {letter: {panel_of[(x + dx, y + dy)] for x, y in fields
+                         for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                         if panel_of.get((x + dx, y + dy), letter) != letter}
+                for letter, fields in panels.items()}
+    order = sorted(panels, key=lambda letter: (-len(touching[letter]), letter))
     shade: dict[str, int] = {}
-    for letter in sorted(panels):
-        touching = {panel_of.get((x + dx, y + dy)) for x, y in panels[letter]
-                    for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))}
-        used = {shade[t] for t in touching if t in shade and t != letter}
-        shade[letter] = next(i for i in range(len(WOOD)) if i not in used)
+
+    def paint(i: int) -> bool:
+        if i == len(order):
+            return True
+        letter = order[i]
+        used = {shade[t] for t in touching[letter] if t in shade}
+        for candidate in range(len(WOOD)):
+            if candidate not in used:
+                shade[letter] = candidate
+                if paint(i + 1):
+                    return True
+        shade.pop(letter, None)
+        return False
+
+    paint(0)
     return shade
 
 
