@@ -1,0 +1,63 @@
+"""Which display to open: a desktop window, the Pi's screen with no desktop, or none.
+
+On a desktop (X11 or Wayland) SDL picks its own driver and the screen is a window. On a
+Pi running without a desktop there is no ``DISPLAY``: SDL's KMS/DRM driver draws straight
+to the screen, full screen. With neither, there is no display, and callers say so
+instead of failing inside SDL. The driver in use is logged at start-up, because "why is
+my screen black" is the first question a maker asks.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import pygame
+
+log = logging.getLogger(__name__)
+
+#: Where the kernel lists graphics cards; any ``card*`` there can be driven by KMS/DRM.
+DRI_DIR = Path("/dev/dri")
+#: SDL drivers that draw nowhere a person can see.
+INVISIBLE = frozenset({"dummy", "offscreen"})
+
+
+@dataclass(frozen=True)
+class DisplayChoice:
+    """``driver`` for ``SDL_VIDEODRIVER`` (``None`` lets SDL pick), and full screen or not."""
+
+    driver: str | None
+    fullscreen: bool
+
+
+def choose_display(environ: Mapping[str, str] = os.environ,
+                   dri_dir: Path = DRI_DIR) -> DisplayChoice | None:
+    """The display to open, or ``None`` when there is none a person could see."""
+    forced = environ.get("SDL_VIDEODRIVER", "").strip()
+    if forced:
+        return None if forced in INVISIBLE else DisplayChoice(forced, forced == "kmsdrm")
+    if environ.get("WAYLAND_DISPLAY") or environ.get("DISPLAY"):
+        return DisplayChoice(None, False)
+    if any(dri_dir.glob("card*")):
+        return DisplayChoice("kmsdrm", True)
+    return None
+
+
+def open_display(choice: DisplayChoice, size: tuple[int, int],
+                 caption: str = "Tabletop") -> pygame.Surface:
+    """Open the window (or the whole screen) and log which SDL driver drives it."""
+    if choice.driver:
+        os.environ["SDL_VIDEODRIVER"] = choice.driver
+    pygame.display.init()
+    pygame.font.init()
+    if choice.fullscreen:
+        surface = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+    else:
+        surface = pygame.display.set_mode(size, pygame.RESIZABLE)
+    pygame.display.set_caption(caption)
+    log.info("SDL video driver %s, %dx%d%s", pygame.display.get_driver(),
+             *surface.get_size(), " full screen" if choice.fullscreen else "")
+    return surface
