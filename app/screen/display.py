@@ -15,8 +15,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-import pygame
-
 log = logging.getLogger(__name__)
 
 #: Where the kernel lists graphics cards; any ``card*`` there can be driven by KMS/DRM.
@@ -46,9 +44,11 @@ def choose_display(environ: Mapping[str, str] = os.environ,
     return None
 
 
-def open_display(choice: DisplayChoice, size: tuple[int, int],
-                 caption: str = "Tabletop") -> pygame.Surface:
-    """Open the window (or the whole screen) and log which SDL driver drives it."""
+def open_display(choice: DisplayChoice, size: tuple[int, int], caption: str = "Tabletop"):
+    """Open the window (or the whole screen) and log which SDL driver drives it; returns
+    the display surface. pygame is imported here so that choosing costs nothing."""
+    import pygame
+
     if choice.driver:
         os.environ["SDL_VIDEODRIVER"] = choice.driver
     pygame.display.init()

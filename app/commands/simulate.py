@@ -1,0 +1,97 @@
+"""``tabletop simulate [GAME] [key=value ...]``: the board and its screen on a desktop.
+
+With no display to open (no X11 or Wayland session, no KMS/DRM device), it says so and
+plays an engine-against-engine demo game in the terminal instead, so the first command a
+newcomer types always shows a game.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import random
+import sys
+import time
+
+import engines
+from app.colours import player_name
+from app.terminal import render
+from engines import EngineError
+from engines.players import LEVELS, choose_move
+
+log = logging.getLogger(__name__)
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("simulate", help="play on the desktop simulator")
+    parser.add_argument("game", nargs="?", default="kulami")
+    parser.add_argument("options", nargs="*", metavar="key=value", help="game options")
+    parser.add_argument("--opponent", choices=("engine", "person"), default="engine",
+                        help="who plays against you (default: the engine)")
+    parser.add_argument("--level", type=int, choices=LEVELS, default=LEVELS[-1],
+                        help="the engine's level")
+    parser.add_argument("--engine-starts", action="store_true",
+                        help="the engine plays the first colour")
+    parser.add_argument("--seed", type=int, default=None, help="seed for the engine")
+    parser.add_argument("--pause", type=float, default=0.3,
+                        help="seconds between moves of the terminal demo")
+    parser.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from app.cli import split_options
+    from app.screen.display import choose_display
+    try:
+        board = engines.new_game(args.game, **split_options(args.options))
+    except EngineError as error:
+        print(f"tabletop simulate: {error}", file=sys.stderr)
+        return 2
+    display = choose_display()
+    if display is None:
+        print("tabletop simulate: no display (no DISPLAY or WAYLAND_DISPLAY, no KMS/DRM "
+              "device); playing an engine-against-engine demo in the terminal instead.",
+              flush=True)
+        return demo(board, random.Random(args.seed), sys.stdout, args.pause)
+    return _window(board, display, args)
+
+
+def _window(board, display, args) -> int:
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    from app.screen.display import open_display
+    from app.screen.menu import Choice
+    from app.simulator import WINDOW, Simulator, simulated_games
+
+    if board.game not in simulated_games():
+        print(f"tabletop simulate: the simulator cannot draw {board.game} yet (it draws: "
+              f"{', '.join(simulated_games())})", file=sys.stderr)
+        return 2
+    if args.opponent == "person":
+        seats = {"b": "person", "w": "person"}
+    else:
+        seats = {"b": "engine", "w": "person"} if args.engine_starts else \
+            {"b": "person", "w": "engine"}
+    logging.basicConfig(level=logging.INFO, format="tabletop: %(message)s")
+    surface = open_display(display, WINDOW, caption="Tabletop simulator")
+    simulator = Simulator(Choice(board.game, dict(board.options), seats, args.level),
+                          seed=args.seed)
+    simulator.run(surface)
+    return 0
+
+
+def demo(board, rng: random.Random, out, pause: float = 0.0) -> int:
+    """Engine against engine to the end, the board printed after every move."""
+    say = lambda text="": print(text, file=out, flush=True)
+    game = board.game
+    say(render(board))
+    while not board.is_game_over():
+        mover = board.turn
+        move = choose_move(board, LEVELS[-1], rng)
+        board.push(move)
+        say(f"\n{player_name(game, mover)} plays {board.move_text(move)}")
+        say(render(board))
+        time.sleep(pause)
+    outcome = board.outcome()
+    scores = ", ".join(f"{player_name(game, p)} {outcome.scores[p]}" for p in "bw")
+    winner = f"{player_name(game, outcome.winner)} wins" if outcome.winner else "a draw"
+    say(f"Game over ({outcome.reason}): {scores}; {winner} ({outcome.result()}).")
+    return 0

@@ -1,0 +1,68 @@
+"""``tabletop simulate``: a window when there is a display, a terminal demo when not, and
+the display choice (desktop window, KMS/DRM full screen, none)."""
+
+import logging
+
+import pygame
+import pytest
+
+from app.cli import main
+from app.screen import display
+from app.screen.display import DisplayChoice, choose_display, open_display
+from app.simulator import Simulator
+
+
+@pytest.mark.parametrize("environ,card,expected", [
+    ({"DISPLAY": ":0"}, False, DisplayChoice(None, False)),
+    ({"WAYLAND_DISPLAY": "wayland-0"}, True, DisplayChoice(None, False)),
+    ({}, True, DisplayChoice("kmsdrm", True)),
+    ({}, False, None),
+    ({"SDL_VIDEODRIVER": "dummy", "DISPLAY": ":0"}, True, None),
+    ({"SDL_VIDEODRIVER": "x11"}, False, DisplayChoice("x11", False)),
+    ({"SDL_VIDEODRIVER": "kmsdrm"}, False, DisplayChoice("kmsdrm", True)),
+])
+def test_the_display_is_a_desktop_window_the_pi_screen_or_none(environ, card, expected,
+                                                                tmp_path):
+    if card:
+        (tmp_path / "card0").touch()
+    assert choose_display(environ, tmp_path) == expected
+
+
+def test_opening_the_display_logs_the_sdl_driver(caplog):
+    with caplog.at_level(logging.INFO, logger=display.__name__):
+        surface = open_display(DisplayChoice("dummy", False), (800, 480))
+    assert surface.get_size() == (800, 480)
+    assert "SDL video driver dummy, 800x480" in caplog.text
+
+
+@pytest.mark.parametrize("game", ["kulami", "conhex"])
+def test_with_no_display_it_says_so_and_plays_a_demo_in_the_terminal(game, capsys):
+    assert main(["simulate", game, "--pause", "0", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("tabletop simulate: no display")
+    assert out.count(" plays ") >= 10
+    assert out.rstrip().splitlines()[-1].startswith("Game over (")
+
+
+def test_bad_games_and_options_get_one_line(capsys):
+    assert main(["simulate", "chess"]) == 2
+    assert main(["simulate", "kulami", "scoring=9"]) == 2
+    errors = capsys.readouterr().err.strip().splitlines()
+    assert len(errors) == 2
+    assert errors[0].startswith("tabletop simulate: unknown game 'chess'")
+    assert errors[1].startswith("tabletop simulate: scoring must be 0, 1 or 2")
+
+
+def test_with_a_display_it_opens_the_simulator_window(monkeypatch):
+    opened = []
+    monkeypatch.setattr(display, "choose_display", lambda: DisplayChoice("dummy", False))
+    monkeypatch.setattr(pygame.event, "get", lambda: [pygame.event.Event(pygame.QUIT)])
+    real_run = Simulator.run
+
+    def run(self, surface):
+        opened.append((self.session.board.game, dict(self.session.seats), surface.get_size()))
+        real_run(self, surface)
+
+    monkeypatch.setattr(Simulator, "run", run)
+    assert main(["simulate", "conhex", "pie=false", "--engine-starts", "--level", "1"]) == 0
+    assert opened == [("conhex", {"b": "engine", "w": "person"}, (1460, 660))]
