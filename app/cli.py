@@ -10,6 +10,7 @@ from importlib import import_module
 COMMANDS = (
     "app.commands.play",
     "app.commands.gtp",
+    "app.commands.simulate",
 )
 
 
