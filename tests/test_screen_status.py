@@ -114,7 +114,7 @@ def test_every_state_shows_game_options_seats_turn_and_scores(all_states, game, 
     for colour in "bw":
         assert f"{words.player(game, colour)} {status.scores[colour]}" in text
     assert status.score_label in text
-    assert status.message in text
+    assert words.sentence(status.message) in text
     assert f"Moves ({len(status.moves)})" in text
     if status.moves:
         start = (len(status.moves) - 1) // 2 * 2
@@ -223,6 +223,12 @@ def test_a_long_move_list_shows_the_latest_moves(all_states):
     last = len(status.moves) - 1
     assert f"{last // 2 + 1}. " in drawn.text
     assert "1. " + status.moves[0] not in [t for t, _ in drawn.texts]
+
+
+def test_messages_start_with_a_capital():
+    status = states("kulami")["start"]
+    _, drawn = render(Status(**{**status.__dict__, "message": "the engine plays d4"}))
+    assert "The engine plays d4" in drawn.text
 
 
 def test_options_read_as_words():

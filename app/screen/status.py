@@ -107,7 +107,7 @@ def _message_lines(status: Status) -> list[tuple[str, float]]:
     message = status.message
     if not message and status.outcome is not None:
         message = f"Game over: {status.outcome.reason}."
-    lines = [(message, 40)] if message else []
+    lines = [(words.sentence(message), 40)] if message else []
     if status.sync_fill:
         lines.append((f"Put a piece on: {words.holes(status.sync_fill)}", 36))
     if status.sync_empty:

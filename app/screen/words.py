@@ -70,6 +70,11 @@ def result(game: str, outcome: Outcome) -> str:
     return f"{player(game, outcome.winner)} wins" if outcome.winner else "A draw"
 
 
+def sentence(text: str) -> str:
+    """``text`` with a capital first letter, as a message on the screen reads."""
+    return text[:1].upper() + text[1:]
+
+
 def holes(names: Iterable[str], most: int = 8) -> str:
     """Hole names in board order, at most ``most`` of them and a count of the rest."""
     ordered = sorted(names, key=lambda n: (n[:1], int(n[1:]) if n[1:].isdigit() else 0, n))
