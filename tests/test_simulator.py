@@ -100,7 +100,7 @@ def test_a_misplaced_marble_is_flagged_and_lifting_it_clears_the_error(sim):
     wrong = next(h for h in sim.drawer.centres if h not in legal and h not in sim.pieces)
     drawn = click(sim, wrong)
     assert sim.session.status().message_kind == "error"
-    assert "not a legal move" in drawn.text
+    assert "Not a legal move" in drawn.text
     assert sim.hole_leds()[wrong] == ROLE_COLOURS["error"]  # the red flash, blink on
     click(sim, wrong)  # lift it
     assert sim.session.status().message_kind != "error"

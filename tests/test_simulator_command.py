@@ -8,7 +8,7 @@ import pytest
 
 from app.cli import main
 from app.screen import display
-from app.screen.display import DisplayChoice, choose_display, open_display
+from app.screen.display import DisplayChoice, NoDisplayError, choose_display, open_display
 from app.simulator import Simulator
 
 
@@ -33,6 +33,17 @@ def test_opening_the_display_logs_the_sdl_driver(caplog):
         surface = open_display(DisplayChoice("dummy", False), (800, 480))
     assert surface.get_size() == (800, 480)
     assert "SDL video driver dummy, 800x480" in caplog.text
+
+
+def test_sdl_falling_back_to_a_driver_that_shows_nothing_is_refused(monkeypatch, capsys):
+    monkeypatch.setenv("SDL_VIDEODRIVER", "offscreen")  # what SDL falls back to
+    with pytest.raises(NoDisplayError, match=r"could only open its (offscreen|dummy) driver"):
+        open_display(DisplayChoice(None, False), (800, 480))
+    monkeypatch.setattr(display, "choose_display", lambda: DisplayChoice(None, False))
+    assert main(["simulate", "--pause", "0", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("tabletop simulate: no display (SDL could only open its ")
+    assert "Game over (" in out
 
 
 @pytest.mark.parametrize("game", ["kulami", "conhex"])

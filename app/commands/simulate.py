@@ -46,13 +46,18 @@ def run(args) -> int:
     except EngineError as error:
         print(f"tabletop simulate: {error}", file=sys.stderr)
         return 2
+    from app.screen.display import NoDisplayError
     display = choose_display()
-    if display is None:
-        print("tabletop simulate: no display (no DISPLAY or WAYLAND_DISPLAY, no KMS/DRM "
-              "device); playing an engine-against-engine demo in the terminal instead.",
-              flush=True)
-        return demo(board, random.Random(args.seed), sys.stdout, args.pause)
-    return _window(board, display, args)
+    if display is not None:
+        try:
+            return _window(board, display, args)
+        except NoDisplayError as error:
+            why = str(error)
+    else:
+        why = "no DISPLAY or WAYLAND_DISPLAY, no KMS/DRM device"
+    print(f"tabletop simulate: no display ({why}); playing an engine-against-engine "
+          f"demo in the terminal instead.", flush=True)
+    return demo(board, random.Random(args.seed), sys.stdout, args.pause)
 
 
 def _window(board, display, args) -> int:

@@ -23,6 +23,10 @@ DRI_DIR = Path("/dev/dri")
 INVISIBLE = frozenset({"dummy", "offscreen"})
 
 
+class NoDisplayError(RuntimeError):
+    """SDL could open only a driver that draws nowhere a person can see."""
+
+
 @dataclass(frozen=True)
 class DisplayChoice:
     """``driver`` for ``SDL_VIDEODRIVER`` (``None`` lets SDL pick), and full screen or not."""
@@ -46,7 +50,9 @@ def choose_display(environ: Mapping[str, str] = os.environ,
 
 def open_display(choice: DisplayChoice, size: tuple[int, int], caption: str = "Tabletop"):
     """Open the window (or the whole screen) and log which SDL driver drives it; returns
-    the display surface. pygame is imported here so that choosing costs nothing."""
+    the display surface. SDL quietly falls back to its offscreen driver when it cannot
+    reach the display, which would be a window nobody sees: that is refused with
+    :class:`NoDisplayError`. pygame is imported here so that choosing costs nothing."""
     import pygame
 
     if choice.driver:
@@ -58,6 +64,10 @@ def open_display(choice: DisplayChoice, size: tuple[int, int], caption: str = "T
     else:
         surface = pygame.display.set_mode(size, pygame.RESIZABLE)
     pygame.display.set_caption(caption)
-    log.info("SDL video driver %s, %dx%d%s", pygame.display.get_driver(),
+    driver = pygame.display.get_driver()
+    if driver in INVISIBLE and driver != choice.driver:
+        pygame.display.quit()
+        raise NoDisplayError(f"SDL could only open its {driver} driver, which shows nothing")
+    log.info("SDL video driver %s, %dx%d%s", driver,
              *surface.get_size(), " full screen" if choice.fullscreen else "")
     return surface
