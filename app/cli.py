@@ -11,6 +11,9 @@ COMMANDS = (
     "app.commands.play",
     "app.commands.gtp",
     "app.commands.simulate",
+    "app.commands.sensors",
+    "app.commands.run",
+    "app.commands.selftest",
 )
 
 

@@ -1,0 +1,112 @@
+"""``tabletop sensors record|replay``: capture raw sensor readings, and replay them.
+
+``record PROFILE`` scans the board a profile describes and writes a sensor log; with a
+simulated profile, ``--play SEED`` has a scripted hand play a seeded random game with
+realistic noise instead. ``replay LOG`` runs a log through the real pipeline headless
+and prints one JSON line per event: accepted moves and the holes lit by role.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+import time
+from contextlib import nullcontext
+
+from app.hardware.profile import ProfileError, load_profile
+from app.hardware.sensors import SimulatedSensors, open_source
+from app.sensing.pipeline import DEBOUNCE_S, SETTLE_S
+from app.sensing.script import Hand
+from app.sensing.sensorlog import Header, LogWriter, SensorLogError, read_log, replay
+from engines import EngineError, new_game
+from engines.players import choose_move
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("sensors", help="record and replay raw sensor logs")
+    actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+
+    record = actions.add_parser("record", help="write raw readings as JSON lines")
+    record.add_argument("profile", help="profile name (hardware/profiles) or .toml path")
+    record.add_argument("options", nargs="*", metavar="key=value", help="game options")
+    record.add_argument("--out", help="log file (default: standard output)")
+    record.add_argument("--seconds", type=float, help="stop after this long (default: Ctrl-C)")
+    record.add_argument("--scan-hz", type=float, default=200.0, help="scans per second")
+    record.add_argument("--play", type=int, metavar="SEED",
+                        help="simulated profiles: a scripted hand plays a seeded random game")
+    record.set_defaults(run=run_record)
+
+    play = actions.add_parser("replay", help="feed a log through the pipeline, print events")
+    play.add_argument("log", help="a log written by 'tabletop sensors record'")
+    play.add_argument("--debounce", type=float, default=DEBOUNCE_S, help="seconds")
+    play.add_argument("--settle", type=float, default=SETTLE_S, help="seconds")
+    play.set_defaults(run=run_replay)
+
+
+def run_record(args) -> int:
+    from app.cli import split_options
+    try:
+        profile = load_profile(args.profile)
+        options = split_options(args.options)
+        board = new_game(profile.game, **options)
+    except (ProfileError, EngineError) as error:
+        print(f"tabletop sensors: {error}", file=sys.stderr)
+        return 2
+    header = Header(profile.game, options, profile.name, profile.sensors.colour)
+    with (open(args.out, "w", encoding="utf-8") if args.out else nullcontext(sys.stdout)) \
+            as stream:
+        writer = LogWriter(stream, header, profile)
+        if args.play is not None:
+            if profile.sensors.driver != "simulated":
+                print("tabletop sensors: --play needs a simulated profile", file=sys.stderr)
+                return 2
+            play_scripted(board, profile, writer, args.play)
+            return 0
+        try:
+            with open_source(profile) as source:
+                scan_until(source, writer, args.seconds, 1 / args.scan_hz)
+        except ProfileError as error:
+            print(f"tabletop sensors: {error}", file=sys.stderr)
+            return 2
+        except KeyboardInterrupt:
+            pass
+    return 0
+
+
+def play_scripted(board, profile, writer: LogWriter, seed: int) -> None:
+    """A seeded random game acted out by a scripted hand on simulated sensors."""
+    rng = random.Random(seed)
+    moves, probe = [], board.copy()
+    while not probe.is_game_over():
+        moves.append(choose_move(probe, 1, rng))
+        probe.push(moves[-1])
+    sensors = SimulatedSensors(profile.holes, colour_sensing=profile.sensors.colour)
+    hand = Hand(sensors.holes, rng)
+    hand.play(board, moves)
+    for touch in hand.touches:
+        if touch.on:
+            sensors.place(touch.hole, touch.colour)
+        else:
+            sensors.lift(touch.hole)
+        writer.scan(touch.t, sensors.read())
+
+
+def scan_until(source, writer: LogWriter, seconds: float | None, period: float) -> None:
+    start = time.monotonic()
+    while seconds is None or time.monotonic() - start < seconds:
+        writer.scan(time.monotonic() - start, source.read())
+        writer.stream.flush()
+        time.sleep(period)
+
+
+def run_replay(args) -> int:
+    try:
+        with open(args.log, encoding="utf-8") as stream:
+            header, readings = read_log(stream)
+        for record in replay(header, readings, debounce=args.debounce, settle=args.settle):
+            print(json.dumps(record))
+    except (OSError, SensorLogError, EngineError) as error:
+        print(f"tabletop sensors: {args.log}: {error}", file=sys.stderr)
+        return 2
+    return 0

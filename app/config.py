@@ -1,0 +1,136 @@
+"""The configuration file: who plays, the engine's level, buttons, where games are saved.
+
+The board profile says how a board is wired; this file says how the people at it want to
+play, so one profile serves every household. Every key is optional and every problem is
+one line naming the file, the key and what is wrong. A commented example lives in
+hardware/tabletop.example.toml; on a Pi it is installed as /etc/tabletop/tabletop.toml.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from app.hardware.profile import GPIO_PINS, SPI0_PINS, Profile
+from app.session import SEAT_KINDS
+from app.store import default_data_dir
+
+#: Where ``tabletop run`` looks when no ``--config`` is given.
+SYSTEM_CONFIG = Path("/etc/tabletop/tabletop.toml")
+#: What the buttons do, in the order a maker usually wires them.
+BUTTON_ACTIONS = ("confirm", "hint", "undo", "new_game")
+
+
+class ConfigError(ValueError):
+    """A configuration that cannot be used; one line: file, key, problem."""
+
+
+@dataclass(frozen=True)
+class Config:
+    path: Path | None
+    data_dir: Path
+    seats: Mapping[str, str] = field(default_factory=lambda: {"b": "person", "w": "engine"})
+    level: int = 2
+    seed: int | None = None
+    show_legal: bool = True
+    options: Mapping[str, Any] = field(default_factory=dict)
+    buttons: Mapping[str, int] = field(default_factory=dict)
+    poll_s: float = 0.01
+    blink_s: float = 0.5
+
+    def check_buttons(self, profile: Profile) -> None:
+        """Refuse button pins the profile's sensors or LEDs already use."""
+        used = set(profile.sensors.row_pins) | set(profile.sensors.column_pins)
+        if profile.leds.driver == "neopixel_spi":
+            used |= SPI0_PINS
+        if profile.leds.pin:
+            used.add(int(profile.leds.pin[1:]))
+        for action, pin in self.buttons.items():
+            if pin in used:
+                raise ConfigError(f"{self.path}: buttons.{action}: GPIO{pin} is used by "
+                                  f"profile {profile.name}")
+
+
+def load_config(path: Path | str | None = None,
+                environ: Mapping[str, str] = os.environ) -> Config:
+    """The configuration in ``path``; with none, /etc/tabletop/tabletop.toml if present,
+    else the defaults."""
+    if path is None:
+        if not SYSTEM_CONFIG.is_file():
+            return Config(None, default_data_dir(environ))
+        path = SYSTEM_CONFIG
+    path = Path(path)
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot read: {error.strerror}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: not valid TOML: {error}") from None
+    return _Reader(path, raw).config(environ)
+
+
+class _Reader:
+    def __init__(self, path: Path, raw: dict) -> None:
+        self.path, self.raw = path, raw
+
+    def fail(self, key: str, problem: str) -> ConfigError:
+        return ConfigError(f"{self.path}: {key}: {problem}")
+
+    def table(self, data: dict, name: str, known: tuple[str, ...]) -> dict:
+        table = data.get(name, {})
+        if not isinstance(table, dict):
+            raise self.fail(name, "must be a table")
+        for key in table:
+            if key not in known:
+                raise self.fail(f"{name}.{key}", f"unknown key (known: {', '.join(known)})")
+        return table
+
+    def value(self, data: dict, key: str, name: str, kind: type, default: Any,
+              ok=lambda v: True, problem: str = "") -> Any:
+        if name not in data:
+            return default
+        value = data[name]
+        if isinstance(value, bool) != (kind is bool) or not isinstance(value, kind):
+            raise self.fail(key, f"must be {kind.__name__}, not {value!r}")
+        if not ok(value):
+            raise self.fail(key, f"{problem}, not {value!r}")
+        return value
+
+    def config(self, environ: Mapping[str, str]) -> Config:
+        for key in self.raw:
+            if key not in ("data_dir", "game", "buttons", "loop"):
+                raise self.fail(key, "unknown key (known: data_dir, game, buttons, loop)")
+        data_dir = self.value(self.raw, "data_dir", "data_dir", str, "", str.strip,
+                              "must name a directory")
+        game = self.table(self.raw, "game", ("first", "second", "level", "seed",
+                                             "show_legal", "options"))
+        seats = {player: self.value(game, f"game.{name}", name, str, default,
+                                    SEAT_KINDS.__contains__, "must be person or engine")
+                 for player, name, default in (("b", "first", "person"),
+                                               ("w", "second", "engine"))}
+        options = self.value(game, "game.options", "options", dict, {})
+        buttons = self.table(self.raw, "buttons", BUTTON_ACTIONS)
+        for action, pin in buttons.items():
+            self.value(buttons, f"buttons.{action}", action, int, None,
+                       GPIO_PINS.__contains__, "must be a BCM GPIO number 2-27")
+        taken: dict[int, str] = {}
+        for action, pin in buttons.items():
+            if pin in taken:
+                raise self.fail(f"buttons.{action}", f"GPIO{pin} is also {taken[pin]}")
+            taken[pin] = action
+        loop = self.table(self.raw, "loop", ("poll_ms", "blink_ms"))
+        poll = self.value(loop, "loop.poll_ms", "poll_ms", int, 10, lambda v: 1 <= v <= 1000,
+                          "must be 1 to 1000")
+        blink = self.value(loop, "loop.blink_ms", "blink_ms", int, 500,
+                           lambda v: 50 <= v <= 5000, "must be 50 to 5000")
+        return Config(
+            self.path, Path(data_dir) if data_dir else default_data_dir(environ), seats,
+            self.value(game, "game.level", "level", int, 2, lambda v: v >= 1,
+                       "must be 1 or more"),
+            self.value(game, "game.seed", "seed", int, None),
+            self.value(game, "game.show_legal", "show_legal", bool, True),
+            {k: v for k, v in options.items()}, dict(buttons), poll / 1000, blink / 1000)

@@ -1,0 +1,355 @@
+"""Board profiles: which sensor channel and which LEDs belong to each hole, as TOML data.
+
+A profile describes one physical board (or its simulated twin) so that no driver and no
+game needs to know how a maker wired it. Everything is checked at load time and every
+problem is one line naming the file, the key and what is wrong, so a maker with a
+soldering iron in one hand can fix it without reading Python. See hardware/README.md.
+"""
+
+from __future__ import annotations
+
+import string
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+#: Shipped profiles live here; ``load_profile("kulami")`` reads ``kulami.toml``.
+PROFILE_DIR = Path(__file__).resolve().parents[2] / "hardware" / "profiles"
+
+#: A WS2812 draws about 20 mA per colour channel at full duty: 60 mA at full white.
+MA_PER_CHANNEL = 20
+
+#: BCM numbers a matrix may use: GPIO 0 and 1 are reserved for the HAT ID EEPROM.
+GPIO_PINS = range(2, 28)
+#: Pins the kernel's spidev driver claims for SPI0 (MISO, MOSI, SCLK, CE0, CE1).
+SPI0_PINS = frozenset({7, 8, 9, 10, 11})
+#: Pins rpi_ws281x can drive NeoPixels from (PWM0, PWM1, PCM; SPI is its own driver).
+NEOPIXEL_PINS = ("D12", "D18", "D21")
+PIXEL_ORDERS = ("GRB", "RGB", "BGR", "GRBW", "RGBW")
+GRID_CHAINS = ("rows", "serpentine", "columns", "serpentine-columns")
+#: Marks a sensor channel with nothing wired to it in an explicit ``holes.names`` list.
+UNWIRED = "-"
+
+SENSOR_DRIVERS = ("matrix", "simulated", "serial")
+LED_DRIVERS = ("neopixel", "neopixel_spi", "simulated")
+TABLES = ("holes", "chain", "sensors", "leds")
+
+
+class ProfileError(ValueError):
+    """A profile that cannot describe a board; the message is one line: file, key, problem."""
+
+
+@dataclass(frozen=True)
+class Hole:
+    """One hole: the sensor channel under it and the LEDs (chain indices) that light it."""
+
+    channel: int
+    leds: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class SensorConfig:
+    driver: str
+    colour: bool = False
+    row_pins: tuple[int, ...] = ()
+    column_pins: tuple[int, ...] = ()
+    settle_us: float = 20.0
+    port: str = ""
+    baudrate: int = 115200
+
+
+@dataclass(frozen=True)
+class LedConfig:
+    driver: str
+    brightness: float
+    max_ma: int
+    pixel_order: str = "GRB"
+    pin: str = ""
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A validated board profile. ``chain`` names what each LED lights, in chain order."""
+
+    name: str
+    path: Path
+    game: str
+    description: str
+    holes: Mapping[str, Hole]
+    areas: Mapping[str, tuple[int, ...]]
+    chain: tuple[str, ...]
+    sensors: SensorConfig
+    leds: LedConfig
+
+    @property
+    def led_count(self) -> int:
+        return len(self.chain)
+
+    @property
+    def brightness(self) -> float:
+        return self.leds.brightness
+
+    @property
+    def max_ma(self) -> int:
+        return self.leds.max_ma
+
+    def channels(self) -> dict[int, str]:
+        """Sensor channel -> the hole wired to it (unwired channels are absent)."""
+        return {hole.channel: name for name, hole in self.holes.items()}
+
+
+def load_profile(path_or_name: str | Path) -> Profile:
+    """A profile from a file path, or from a shipped name (``hardware/profiles/NAME.toml``)."""
+    path = _resolve(path_or_name)
+    raw = _read(path)
+    return _Checker(path, raw).profile()
+
+
+def shipped_profiles() -> list[str]:
+    """Names of the profiles in ``hardware/profiles``."""
+    return sorted(p.stem for p in PROFILE_DIR.glob("*.toml"))
+
+
+def _resolve(path_or_name: str | Path) -> Path:
+    path = Path(path_or_name)
+    if path.suffix == ".toml" or path.parent != Path("."):
+        if not path.is_file():
+            raise ProfileError(f"{path}: no such profile file")
+        return path
+    path = PROFILE_DIR / f"{path_or_name}.toml"
+    if not path.is_file():
+        known = ", ".join(shipped_profiles())
+        raise ProfileError(f"no profile named {str(path_or_name)!r} (shipped: {known})")
+    return path
+
+
+def _read(path: Path, seen: tuple[Path, ...] = ()) -> dict[str, Any]:
+    """The TOML tables of ``path``, with any missing table taken from its ``base``."""
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as error:
+        raise ProfileError(f"{path}: not valid TOML: {error}") from None
+    base = raw.pop("base", None)
+    if base is None:
+        return raw
+    if not isinstance(base, str):
+        raise ProfileError(f"{path}: base: must be a profile name, not {base!r}")
+    base_path = PROFILE_DIR / f"{base}.toml"
+    if not base_path.is_file() or base_path.resolve() in seen:
+        problem = "refers back to itself" if base_path.is_file() else "no such shipped profile"
+        raise ProfileError(f"{path}: base: {base!r} {problem}")
+    inherited = _read(base_path, seen + (path.resolve(),))
+    return {**inherited, **raw}
+
+
+class _Checker:
+    """Turns raw TOML into a :class:`Profile`, failing on the first problem found."""
+
+    def __init__(self, path: Path, raw: dict[str, Any]) -> None:
+        self.path = path
+        self.raw = raw
+
+    def fail(self, key: str, problem: str) -> ProfileError:
+        return ProfileError(f"{self.path}: {key}: {problem}")
+
+    def table(self, key: str, data: dict, name: str) -> dict:
+        value = data.get(name)
+        if not isinstance(value, dict):
+            raise self.fail(key, "missing table" if value is None else "must be a table")
+        return value
+
+    def allowed(self, key: str, data: dict, names: tuple[str, ...]) -> None:
+        for name in data:
+            if name not in names:
+                raise self.fail(f"{key}.{name}" if key else name,
+                                f"unknown key (known: {', '.join(names)})")
+
+    def get(self, key: str, data: dict, name: str, kind: type | tuple, default: Any = ...,
+            check=None, problem: str = "") -> Any:
+        full = f"{key}.{name}" if key else name
+        if name not in data:
+            if default is ...:
+                raise self.fail(full, "missing")
+            return default
+        value = data[name]
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        if isinstance(value, bool) and bool not in kinds:
+            raise self.fail(full, f"must be {_kind_names(kinds)}, not {value!r}")
+        if not isinstance(value, kinds):
+            raise self.fail(full, f"must be {_kind_names(kinds)}, not {value!r}")
+        if check is not None and not check(value):
+            raise self.fail(full, f"{problem}, not {value!r}")
+        return value
+
+    # --- the whole profile ----------------------------------------------------------
+    def profile(self) -> Profile:
+        self.allowed("", self.raw, ("game", "description") + TABLES)
+        game = self.get("", self.raw, "game", str, check=str.strip, problem="must name a game")
+        description = self.get("", self.raw, "description", str, "")
+        for name in TABLES:
+            self.table(name, self.raw, name)
+        names, grid = self.holes()
+        chain, area_names = self.chain(names, grid)
+        hole_leds: dict[str, list[int]] = {name: [] for name in names if name != UNWIRED}
+        area_leds: dict[str, list[int]] = {name: [] for name in area_names}
+        for index, name in enumerate(chain):
+            (hole_leds.get(name) if name in hole_leds else area_leds[name]).append(index)
+        for name, leds in [*hole_leds.items(), *area_leds.items()]:
+            if not leds:
+                raise self.fail("chain.order", f"{name} has no LED in the chain")
+        holes = {name: Hole(channel, tuple(hole_leds[name]))
+                 for channel, name in enumerate(names) if name != UNWIRED}
+        sensors = self.sensors(len(names))
+        leds = self.leds(sensors)
+        return Profile(self.path.stem, self.path, game.strip(), description,
+                       MappingProxyType(holes),
+                       MappingProxyType({k: tuple(v) for k, v in area_leds.items()}),
+                       tuple(chain), sensors, leds)
+
+    # --- holes ----------------------------------------------------------------------
+    def holes(self) -> tuple[list[str], tuple[list[str], list[str]] | None]:
+        """Hole names in sensor channel order, and the grid's labels when it is a grid."""
+        data = self.raw["holes"]
+        self.allowed("holes", data, ("names", "columns", "rows"))
+        if "names" in data:
+            if "columns" in data or "rows" in data:
+                raise self.fail("holes", "give either names or columns and rows, not both")
+            names = self.get("holes", data, "names", list, check=bool, problem="must list holes")
+            for i, name in enumerate(names):
+                if not isinstance(name, str) or not name.strip():
+                    raise self.fail(f"holes.names[{i}]", f"must be a hole name, not {name!r}")
+            duplicates = sorted({n for n in names if names.count(n) > 1 and n != UNWIRED})
+            if duplicates:
+                raise self.fail("holes.names", f"{duplicates[0]} is listed twice")
+            return names, None
+        columns = self.labels("columns", data, string.ascii_lowercase)
+        rows = self.labels("rows", data, None)
+        names = [column + row for row in rows for column in columns]
+        if len(set(names)) != len(names):
+            raise self.fail("holes", "column and row labels make the same name twice")
+        return names, (columns, rows)
+
+    def labels(self, name: str, data: dict, letters: str | None) -> list[str]:
+        """Grid labels: a count (letters a.. or numbers 1..) or an explicit list."""
+        value = self.get("holes", data, name, (int, list))
+        if isinstance(value, int):
+            limit = len(letters) if letters else 99
+            if not 1 <= value <= limit:
+                raise self.fail(f"holes.{name}", f"must be 1 to {limit}, not {value}")
+            return list(letters[:value]) if letters else [str(n + 1) for n in range(value)]
+        if not value or not all(isinstance(v, str) and v.strip() for v in value):
+            raise self.fail(f"holes.{name}", "must be a count or a list of labels")
+        return value
+
+    # --- LED chain ------------------------------------------------------------------
+    def chain(self, names: list[str], grid) -> tuple[list[str], list[str]]:
+        data = self.raw["chain"]
+        self.allowed("chain", data, ("order", "areas"))
+        areas = self.get("chain", data, "areas", list, [])
+        holes = set(names) - {UNWIRED}
+        for i, area in enumerate(areas):
+            if not isinstance(area, str) or not area.strip() or area in holes:
+                raise self.fail(f"chain.areas[{i}]", f"must be an area name that is not a "
+                                                      f"hole, not {area!r}")
+        order = self.get("chain", data, "order", (str, list))
+        if isinstance(order, str):
+            if grid is None:
+                raise self.fail("chain.order", "a named order needs a grid of holes "
+                                                "(columns and rows); list the chain instead")
+            if order not in GRID_CHAINS:
+                raise self.fail("chain.order", f"unknown order {order!r} (known: "
+                                                f"{', '.join(GRID_CHAINS)}, or a list)")
+            return grid_chain(*grid, order), areas
+        known = holes | set(areas)
+        for i, name in enumerate(order):
+            if name not in known:
+                raise self.fail(f"chain.order[{i}]", f"{name!r} is neither a hole nor an "
+                                                      f"area in chain.areas")
+        return order, areas
+
+    # --- drivers --------------------------------------------------------------------
+    def sensors(self, channels: int) -> SensorConfig:
+        data = self.raw["sensors"]
+        driver = self.get("sensors", data, "driver", str, check=SENSOR_DRIVERS.__contains__,
+                          problem=f"must be one of {', '.join(SENSOR_DRIVERS)}")
+        colour = self.get("sensors", data, "colour", bool, False)
+        if driver == "simulated":
+            self.allowed("sensors", data, ("driver", "colour"))
+            return SensorConfig(driver, colour)
+        if driver == "serial":
+            self.allowed("sensors", data, ("driver", "colour", "port", "baudrate"))
+            port = self.get("sensors", data, "port", str, check=str.strip,
+                            problem="must name a serial device")
+            baud = self.get("sensors", data, "baudrate", int, 115200, check=lambda b: b > 0,
+                            problem="must be positive")
+            return SensorConfig(driver, colour, port=port, baudrate=baud)
+        self.allowed("sensors", data, ("driver", "colour", "row_pins", "column_pins",
+                                       "settle_us"))
+        if colour:
+            raise self.fail("sensors.colour", "a diode matrix sees occupancy only, not colour")
+        rows = self.pins("sensors.row_pins", data, "row_pins")
+        columns = self.pins("sensors.column_pins", data, "column_pins")
+        shared = sorted(set(rows) & set(columns))
+        if shared:
+            raise self.fail("sensors.column_pins", f"GPIO{shared[0]} is also a row pin")
+        if len(rows) * len(columns) < channels:
+            raise self.fail("sensors", f"{len(rows)} rows x {len(columns)} columns scan "
+                                       f"{len(rows) * len(columns)} channels; the profile "
+                                       f"has {channels} holes")
+        settle = self.get("sensors", data, "settle_us", (int, float), 20.0,
+                          check=lambda v: 0 <= v <= 10_000, problem="must be 0 to 10000")
+        return SensorConfig(driver, False, tuple(rows), tuple(columns), float(settle))
+
+    def pins(self, key: str, data: dict, name: str) -> list[int]:
+        pins = self.get("sensors", data, name, list, check=bool, problem="must list pins")
+        for i, pin in enumerate(pins):
+            if not isinstance(pin, int) or isinstance(pin, bool) or pin not in GPIO_PINS:
+                raise self.fail(f"{key}[{i}]", f"must be a BCM GPIO number 2-27, not {pin!r}")
+            if pins.count(pin) > 1:
+                raise self.fail(key, f"GPIO{pin} is listed twice")
+        return pins
+
+    def leds(self, sensors: SensorConfig) -> LedConfig:
+        data = self.raw["leds"]
+        driver = self.get("leds", data, "driver", str, check=LED_DRIVERS.__contains__,
+                          problem=f"must be one of {', '.join(LED_DRIVERS)}")
+        keys = ("driver", "brightness", "max_ma", "pixel_order")
+        self.allowed("leds", data, keys + (("pin",) if driver == "neopixel" else ()))
+        brightness = self.get("leds", data, "brightness", (int, float),
+                              check=lambda b: 0 < b <= 1, problem="must be above 0 and at most 1")
+        max_ma = self.get("leds", data, "max_ma", int, check=lambda m: m > 0,
+                          problem="must be a positive number of milliamps")
+        order = self.get("leds", data, "pixel_order", str, "GRB",
+                         check=PIXEL_ORDERS.__contains__,
+                         problem=f"must be one of {', '.join(PIXEL_ORDERS)}")
+        pin = ""
+        used = set(sensors.row_pins) | set(sensors.column_pins)
+        if driver == "neopixel":
+            pin = self.get("leds", data, "pin", str, check=NEOPIXEL_PINS.__contains__,
+                           problem=f"must be one of {', '.join(NEOPIXEL_PINS)}")
+            if int(pin[1:]) in used:
+                raise self.fail("leds.pin", f"{pin} is also a sensor pin")
+        if driver == "neopixel_spi" and used & SPI0_PINS:
+            raise self.fail("leds.driver", f"SPI0 needs GPIO{min(used & SPI0_PINS)}, which "
+                                           f"is a sensor pin")
+        return LedConfig(driver, float(brightness), max_ma, order, pin)
+
+
+def grid_chain(columns: list[str], rows: list[str], order: str) -> list[str]:
+    """Hole names in chain order for a grid; the chain starts at the lower-left hole."""
+    if order.endswith("columns"):
+        lines = [[c + r for r in rows] for c in columns]
+    else:
+        lines = [[c + r for c in columns] for r in rows]
+    if order.startswith("serpentine"):
+        lines = [line[::-1] if i % 2 else line for i, line in enumerate(lines)]
+    return [name for line in lines for name in line]
+
+
+def _kind_names(kinds: tuple[type, ...]) -> str:
+    words = {str: "text", int: "a whole number", float: "a number", bool: "true or false",
+             list: "a list", dict: "a table"}
+    return " or ".join(words[k] for k in kinds)

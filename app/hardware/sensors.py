@@ -1,0 +1,156 @@
+"""Sensor sources behind one small interface: a GPIO diode matrix, or a simulated board.
+
+A source answers one question, "what is in every hole right now?", as one full scan.
+It knows nothing of games and does no debouncing: that belongs to the sensing pipeline,
+which has a clock it can be tested with. gpiozero is imported only by the matrix scanner.
+"""
+
+from __future__ import annotations
+
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
+
+from app.hardware.profile import Profile, ProfileError
+from engines.core import PLAYERS
+
+
+class Scan(dict):
+    """One full scan: hole -> occupied. ``colours`` maps occupied holes to ``b``/``w``
+    when the source senses colour, and is empty when it does not."""
+
+    def __init__(self, occupied: Mapping[str, bool], colours: Mapping[str, str] = ()) -> None:
+        super().__init__(occupied)
+        self.colours = MappingProxyType(dict(colours))
+
+
+class SensorSource(ABC):
+    """Where readings come from. Subclasses set ``holes`` and implement ``read``."""
+
+    #: Whether ``read`` reports which player's piece sits in a hole.
+    colour_sensing: bool = False
+
+    @property
+    @abstractmethod
+    def holes(self) -> tuple[str, ...]:
+        """Every hole this source reports, in sensor channel order."""
+
+    @abstractmethod
+    def read(self) -> Scan:
+        """One full scan of every hole."""
+
+    def close(self) -> None:
+        """Release pins or ports; nothing to release by default."""
+
+    def __enter__(self) -> "SensorSource":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+class SimulatedSensors(SensorSource):
+    """A board in memory that scripts, tests and the desktop simulator place pieces on."""
+
+    def __init__(self, holes: Iterable[str], *, colour_sensing: bool = False) -> None:
+        self._holes = tuple(holes)
+        self._known = frozenset(self._holes)
+        self.colour_sensing = colour_sensing
+        self._pieces: dict[str, str | None] = {}
+
+    @property
+    def holes(self) -> tuple[str, ...]:
+        return self._holes
+
+    def place(self, hole: str, colour: str | None = None) -> None:
+        """Put a piece in ``hole``; ``colour`` (b or w) is seen only by colour sensing."""
+        self._check(hole)
+        if colour is not None and colour not in PLAYERS:
+            raise ValueError(f"colour must be b or w, not {colour!r}")
+        self._pieces[hole] = colour
+
+    def lift(self, hole: str) -> None:
+        """Take whatever is in ``hole`` out (nothing happens if it is empty)."""
+        self._check(hole)
+        self._pieces.pop(hole, None)
+
+    def read(self) -> Scan:
+        occupied = {hole: hole in self._pieces for hole in self._holes}
+        colours = {}
+        if self.colour_sensing:
+            colours = {hole: c for hole, c in self._pieces.items() if c is not None}
+        return Scan(occupied, colours)
+
+    def _check(self, hole: str) -> None:
+        if hole not in self._known:
+            raise ValueError(f"no hole {hole!r} on this board")
+
+
+class MatrixScanner(SensorSource):
+    """Switches in a diode matrix on GPIO, scanned one row at a time through gpiozero.
+
+    Each row output is driven high in turn; after ``settle_us`` for the lines to settle,
+    the column inputs (pulled down) read high where a switch in that row is closed.
+    The diode in series with every switch stops current flowing back through other
+    closed switches, which would otherwise show phantom pieces (see hardware/README.md).
+    Channel ``row * len(column_pins) + column`` is the hole ``channels`` names.
+    """
+
+    def __init__(self, row_pins: Iterable[int], column_pins: Iterable[int],
+                 channels: Mapping[int, str], *, settle_us: float = 20.0,
+                 pin_factory=None) -> None:
+        from gpiozero import DigitalInputDevice, DigitalOutputDevice
+
+        self._rows, self._columns = [], []
+        try:
+            for pin in row_pins:
+                self._rows.append(DigitalOutputDevice(pin, pin_factory=pin_factory))
+            for pin in column_pins:
+                self._columns.append(DigitalInputDevice(pin, pull_up=False,
+                                                        pin_factory=pin_factory))
+        except Exception:
+            self.close()
+            raise
+        width = len(self._columns)
+        self._plan = [[] for _ in self._rows]
+        for channel, hole in channels.items():
+            if not 0 <= channel < len(self._rows) * width:
+                self.close()
+                raise ValueError(f"channel {channel} ({hole}) is outside the "
+                                 f"{len(self._rows)}x{width} matrix")
+            row, column = divmod(channel, width)
+            self._plan[row].append((hole, self._columns[column]))
+        self._holes = tuple(channels[ch] for ch in sorted(channels))
+        self._settle = settle_us / 1e6
+
+    @property
+    def holes(self) -> tuple[str, ...]:
+        return self._holes
+
+    def read(self) -> Scan:
+        occupied = {}
+        for row, plan in zip(self._rows, self._plan):
+            row.on()
+            if self._settle:
+                time.sleep(self._settle)
+            for hole, column in plan:
+                occupied[hole] = bool(column.value)
+            row.off()
+        return Scan(occupied)
+
+    def close(self) -> None:
+        for device in self._rows + self._columns:
+            device.close()
+
+
+def open_source(profile: Profile, *, pin_factory=None) -> SensorSource:
+    """The sensor source a profile describes."""
+    config = profile.sensors
+    if config.driver == "matrix":
+        return MatrixScanner(config.row_pins, config.column_pins, profile.channels(),
+                             settle_us=config.settle_us, pin_factory=pin_factory)
+    if config.driver == "simulated":
+        return SimulatedSensors(profile.holes, colour_sensing=config.colour)
+    raise ProfileError(f"{profile.path}: sensors.driver: no {config.driver!r} sensor driver "
+                       f"is installed in this version")

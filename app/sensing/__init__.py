@@ -1,0 +1,1 @@
+"""From raw sensor readings to moves: debounce, settle, infer, and say what is wrong."""
