@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(VENV)/bin/tabletop play
+	$(VENV)/bin/tabletop simulate
 
 # The tests check the systemd unit with systemd-analyze; Debian ships it in `systemd`.
 system-tools:
