@@ -60,7 +60,7 @@ class Debouncer:
     def tick(self, t: float) -> list[Change]:
         """Accept every pending reading that has held for ``hold`` seconds by ``t``."""
         due = [(hole, state, since) for hole, (state, since) in self._pending.items()
-               if t - since >= self.hold]
+               if since + self.hold <= t]
         for hole, state, _ in due:
             del self._pending[hole]
             self._stable[hole] = state
