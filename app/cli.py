@@ -37,6 +37,22 @@ def split_options(words: list[str]) -> dict[str, str]:
     return options
 
 
+def add_game_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``[GAME] [key=value ...]`` pair that every playing command takes."""
+    parser.add_argument("game", nargs="?", default="kulami")
+    parser.add_argument("options", nargs="*", metavar="key=value", help="game options")
+
+
+def game_from_args(args: argparse.Namespace, command: str):
+    """The new game the arguments name, or ``None`` after a one-line error on stderr."""
+    import engines
+    try:
+        return engines.new_game(args.game, **split_options(args.options))
+    except engines.EngineError as error:
+        print(f"tabletop {command}: {error}", file=sys.stderr)
+        return None
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     return args.run(args) or 0

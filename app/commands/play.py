@@ -5,34 +5,31 @@ from __future__ import annotations
 import random
 import sys
 
-import engines
+from app.cli import add_game_arguments, game_from_args
 from app.colours import player_name
 from app.terminal import render
 from engines import EngineError
-from engines.players import choose_move
+from engines.players import LEVELS, choose_move
 
 HELP = "type a field such as d4, or: hint, undo, quit"
 
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser("play", help="play in the terminal")
-    parser.add_argument("game", nargs="?", default="kulami")
-    parser.add_argument("options", nargs="*", metavar="key=value", help="game options")
+    add_game_arguments(parser)
     parser.add_argument("--red", choices=("person", "engine"), default="person",
                         help="who plays the first colour (default: person)")
     parser.add_argument("--black", choices=("person", "engine"), default="engine",
                         help="who plays the second colour (default: engine)")
-    parser.add_argument("--level", type=int, default=2, help="engine level (1 or 2)")
+    parser.add_argument("--level", type=int, choices=LEVELS, default=LEVELS[-1],
+                        help="the engine's level")
     parser.add_argument("--seed", type=int, default=None, help="seed for the engine")
     parser.set_defaults(run=run)
 
 
 def run(args) -> int:
-    from app.cli import split_options
-    try:
-        board = engines.new_game(args.game, **split_options(args.options))
-    except EngineError as error:
-        print(f"tabletop play: {error}", file=sys.stderr)
+    board = game_from_args(args, "play")
+    if board is None:
         return 2
     seats = {"b": args.red, "w": args.black}
     return play(board, seats, args.level, random.Random(args.seed), sys.stdin, sys.stdout)

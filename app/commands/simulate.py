@@ -13,10 +13,9 @@ import random
 import sys
 import time
 
-import engines
+from app.cli import add_game_arguments, game_from_args
 from app.colours import player_name
 from app.terminal import render
-from engines import EngineError
 from engines.players import LEVELS, choose_move
 
 log = logging.getLogger(__name__)
@@ -24,8 +23,7 @@ log = logging.getLogger(__name__)
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser("simulate", help="play on the desktop simulator")
-    parser.add_argument("game", nargs="?", default="kulami")
-    parser.add_argument("options", nargs="*", metavar="key=value", help="game options")
+    add_game_arguments(parser)
     parser.add_argument("--opponent", choices=("engine", "person"), default="engine",
                         help="who plays against you (default: the engine)")
     parser.add_argument("--level", type=int, choices=LEVELS, default=LEVELS[-1],
@@ -39,12 +37,9 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from app.cli import split_options
     from app.screen.display import choose_display
-    try:
-        board = engines.new_game(args.game, **split_options(args.options))
-    except EngineError as error:
-        print(f"tabletop simulate: {error}", file=sys.stderr)
+    board = game_from_args(args, "simulate")
+    if board is None:
         return 2
     from app.screen.display import NoDisplayError
     display = choose_display()
