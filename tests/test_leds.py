@@ -1,0 +1,151 @@
+"""LED strips: the current cap holds for every frame, brightness and chain order reach the
+wire, and both NeoPixel drivers run their real library code with the hardware faked."""
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from app.hardware.leds import (NeoPixelSpiStrip, NeoPixelStrip, SimulatedStrip, cap_frame,
+                               frame_ma, open_strip)
+from app.hardware.profile import load_profile
+
+WHITE, RED = (255, 255, 255), (255, 0, 0)
+colours = st.tuples(*[st.integers(0, 255)] * 3)
+
+
+def test_a_full_white_led_draws_60_ma():
+    assert frame_ma([WHITE]) == 60
+    assert frame_ma([RED, (0, 0, 0)]) == 20
+
+
+def test_a_frame_within_the_budget_is_unchanged():
+    assert cap_frame([WHITE, RED], max_ma=80) == [WHITE, RED]
+
+
+def test_a_frame_over_the_budget_is_dimmed_evenly_to_fit():
+    frame = [WHITE] * 100  # 6 A asked of a 2.5 A supply
+    capped = cap_frame(frame, max_ma=2500)
+    assert frame_ma(capped) <= 2500
+    assert capped[0] == (106, 106, 106)  # 255 * 2500 / 6000, rounded down
+    assert frame_ma(capped) > 2500 - 100 * 3 * 20 / 255  # no more than rounding lost
+
+
+@given(st.lists(colours, min_size=1, max_size=60), st.integers(1, 4000))
+def test_no_capped_frame_exceeds_its_budget_or_brightens_a_channel(frame, max_ma):
+    capped = cap_frame(frame, max_ma)
+    assert frame_ma(capped) <= max_ma
+    assert all(c <= o for new, old in zip(capped, frame) for c, o in zip(new, old))
+
+
+@given(st.lists(colours, min_size=1, max_size=30), st.integers(1, 2000))
+def test_capping_keeps_the_order_of_channel_values(frame, max_ma):
+    capped = cap_frame(frame, max_ma)
+    for new, old in zip(capped, frame):
+        for i in range(3):
+            for j in range(3):
+                if old[i] <= old[j]:
+                    assert new[i] <= new[j]
+
+
+def test_a_strip_applies_brightness_before_the_cap_and_records_frames():
+    strip = SimulatedStrip(2, brightness=0.5, max_ma=30)
+    strip.show([WHITE, (0, 0, 0)])  # 127 per channel: 29.9 mA, within 30
+    assert strip.lit == [(127, 127, 127), (0, 0, 0)]
+    strip.show([WHITE, WHITE])  # 59.8 mA at half brightness: capped
+    assert frame_ma(strip.lit) <= 30
+    strip.close()
+    assert strip.lit == [(0, 0, 0)] * 2 and len(strip.frames) == 3
+
+
+def test_a_strip_refuses_frames_that_do_not_fit_it():
+    strip = SimulatedStrip(2)
+    with pytest.raises(ValueError, match="frame has 1 colours for 2 LEDs"):
+        strip.show([RED])
+    with pytest.raises(ValueError, match=r"LED 1: \(256, 0, 0\) is not an \(r, g, b\)"):
+        strip.show([RED, (256, 0, 0)])
+    with pytest.raises(ValueError, match="brightness must be above 0"):
+        SimulatedStrip(2, brightness=0)
+    with pytest.raises(ValueError, match="at least one LED"):
+        SimulatedStrip(0)
+    assert strip.frames == []
+
+
+def test_the_default_budget_allows_full_white():
+    strip = SimulatedStrip(3)
+    strip.show([WHITE] * 3)
+    assert strip.lit == [WHITE] * 3
+
+
+def test_a_simulated_profile_opens_a_capped_simulated_strip():
+    profile = load_profile("kulami-sim")
+    strip = open_strip(profile)
+    assert isinstance(strip, SimulatedStrip) and strip.count == 100
+    strip.show([WHITE] * 100)
+    assert frame_ma(strip.lit) <= profile.max_ma
+
+
+def test_a_profile_led_index_lights_the_right_place_in_the_chain():
+    profile = load_profile("kulami-sim")
+    strip = open_strip(profile)
+    frame = [(0, 0, 0)] * strip.count
+    frame[profile.holes["a2"].leds[0]] = RED
+    strip.show(frame)
+    assert strip.lit.index(RED) == 19  # the serpentine comes back along row 2
+
+
+@pytest.fixture
+def blinka(monkeypatch):
+    """Blinka on a PC: the OS-agnostic board, with neopixel_write captured."""
+    monkeypatch.setenv("BLINKA_OS_AGNOSTIC", "1")
+    import neopixel
+    written = []
+    monkeypatch.setattr(neopixel, "neopixel_write", lambda pin, buf: written.append(bytes(buf)))
+    return written
+
+
+def test_neopixel_strip_sends_grb_bytes_dimmed_and_capped(blinka):
+    strip = NeoPixelStrip(2, pin="Dx_OUTPUT", brightness=0.5, max_ma=1000)
+    strip.show([(200, 100, 0), (0, 0, 50)])
+    assert blinka[-1] == bytes([50, 100, 0, 0, 0, 25])
+    strip.close()
+    assert blinka[-1] == bytes(6)
+
+
+def test_neopixel_strip_names_a_pin_the_board_lacks(blinka):
+    with pytest.raises(ValueError, match="this board has no pin D99"):
+        NeoPixelStrip(2, pin="D99")
+
+
+class FakeSpiBus:
+    """The busio.SPI calls adafruit_bus_device makes, recording what is written."""
+
+    def __init__(self):
+        self.writes, self.settings = [], {}
+
+    def try_lock(self):
+        return True
+
+    def unlock(self):
+        pass
+
+    def configure(self, **settings):
+        self.settings = settings
+
+    def write(self, buffer, **_):
+        self.writes.append(bytes(buffer))
+
+
+def decode_spi(data: bytes) -> bytes:
+    """Each NeoPixel bit is one SPI byte: 0b11110000 for 1, 0b11000000 for 0."""
+    bits = [{0b11110000: 1, 0b11000000: 0}[b] for b in data.strip(b"\0")]
+    return bytes(int("".join(map(str, bits[i:i + 8])), 2) for i in range(0, len(bits), 8))
+
+
+def test_neopixel_spi_strip_encodes_each_bit_as_an_spi_byte_at_6_4_mhz():
+    bus = FakeSpiBus()
+    strip = NeoPixelSpiStrip(2, spi=bus, max_ma=20)
+    strip.show([(255, 0, 0), (0, 255, 0)])  # 40 mA asked, 20 allowed: half of each
+    assert bus.settings["baudrate"] == 6_400_000
+    assert decode_spi(bus.writes[-1]) == bytes([0, 127, 0, 127, 0, 0])
+    strip.close()
+    assert decode_spi(bus.writes[-1]) == bytes(6)

@@ -1,0 +1,198 @@
+"""Board profiles: every shipped profile loads, maps holes to channels and LEDs as
+documented, and every broken profile fails with one line naming file, key and problem."""
+
+from pathlib import Path
+
+import pytest
+
+from app.hardware.profile import (PROFILE_DIR, ProfileError, grid_chain, load_profile,
+                                  shipped_profiles)
+from engines import GAMES, new_game
+
+GAMES_WITH_PROFILES = ("kulami", "conhex", "akron", "blokus-duo")
+
+
+def test_a_real_and_a_simulated_profile_ship_for_every_game():
+    names = shipped_profiles()
+    for game in GAMES_WITH_PROFILES:
+        assert game in names and f"{game}-sim" in names
+
+
+@pytest.mark.parametrize("name", shipped_profiles())
+def test_every_shipped_profile_loads(name):
+    profile = load_profile(name)
+    assert profile.game in GAMES_WITH_PROFILES
+    channels = [hole.channel for hole in profile.holes.values()]
+    assert len(set(channels)) == len(channels)
+    lit = sorted(i for hole in profile.holes.values() for i in hole.leds) + sorted(
+        i for leds in profile.areas.values() for i in leds)
+    assert sorted(lit) == list(range(profile.led_count))
+
+
+@pytest.mark.parametrize("name", [n for n in shipped_profiles()
+                                  if load_profile(n).game in GAMES])
+def test_profiles_cover_every_hole_of_their_game(name):
+    profile = load_profile(name)
+    board = new_game(profile.game)
+    assert set(board.holes) <= set(profile.holes)
+    assert set(board.areas) <= set(profile.areas) or not profile.areas
+
+
+def test_simulated_profiles_share_holes_and_chain_with_their_board():
+    for game in GAMES_WITH_PROFILES:
+        real, sim = load_profile(game), load_profile(f"{game}-sim")
+        assert (sim.holes, sim.areas, sim.chain) == (real.holes, real.areas, real.chain)
+        assert sim.sensors.driver == sim.leds.driver == "simulated"
+        assert sim.sensors.colour == real.sensors.colour
+
+
+def test_kulami_holes_are_a_10x10_grid_read_row_by_row_and_lit_in_a_serpentine():
+    profile = load_profile("kulami")
+    assert len(profile.holes) == 100
+    assert profile.holes["a1"].channel == 0 and profile.holes["j1"].channel == 9
+    assert profile.holes["a2"].channel == 10 and profile.holes["j10"].channel == 99
+    assert [profile.holes[h].leds for h in ("a1", "j1", "j2", "a2", "a3")] == [
+        (0,), (9,), (10,), (19,), (20,)]
+    assert profile.channels()[33] == "d4"
+
+
+def test_conhex_lights_holes_then_cells_and_leaves_three_channels_unwired():
+    profile = load_profile("conhex")
+    assert len(profile.holes) == 69 and len(profile.areas) == 41
+    assert profile.led_count == 110
+    assert profile.areas["0"] == (69,) and profile.areas["40"] == (109,)
+    assert set(profile.channels()) == set(range(69))
+
+
+def test_akron_names_board_holes_on_the_doubled_grid():
+    profile = load_profile("akron")
+    assert {"1a1", "1o1", "1a15", "1o15"} <= set(profile.holes)
+    assert len(profile.holes) == 64
+
+
+@pytest.mark.parametrize("order, expected", [
+    ("rows", ["a1", "b1", "c1", "a2", "b2", "c2"]),
+    ("serpentine", ["a1", "b1", "c1", "c2", "b2", "a2"]),
+    ("columns", ["a1", "a2", "b1", "b2", "c1", "c2"]),
+    ("serpentine-columns", ["a1", "a2", "b2", "b1", "c1", "c2"]),
+])
+def test_grid_chain_orders_start_at_the_lower_left(order, expected):
+    assert grid_chain(["a", "b", "c"], ["1", "2"], order) == expected
+
+
+GOOD = """
+game = "kulami"
+[holes]
+columns = 3
+rows = 2
+[chain]
+order = "serpentine"
+[sensors]
+driver = "matrix"
+row_pins = [4, 5]
+column_pins = [6, 12, 13]
+[leds]
+driver = "neopixel"
+pin = "D18"
+brightness = 0.5
+max_ma = 500
+"""
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "board.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_minimal_profile_loads_from_a_path(tmp_path):
+    profile = load_profile(write(tmp_path, GOOD))
+    assert profile.name == "board" and profile.led_count == 6
+    assert profile.sensors.row_pins == (4, 5) and profile.leds.pin == "D18"
+    assert (profile.brightness, profile.max_ma) == (0.5, 500)
+
+
+def test_an_explicit_chain_may_give_a_hole_two_leds_and_light_areas(tmp_path):
+    text = GOOD.replace('order = "serpentine"',
+                        'areas = ["x"]\norder = ["a1", "b1", "c1", "x", "a2", "b2", "c2", "c2"]')
+    profile = load_profile(write(tmp_path, text))
+    assert profile.holes["c2"].leds == (6, 7) and profile.areas["x"] == (3,)
+
+
+BROKEN = [
+    ('game = "kulami"', 'game = 3', "game: must be text"),
+    ('game = "kulami"', 'game = "kulami"\ncolour = 1', "colour: unknown key"),
+    ('[chain]\norder = "serpentine"\n', "", "chain: missing table"),
+    ('[chain]', '[chained]', "chained: unknown key"),
+    ("columns = 3", "columns = 0", "holes.columns: must be 1 to 26"),
+    ("columns = 3", 'columns = [""]', "holes.columns: must be a count or a list"),
+    ("columns = 3\nrows = 2", 'names = ["a1", "a1"]', "holes.names: a1 is listed twice"),
+    ("columns = 3\nrows = 2", 'names = ["a1", 5]', "holes.names[1]: must be a hole name"),
+    ("columns = 3", 'columns = 3\nnames = ["a1"]', "holes: give either names"),
+    ('order = "serpentine"', 'order = "spiral"', "chain.order: unknown order 'spiral'"),
+    ('order = "serpentine"', 'order = ["a1", "z9"]', "chain.order[1]: 'z9' is neither"),
+    ('order = "serpentine"', 'order = ["a1", "b1"]', "chain.order: c1 has no LED"),
+    ('order = "serpentine"', 'order = ["a1"]\nareas = ["a1"]', "chain.areas[0]: must be an"),
+    ('driver = "matrix"', 'driver = "usb"', "sensors.driver: must be one of"),
+    ("row_pins = [4, 5]", "row_pins = [4, 4]", "sensors.row_pins: GPIO4 is listed twice"),
+    ("row_pins = [4, 5]", "row_pins = [4, 1]", "sensors.row_pins[1]: must be a BCM GPIO"),
+    ("row_pins = [4, 5]", "row_pins = [4, 6]", "sensors.column_pins: GPIO6 is also a row"),
+    ("row_pins = [4, 5]", "row_pins = [4]", "sensors: 1 rows x 3 columns scan 3 channels"),
+    ("row_pins = [4, 5]", "row_pins = [4, 5]\ncolour = true", "sensors.colour: a diode"),
+    ("row_pins = [4, 5]", "row_pins = [4, 5]\nsettle_us = -1", "sensors.settle_us: must be"),
+    ('pin = "D18"', 'pin = "D4"', "leds.pin: must be one of D12, D18, D21"),
+    ("row_pins = [4, 5]", "row_pins = [4, 18]", "leds.pin: D18 is also a sensor pin"),
+    ('pin = "D18"\n', 'pin = "D18"\nspeed = 3\n', "leds.speed: unknown key"),
+    ('driver = "neopixel"\npin = "D18"', 'driver = "neopixel_spi"\npin = "D18"',
+     "leds.pin: unknown key"),
+    ('driver = "neopixel"\npin = "D18"', 'driver = "neopixel_spi"', None),
+    ("brightness = 0.5", "brightness = 0", "leds.brightness: must be above 0"),
+    ("brightness = 0.5", 'brightness = "half"', "leds.brightness: must be a whole number"),
+    ("max_ma = 500", "max_ma = -5", "leds.max_ma: must be a positive number of milliamps"),
+    ("max_ma = 500", "max_ma = true", "leds.max_ma: must be a whole number, not True"),
+    ("max_ma = 500", "", "leds.max_ma: missing"),
+    ('pin = "D18"', 'pin = "D18"\npixel_order = "XYZ"', "leds.pixel_order: must be one of"),
+    ('game = "kulami"', 'game = "kulami"\nbase = "nowhere"', "base: 'nowhere' no such"),
+    ('game = "kulami"', 'game = [', "not valid TOML"),
+]
+
+
+@pytest.mark.parametrize("old, new, message", BROKEN)
+def test_a_broken_profile_fails_with_one_line_naming_file_key_and_problem(
+        tmp_path, old, new, message):
+    assert old in GOOD
+    text = GOOD.replace(old, new)
+    if message is None:  # the SPI variant of the same wiring claims GPIO 7-11
+        text = text.replace("column_pins = [6, 12, 13]", "column_pins = [6, 10, 13]")
+        message = "leds.driver: SPI0 needs GPIO10, which is a sensor pin"
+    with pytest.raises(ProfileError) as error:
+        load_profile(write(tmp_path, text))
+    text = str(error.value)
+    assert "\n" not in text
+    assert text.startswith(f"{tmp_path / 'board.toml'}: ")
+    assert message in text
+
+
+def test_serial_sensors_need_a_port(tmp_path):
+    text = GOOD.replace('driver = "matrix"', 'driver = "serial"\nport = ""').replace(
+        "row_pins = [4, 5]\ncolumn_pins = [6, 12, 13]\n", "")
+    with pytest.raises(ProfileError, match="sensors.port: must name a serial device"):
+        load_profile(write(tmp_path, text))
+
+
+def test_unknown_names_and_missing_files_are_clear():
+    with pytest.raises(ProfileError, match="no profile named 'chess' .shipped: akron"):
+        load_profile("chess")
+    with pytest.raises(ProfileError, match="nowhere.toml: no such profile file"):
+        load_profile("nowhere.toml")
+
+
+def test_a_base_that_refers_back_to_itself_is_refused(tmp_path, monkeypatch):
+    monkeypatch.setattr("app.hardware.profile.PROFILE_DIR", tmp_path)
+    (tmp_path / "loop.toml").write_text('base = "loop"\n', encoding="utf-8")
+    with pytest.raises(ProfileError, match="base: 'loop' refers back to itself"):
+        load_profile("loop")
+
+
+def test_profiles_live_in_the_repository_hardware_folder():
+    assert PROFILE_DIR.parts[-2:] == ("hardware", "profiles")
