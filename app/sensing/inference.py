@@ -50,8 +50,13 @@ class Inference:
         self._moves: list[tuple[Hashable, Delta]] | None = None
         self._takeback: tuple[Hashable, Delta] | None = None
 
-    def judge(self, occupancy: Mapping[str, str]) -> Event:
-        """The event for settled ``occupancy`` (hole -> colour, ``""`` if colour-blind)."""
+    def judge(self, occupancy: Mapping[str, str], *, may_take_back: bool = False) -> Event:
+        """The event for settled ``occupancy`` (hole -> colour, ``""`` if colour-blind).
+
+        A board that looks like the game before its last move is a takeback only when
+        ``may_take_back``: the last move's pieces were seen in place and then lifted.
+        Otherwise they were never placed (an engine's move, a resumed game): fill them.
+        """
         seen = self._delta(self._seen(occupancy))
         if not seen:
             return InSync()
@@ -62,7 +67,7 @@ class Inference:
             return Moved(exact[0])
         if exact:
             return Candidates(exact)
-        if self._takeback is not None and self._takeback[1] == seen:
+        if may_take_back and self._takeback is not None and self._takeback[1] == seen:
             return Takeback(self._takeback[0])
         if any(seen.within(delta) for _, delta in self._moves):
             return Waiting(seen.holes, seen.emptied)

@@ -74,18 +74,22 @@ class Pipeline:
             return []
         self._occupancy = self._debouncer.state
         self._judged = True
-        return self._report(self._inference.judge(self._occupancy))
+        return self._judge(may_take_back=isinstance(self._status, InSync))
 
     def resync(self, board: Board) -> list[Event]:
         """The game changed (a move pushed or popped, a new game): judge the settled board
         against it. Returns nothing when they agree, as the caller just made them agree."""
         self._inference = Inference(board, colour_sensing=self.colour_sensing)
-        self._status = InSync()
         if not self._judged:
             return []
-        return self._report(self._inference.judge(self._occupancy))
+        self._status = InSync()
+        return self._judge(may_take_back=False)
 
-    def _report(self, event: Event) -> list[Event]:
+    def _judge(self, *, may_take_back: bool) -> list[Event]:
+        """Judge the settled board and report it if that changed anything. A takeback
+        needs the last judgement to have matched the game, so the last move's pieces
+        were seen in place: an engine's move not yet placed is never taken back."""
+        event = self._inference.judge(self._occupancy, may_take_back=may_take_back)
         if event == self._status:
             return []
         self._status = event
