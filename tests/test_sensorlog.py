@@ -1,0 +1,174 @@
+"""Sensor logs: recorded through the sensor interface, read back strictly, and replayed
+through the real pipeline, a whole noisy Kulami game at a time."""
+
+import io
+import json
+import random
+
+import pytest
+
+from app.cli import main
+from app.hardware.profile import load_profile
+from app.hardware.sensors import SimulatedSensors
+from app.roles import by_role, hole_roles
+from app.sensing.events import OutOfSync
+from app.sensing.sensorlog import Header, LogWriter, Reading, SensorLogError, read_log, replay
+from engines import new_game
+from engines.players import choose_move
+
+OPTIONS = {"layout": "square-1"}
+
+
+def random_game_moves(seed):
+    board, rng, moves = new_game("kulami", **OPTIONS), random.Random(seed), []
+    while not board.is_game_over():
+        moves.append(choose_move(board, 1, rng))
+        board.push(moves[-1])
+    return [str(m) for m in moves]
+
+
+@pytest.fixture(scope="module")
+def full_game_seed():
+    """The first seed whose random game places all 56 marbles."""
+    return next(seed for seed in range(100) if len(random_game_moves(seed)) == 56)
+
+
+def run_cli(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_a_noisy_56_move_game_replays_to_exactly_its_moves_with_the_right_lights(
+        tmp_path, capsys, full_game_seed):
+    log = tmp_path / "kulami.log"
+    code, _, _ = run_cli(capsys, "sensors", "record", "kulami-sim", "layout=square-1",
+                         "--play", str(full_game_seed), "--out", str(log))
+    assert code == 0
+    played = random_game_moves(full_game_seed)
+
+    header, readings = read_log(log.read_text().splitlines())
+    assert header == Header("kulami", OPTIONS, "kulami-sim", False)
+    for move in played:  # every placement bounced: the hole went on more than once
+        assert sum(1 for r in readings if r.hole == move and r.on) >= 2
+    assert len({r.hole for r in readings}) > 56  # noise on holes nobody played
+
+    code, out, _ = run_cli(capsys, "sensors", "replay", str(log))
+    assert code == 0
+    records = [json.loads(line) for line in out.splitlines()]
+    moved = [r for r in records if r["event"] == "moved"]
+    assert [r["move"] for r in moved] == played
+    assert {r["event"] for r in records} <= {"moved", "in_sync"}
+    assert sum(r["event"] == "in_sync" for r in records) <= 1  # the empty board, at most
+
+    board = new_game("kulami", **OPTIONS)
+    for record in moved:
+        assert record["player"] == board.turn
+        board.push_text(record["move"])
+        lights = record["lights"]
+        assert lights == by_role(hole_roles(board))
+        assert lights["last"] == [record["move"]]
+        assert lights.get("legal", []) == sorted(str(m) for m in board.legal_moves)
+    assert board.is_game_over() and len(board.move_stack) == 56
+
+
+def test_roles_light_the_leds_the_profile_names():
+    profile = load_profile("kulami-sim")
+    board = new_game("kulami", **OPTIONS)
+    board.push_text("d4")
+    roles = hole_roles(board)
+    leds = {profile.holes[hole].leds[0] for hole, role in roles.items() if role == "last"}
+    assert leds == {3 * 10 + (9 - 3)}  # row 4 runs right to left in the serpentine
+
+
+def test_roles_put_fixing_the_board_first():
+    board = new_game("kulami", **OPTIONS)
+    board.push_text("d4")
+    roles = hole_roles(board, OutOfSync(frozenset({"d4"}), frozenset({"d1"})))
+    assert roles["d4"] == "fill" and roles["d1"] == "empty"
+    assert roles["a4"] == "legal" and roles["e4"] == "off_limits"
+
+
+def replay_lines(lines):
+    header, readings = read_log(lines)
+    return list(replay(header, readings))
+
+
+HEADER = json.dumps({"log": "tabletop-sensors", "version": 1, "game": "kulami",
+                     "options": OPTIONS, "profile": "kulami-sim", "colour": False})
+
+
+def line(t, hole, on):
+    return json.dumps({"t": t, "hole": hole, "on": on})
+
+
+def test_replay_reports_takebacks_and_what_to_fix():
+    records = replay_lines([HEADER, line(1, "d4", True), line(3, "d4", False),
+                            line(5, "d4", True), line(7, "e4", True), line(9, "e4", False)])
+    assert [r["event"] for r in records] == ["moved", "takeback", "moved", "out_of_sync",
+                                             "in_sync"]
+    assert records[1]["move"] == "d4" and "last" not in records[1]["lights"]
+    assert records[3]["empty"] == ["e4"] and records[3]["lights"]["empty"] == ["e4"]
+    assert records[3]["t"] == pytest.approx(7.5)  # settled half a second after e4 came on
+    assert records[4]["lights"]["last"] == ["d4"]
+
+
+def test_the_writer_records_changes_only_with_channel_and_colour():
+    profile = load_profile("blokus-duo-sim")
+    stream = io.StringIO()
+    writer = LogWriter(stream, Header("blokus-duo", {}, "blokus-duo-sim", True), profile)
+    sensors = SimulatedSensors(profile.holes, colour_sensing=True)
+    writer.scan(0.0, sensors.read())
+    sensors.place("e10", "b")
+    writer.scan(0.5, sensors.read())
+    writer.scan(0.6, sensors.read())
+    sensors.lift("e10")
+    writer.scan(1.0, sensors.read())
+    header, readings = read_log(stream.getvalue().splitlines())
+    assert header.colour and header.game == "blokus-duo"
+    channel = profile.holes["e10"].channel
+    assert readings == [Reading(0.5, "e10", True, channel, "b"),
+                        Reading(1.0, "e10", False, channel, None)]
+
+
+@pytest.mark.parametrize("lines, message", [
+    ([], "the log is empty"),
+    (["{"], "line 1: not JSON"),
+    (["[1]"], "line 1: expected a JSON object"),
+    (['{"game": "kulami"}'], "line 1: not a tabletop-sensors log of version 1"),
+    ([HEADER.replace('"kulami"', "3")], "line 1: the header needs a game name"),
+    ([HEADER, '{"t": "x", "hole": "d4", "on": true}'], "line 2: t must be a number"),
+    ([HEADER, '{"t": 1, "hole": "d4", "on": 1}'], "line 2: needs a hole name and on"),
+    ([HEADER, line(2, "d4", True), line(1, "d4", False)], "line 3: t 1 goes back in time"),
+    ([HEADER, '{"t": 1, "hole": "d4", "on": true, "colour": "red"}'],
+     "line 2: colour must be b or w"),
+])
+def test_a_broken_log_names_its_line(lines, message):
+    with pytest.raises(SensorLogError, match=message):
+        read_log(lines)
+
+
+def test_replay_of_a_missing_or_broken_log_is_one_line_on_stderr(tmp_path, capsys):
+    code, out, err = run_cli(capsys, "sensors", "replay", str(tmp_path / "none.log"))
+    assert code == 2 and out == "" and err.count("\n") == 1
+    bad = tmp_path / "bad.log"
+    bad.write_text(HEADER.replace("square-1", "nonsense") + "\n")
+    code, _, err = run_cli(capsys, "sensors", "replay", str(bad))
+    assert code == 2 and "unknown layout 'nonsense'" in err and err.count("\n") == 1
+
+
+def test_record_refuses_to_script_a_real_board_and_bad_options(capsys):
+    code, _, err = run_cli(capsys, "sensors", "record", "kulami", "--play", "1")
+    assert code == 2 and "--play needs a simulated profile" in err
+    code, _, err = run_cli(capsys, "sensors", "record", "kulami-sim", "colour=red")
+    assert code == 2 and "kulami has no option 'colour'" in err
+    code, _, err = run_cli(capsys, "sensors", "record", "chess")
+    assert code == 2 and "no profile named 'chess'" in err
+
+
+def test_record_scans_a_source_for_the_given_time(tmp_path, capsys):
+    log = tmp_path / "idle.log"
+    code, _, _ = run_cli(capsys, "sensors", "record", "kulami-sim", "--seconds", "0.05",
+                         "--out", str(log))
+    header, readings = read_log(log.read_text().splitlines())
+    assert code == 0 and header.profile == "kulami-sim" and readings == []
