@@ -1,0 +1,137 @@
+"""How fast the sensing pipeline answers, and what a full scan costs, as a table.
+
+Run: ``.venv/bin/python bench/sensing.py``. Times are CPU work only: the settle time
+(SETTLE_S) the pipeline waits on purpose comes on top of "settled -> decision".
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import sys
+import time
+
+# bench/engines.py sits beside this script: import the engines package, not that file.
+_HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
+
+from gpiozero.pins.mock import MockFactory  # noqa: E402
+
+from app.hardware.leds import SimulatedStrip  # noqa: E402
+from app.hardware.profile import load_profile  # noqa: E402
+from app.hardware.sensors import MatrixScanner, SimulatedSensors  # noqa: E402
+from app.roles import hole_roles  # noqa: E402
+from app.sensing.pipeline import SETTLE_S, Pipeline  # noqa: E402
+from engines import new_game  # noqa: E402
+
+#: Bench-only colours per role, standing in for the session's scene.
+PALETTE = {"legal": (0, 40, 0), "off_limits": (40, 0, 0), "last": (80, 80, 80),
+           "owned_b": (60, 0, 30), "owned_w": (0, 30, 60), "fill": (0, 0, 120),
+           "empty": (120, 60, 0)}
+
+
+def timed(action, repeat: int) -> float:
+    """Median seconds of ``action()`` over ``repeat`` runs."""
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        action()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples)
+
+
+def kulami_after(moves: int, seed: int = 7):
+    board, rng = new_game("kulami", layout="square-1"), random.Random(seed)
+    for _ in range(moves):
+        board.push(rng.choice(board.legal_moves))
+    return board
+
+
+def decision(board) -> float:
+    """A placement has settled: the tick that judges it and reports the move."""
+    move = board.legal_moves[0]
+    hole = board.move_text(move)
+
+    def run():
+        pipeline = Pipeline(board)
+        for occupied in board.sensor_view():
+            pipeline.feed(occupied, True, 0.0)
+        pipeline.feed(hole, True, 1.0)
+        start = time.perf_counter()
+        events = pipeline.tick(1.0 + SETTLE_S)
+        run.elapsed = time.perf_counter() - start
+        assert len(events) == 1, events
+
+    samples = []
+    for _ in range(30):
+        run()
+        samples.append(run.elapsed)
+    return statistics.median(samples)
+
+
+def frame(board, profile, strip) -> float:
+    """From a changed game to an LED frame: roles, colours in chain order, the cap."""
+    def run():
+        colours = [(0, 0, 0)] * strip.count
+        for hole, role in hole_roles(board).items():
+            for index in profile.holes[hole].leds:
+                colours[index] = PALETTE[role]
+        strip.show(colours)
+    return timed(run, 200)
+
+
+def matrix_scan(side: int) -> float:
+    """One scan of a side x side matrix on mock pins (14x14 takes all 28 GPIO lines,
+    which is why the Blokus profile scans on a Pico: this measures the Pi's CPU cost)."""
+    pins = list(range(28 - 2 * side, 28))
+    channels = {r * side + c: f"h{r}_{c}" for r in range(side) for c in range(side)}
+    scanner = MatrixScanner(pins[:side], pins[side:], channels, settle_us=0,
+                            pin_factory=MockFactory())
+    seconds = timed(scanner.read, 200)
+    scanner.close()
+    return seconds
+
+
+def pipeline_scan(holes: list[str]) -> float:
+    """Feeding one unchanged full scan of every hole into the pipeline."""
+    pipeline = Pipeline(kulami_after(0))
+    clock = iter(range(10**9))
+
+    def run():
+        t = next(clock) * 0.01
+        for hole in holes:
+            pipeline.feed(hole, False, t)
+        pipeline.tick(t)
+    return timed(run, 200)
+
+
+def main() -> None:
+    profile = load_profile("kulami-sim")
+    strip = SimulatedStrip(profile.led_count, max_ma=profile.max_ma)
+    holes_196 = [f"{c}{r}" for r in range(1, 15) for c in "abcdefghijklmn"]
+    rows = []
+    for moves in (0, 20, 40):
+        board = kulami_after(moves)
+        legal = len(board.legal_moves)
+        rows.append((f"Kulami after {moves} moves ({legal} legal): settled -> decision",
+                     decision(board)))
+        rows.append((f"Kulami after {moves} moves: game -> LED frame (100 LEDs, capped)",
+                     frame(board, profile, strip)))
+    sensors = SimulatedSensors(holes_196)
+    rows.append(("196 holes: simulated source, one full scan", timed(sensors.read, 500)))
+    rows.append(("196 holes: gpiozero matrix 14x14 (mock pins), one full scan",
+                 matrix_scan(14)))
+    rows.append(("100 holes: gpiozero matrix 10x10 (mock pins), one full scan",
+                 matrix_scan(10)))
+    rows.append(("196 holes: pipeline fed one unchanged full scan", pipeline_scan(holes_196)))
+    width = max(len(name) for name, _ in rows)
+    print(f"{'measure':<{width}}  {'median':>10}")
+    print(f"{'-' * width}  {'-' * 10}")
+    for name, seconds in rows:
+        print(f"{name:<{width}}  {seconds * 1000:>7.3f} ms")
+    print(f"\nOn top of these the pipeline waits SETTLE_S = {SETTLE_S} s of quiet on purpose.")
+
+
+if __name__ == "__main__":
+    main()
