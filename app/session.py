@@ -119,7 +119,10 @@ class Session:
         if isinstance(event, InSync):
             self.sync, self.error, self.candidates = None, frozenset(), ()
             if self.message_kind in ("sync", "error", "confirm"):
-                self._say("")
+                self._say("the board matches the game")
+            outcome = self.board.outcome()
+            if outcome is not None:
+                self._say(self._result(outcome), "over")
             self._plan_engine()
         elif isinstance(event, OutOfSync):
             self._on_out_of_sync(event)
