@@ -176,20 +176,26 @@ class Session:
             return f"a piece on {hole} is no move"
 
     # --- changing the game --------------------------------------------------------------
-    def _play(self, move: Hashable) -> list[Event]:
+    def _play(self, move: Hashable, by_hand: bool = True) -> list[Event]:
         mover = self.board.turn
         self.board.push(move)
         log.info("move %d: %s %s", len(self.board.move_stack), mover, self.board.move_text(move))
         self._say(f"{player_name(self.board.game, mover)} played {self.board.move_text(move)}")
-        return self._changed()
+        return self._changed(by_hand)
 
-    def _changed(self) -> list[Event]:
-        """After a push or pop: save first, then look at the board again."""
+    def _changed(self, by_hand: bool = True) -> list[Event]:
+        """After a push or pop: save first, then look at the board again. A change made
+        by a button rather than by hand leaves pieces to move: that is sync mode at once,
+        or lifting them one by one could look like moves on the way."""
         if self.store is not None:
             self.store.save(self.board)
         self.pending = self.suggestion = None
         self.error, self.candidates, self.sync = frozenset(), (), None
         events = self.pipeline.resync(self.board)
+        if events and not by_hand:
+            events, self.sync = [], self._difference()
+            self._say("the board and the game differ: fill the green holes, empty the red",
+                      "sync")
         self._plan_engine()
         outcome = self.board.outcome()
         if outcome is not None:
@@ -222,7 +228,7 @@ class Session:
                and "person" in self.seats.values()):
             taken.append(self.board.pop())
         self._say("took back " + ", ".join(self.board.move_text(m) for m in taken))
-        self._handle(self._changed())
+        self._handle(self._changed(by_hand=False))
 
     def hint(self) -> None:
         """Show the legal targets and a suggested move; with moves to choose between,
@@ -258,7 +264,7 @@ class Session:
             if not self.board.is_legal(move):
                 self._say(self.board.illegal_reason(move), "error")
                 return
-            self._handle(self._play(move))
+            self._handle(self._play(move, by_hand=False))
         elif self.setting_up:
             self.setting_up = False
             self._say("ready: the first player may start")
@@ -283,7 +289,9 @@ class Session:
         self.setting_up = game in SETUP_GAMES
         self._say(f"new game of {game}")
         log.info("new game of %s", game)
-        self._handle(self.pipeline.resync(self.board))
+        if self.pipeline.resync(self.board):
+            self.sync = self._difference()
+            self._say("clear the board: empty the red holes", "sync")
         self._plan_engine()
 
     # --- what to show -------------------------------------------------------------------

@@ -1,0 +1,245 @@
+"""The session on a simulated board: whole games, the engine's move waiting for a hand,
+takebacks, illegal placements, sync mode, hints, new games and resuming."""
+
+import random
+
+import pytest
+
+import engines
+from app.hardware.sensors import SimulatedSensors
+from app.session import Session, SessionError
+from app.store import RecordStore
+
+
+class Board:
+    """A simulated board under a session, with a clock that people's hands advance."""
+
+    def __init__(self, session):
+        self.session = session
+        self.sensors = SimulatedSensors([f"{c}{r}" for c in "abcdefghij" for r in range(1, 11)])
+        self.t = 0.0
+        self.session.tick(self.t)
+
+    def _read(self):
+        for hole, on in self.sensors.read().items():
+            self.session.on_reading(hole, on, self.t)
+
+    def place(self, *holes):
+        for hole in holes:
+            self.t += 0.2
+            self.sensors.place(hole)
+            self._read()
+        self.settle()
+
+    def lift(self, *holes):
+        for hole in holes:
+            self.t += 0.2
+            self.sensors.lift(hole)
+            self._read()
+        self.settle()
+
+    def settle(self):
+        self.t += 2.0
+        self.session.tick(self.t)
+
+
+def session(tmp_path=None, moves=(), **kwargs):
+    board = engines.new_game("kulami")
+    for move in moves:
+        board.push_text(move)
+    store = None
+    if tmp_path is not None:
+        store = RecordStore(tmp_path)
+        store.start(board)
+    return Session(board, store=store, seed=1, **kwargs)
+
+
+def texts(session):
+    return [str(m) for m in session.board.move_stack]
+
+
+def test_a_whole_game_between_two_people_through_the_pipeline(tmp_path):
+    game = session(tmp_path)
+    table = Board(game)
+    rng = random.Random(5)
+    played = []
+    while not game.board.is_game_over():
+        move = str(rng.choice(game.board.legal_moves))
+        table.place(move)
+        played.append(move)
+        assert texts(game) == played
+        assert RecordStore(tmp_path).resume().board.move_stack == game.board.move_stack
+    status = game.status()
+    assert status.turn is None and status.outcome is not None
+    assert status.message_kind == "over" and "game over" in status.message
+    assert status.moves == tuple(played)
+
+
+def test_the_engines_move_counts_only_once_a_person_places_it(tmp_path):
+    game = session(tmp_path, seats={"b": "person", "w": "engine"})
+    table = Board(game)
+    table.place("d4")
+    pending = game.pending
+    assert pending is not None and texts(game) == ["d4"]
+    status = game.status()
+    assert status.pending == str(pending) and status.message_kind == "waiting"
+    assert game.scene().lights[str(pending)].role == "suggestion"
+    table.settle()
+    assert texts(game) == ["d4"]  # waiting does not play it
+    table.place(str(pending))
+    assert texts(game) == ["d4", str(pending)] and game.pending is None
+    assert RecordStore(tmp_path).resume().board.move_stack == game.board.move_stack
+
+
+def test_the_engines_move_placed_in_the_wrong_hole_is_refused(tmp_path):
+    game = session(tmp_path, seats={"b": "person", "w": "engine"})
+    table = Board(game)
+    table.place("d4")
+    wrong = next(str(m) for m in game.board.legal_moves if m != game.pending)
+    table.place(wrong)
+    assert texts(game) == ["d4"]
+    assert game.status().message_kind == "error" and str(game.pending) in game.status().message
+    assert game.scene().lights[wrong].role == "error"
+    table.lift(wrong)
+    table.place(str(game.pending))
+    assert texts(game) == ["d4", str(game.pending or game.board.move_stack[-1])]
+    assert len(game.board.move_stack) == 2
+
+
+def test_the_engine_moving_first_waits_at_the_start():
+    game = session(seats={"b": "engine", "w": "person"})
+    assert game.pending is not None and game.status().message_kind == "waiting"
+
+
+def test_the_engine_chooses_the_same_move_after_a_restart():
+    first = session(moves=["d4"], seats={"b": "person", "w": "engine"})
+    again = session(moves=["d4"], seats={"b": "person", "w": "engine"})
+    assert first.pending == again.pending
+
+
+def test_lifting_the_last_piece_takes_the_move_back(tmp_path):
+    game = session(tmp_path)
+    table = Board(game)
+    table.place("d4", )
+    table.place("d7")
+    table.lift("d7")
+    assert texts(game) == ["d4"] and "took back d7" in game.status().message
+    assert RecordStore(tmp_path).resume().board.move_stack == game.board.move_stack
+
+
+def test_the_undo_button_takes_back_the_engines_reply_too_and_shows_what_to_lift(tmp_path):
+    game = session(tmp_path, seats={"b": "person", "w": "engine"})
+    table = Board(game)
+    table.place("d4")
+    reply = str(game.pending)
+    table.place(reply)
+    game.undo()
+    assert texts(game) == [] and game.pending is None
+    assert game.status().sync_empty == {"d4", reply}
+    assert game.scene().roles() == {"d4": "empty", reply: "empty"}
+    table.lift(reply)  # half lifted: d4 alone would look like a first move
+    assert texts(game) == [] and game.status().sync_empty == {"d4"}
+    table.lift("d4")
+    assert game.sync is None and texts(game) == []
+    assert RecordStore(tmp_path).resume().board.move_stack == []
+
+
+def test_nothing_to_undo_says_so():
+    game = session()
+    game.undo()
+    assert game.status().message == "nothing to take back"
+
+
+def test_an_illegal_placement_flashes_and_says_why():
+    game = session(moves=["d4"])
+    table = Board(game)
+    table.place("d4")
+    table.place("e5")  # same panel as d4, not in its row or column
+    status = game.status()
+    assert texts(game) == ["d4"] and status.message_kind == "error"
+    assert "row or column" in status.message
+    light = game.scene().lights["e5"]
+    assert light.role == "error" and light.blink
+    assert game.scene().lights["d7"].role == "legal"
+    table.lift("e5")
+    assert game.status().message_kind == "info" and not game.error
+
+
+def test_a_board_that_does_not_match_enters_sync_mode_and_changes_nothing():
+    game = session(moves=["d4", "d7"])
+    table = Board(game)
+    table.settle()
+    assert game.status().sync_fill == {"d4", "d7"} and game.status().message_kind == "sync"
+    table.place("d4")
+    assert game.status().sync_fill == {"d7"} and texts(game) == ["d4", "d7"]
+    table.place("d7")
+    assert game.sync is None and texts(game) == ["d4", "d7"]
+    table.place("b7")
+    assert texts(game) == ["d4", "d7", "b7"]
+
+
+def test_a_hint_lights_a_suggested_legal_move():
+    game = session(moves=["d4"], show_legal=False)
+    assert not game.scene().named("legal")
+    game.hint()
+    suggestion = game.suggestion
+    assert game.board.is_legal(suggestion) and f"hint: {suggestion}" == game.status().message
+    scene = game.scene()
+    assert scene.lights[str(suggestion)].role == "suggestion" and scene.named("legal")
+
+
+def test_a_person_may_enter_a_move_on_the_screen_and_then_place_it():
+    game = session(moves=["d4"])
+    game.confirm("d7")
+    assert texts(game) == ["d4", "d7"]
+    game.confirm("e5")
+    assert texts(game) == ["d4", "d7"] and game.status().message_kind == "error"
+    game.confirm("zz")
+    assert "is not a field" in game.status().message
+
+
+def test_a_new_game_starts_with_the_setup_scene_until_confirmed(tmp_path):
+    game = session(tmp_path, moves=["d4"])
+    table = Board(game)
+    table.place("d4")
+    game.new_game()
+    assert texts(game) == [] and game.status().sync_empty == {"d4"}
+    table.lift("d4")
+    assert game.setting_up and {light.role for light in game.scene().lights.values()} == {"setup"}
+    game.confirm()
+    assert not game.setting_up and game.scene().named("legal")
+    assert len(RecordStore(tmp_path).records()) == 2
+
+
+def test_resume_or_start_resumes_then_reports_a_corrupt_record(tmp_path):
+    store = RecordStore(tmp_path)
+    first = Session.resume_or_start(store, "kulami", {}, seed=1)
+    assert first.setting_up and first.store.current.name == "000001-kulami.sgf"
+    first.confirm("d4")
+    resumed = Session.resume_or_start(RecordStore(tmp_path), "kulami", {}, seed=1)
+    assert texts(resumed) == ["d4"] and "resumed" in resumed.status().message
+    resumed.store.current.write_text("(;GM[Kulami]LY[")
+    fresh = Session.resume_or_start(RecordStore(tmp_path), "kulami", {}, seed=1)
+    assert texts(fresh) == [] and fresh.status().message_kind == "error"
+    assert "kept as" in fresh.status().message
+    assert (tmp_path / "corrupt" / "000001-kulami.sgf").exists()
+
+
+@pytest.mark.parametrize("seats, level", [({"b": "person"}, 2),
+                                          ({"b": "robot", "w": "person"}, 2),
+                                          ({"b": "person", "w": "person"}, 0)])
+def test_impossible_seats_and_levels_are_refused(seats, level):
+    with pytest.raises(SessionError):
+        Session(engines.new_game("kulami"), seats=seats, level=level)
+
+
+def test_undoing_one_move_waits_for_the_piece_to_be_lifted():
+    game = session()
+    table = Board(game)
+    table.place("d4")
+    game.undo()
+    assert texts(game) == [] and game.status().sync_empty == {"d4"}
+    table.settle()
+    assert texts(game) == []  # the lone marble is not played again as a first move
+    table.lift("d4")
+    assert game.sync is None
