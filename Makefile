@@ -26,7 +26,7 @@ test: $(STAMP) system-tools
 	$(PY) -m pytest
 
 bench: $(STAMP)
-	for b in bench/*.py; do $(PY) $$b || exit 1; done
+	for b in bench/*.py; do $(PY) -m bench.$$(basename $$b .py) || exit 1; done
 
 clean:
 	rm -rf $(VENV)

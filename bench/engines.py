@@ -1,22 +1,17 @@
 """Engine speed on this machine: legal-move generation and random playouts per game.
 
-Run: ``.venv/bin/python bench/engines.py [GAME ...]``. Prints one table row per game.
+Run from the repository: ``.venv/bin/python -m bench.engines [GAME ...]``. Prints one table row per game.
 Legal-move time is measured over the positions of real random games (every ply), so it
 reflects the whole game rather than the empty board.
 """
 
 from __future__ import annotations
 
-import os
 import random
 import sys
 import time
 
-# This script is named after the package it measures: import the package, not itself.
-_HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
-
-import engines  # noqa: E402
+import engines
 
 PLAYOUT_SECONDS = 3.0
 #: Options for each game's benchmark (a representative real set-up).

@@ -1,29 +1,23 @@
 """How fast the sensing pipeline answers, and what a full scan costs, as a table.
 
-Run: ``.venv/bin/python bench/sensing.py``. Times are CPU work only: the settle time
+Run from the repository: ``.venv/bin/python -m bench.sensing``. Times are CPU work only: the settle time
 (SETTLE_S) the pipeline waits on purpose comes on top of "settled -> decision".
 """
 
 from __future__ import annotations
 
-import os
 import random
 import statistics
-import sys
 import time
 
-# bench/engines.py sits beside this script: import the engines package, not that file.
-_HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
+from gpiozero.pins.mock import MockFactory
 
-from gpiozero.pins.mock import MockFactory  # noqa: E402
-
-from app.hardware.leds import SimulatedStrip  # noqa: E402
-from app.hardware.profile import load_profile  # noqa: E402
-from app.hardware.sensors import MatrixScanner, SimulatedSensors  # noqa: E402
-from app.roles import hole_roles  # noqa: E402
-from app.sensing.pipeline import SETTLE_S, Pipeline  # noqa: E402
-from engines import new_game  # noqa: E402
+from app.hardware.leds import SimulatedStrip
+from app.hardware.profile import load_profile
+from app.hardware.sensors import MatrixScanner, SimulatedSensors
+from app.roles import hole_roles
+from app.sensing.pipeline import SETTLE_S, Pipeline
+from engines import new_game
 
 #: Bench-only colours per role, standing in for the session's scene.
 PALETTE = {"legal": (0, 40, 0), "off_limits": (40, 0, 0), "last": (80, 80, 80),
