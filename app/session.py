@@ -179,9 +179,11 @@ class Session:
     def _play(self, move: Hashable, by_hand: bool = True) -> list[Event]:
         mover = self.board.turn
         self.board.push(move)
-        log.info("move %d: %s %s", len(self.board.move_stack), mover, self.board.move_text(move))
         self._say(f"{player_name(self.board.game, mover)} played {self.board.move_text(move)}")
-        return self._changed(by_hand)
+        events = self._changed(by_hand)
+        log.info("move %d: %s %s (saved)", len(self.board.move_stack), mover,
+                 self.board.move_text(move))
+        return events
 
     def _changed(self, by_hand: bool = True) -> list[Event]:
         """After a push or pop: save first, then look at the board again. A change made
