@@ -54,8 +54,8 @@ class SelfTest:
         everything = [WHITE] * count
         asked = frame_ma([(int(c * self.strip.brightness),) * 3 for c, _, _ in everything])
         self.strip.show(everything)
-        self.say(f"all {count} LEDs: {asked:.0f} mA at full white, capped to "
-                 f"{min(asked, self.strip.max_ma):.0f} mA (cap {self.strip.max_ma} mA)")
+        self.say(f"all {count} LEDs white at brightness {self.strip.brightness:g}: "
+                 f"{asked:.0f} mA, capped to {min(asked, self.strip.max_ma):.0f} mA")
         self.sleep(hold_s)
         self.strip.off()
 
