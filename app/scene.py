@@ -7,7 +7,7 @@ illegal placement, moves to choose between). Colours come from :mod:`app.colours
 the scene dims and blinks them but invents none. Rendering maps names to LED indices
 through the board profile; the strip then applies brightness and the current cap, so no
 scene can overdraw the power supply. The language is documented in
-docs/colour-language.md.
+hardware/README.md.
 """
 
 from __future__ import annotations
