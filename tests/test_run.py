@@ -148,7 +148,6 @@ def test_sigterm_in_the_main_loop_turns_the_leds_off(tmp_path):
 
 
 def test_buttons_reach_the_session(tmp_path):
-    from gpiozero import Device
     from gpiozero.pins.mock import MockFactory
     from app.buttons import Buttons
 
