@@ -5,6 +5,23 @@ game. The pipeline never reads a clock (every call brings its time) and never ch
 the game: the caller applies ``Moved`` or ``Takeback`` to its board and calls
 ``resync``. An unclear board yields ``Waiting``, ``Candidates`` or ``OutOfSync``, never
 a move, so the game state cannot change on a bad reading.
+
+Lifting a piece of the last move and putting one back in the same hole is how a hand
+makes a move that only recolours it (the ConHex pie swap). The pipeline remembers such
+lifts, even ones too quick to settle, for as long as the game keeps that last move:
+
+- colour-blind, lift and put back within the settle time: ``Candidates`` of the
+  recolouring moves (the swap), to be confirmed on the screen. With no such move legal
+  (no pie rule, a later turn, Kulami) nothing is reported: the board still matches.
+- colour-blind, lift held past the settle time: ``Takeback`` is offered as before. If the
+  caller applies it, the piece put back is that move again (``Moved``) and the resync
+  then offers the ``Candidates``; if not, putting it back offers them at once.
+- colour sensing: the recoloured piece is an ordinary ``Moved``. Held past the settle
+  time, the takeback comes first and the piece put back, though of the other colour,
+  redoes the taken-back move; the resync then sees the recolouring ``Moved``.
+
+Once candidates are shown the board matches the game, but a takeback by lifting again
+is no longer offered (the last judgement was no ``InSync``); the undo button still is.
 """
 
 from __future__ import annotations
@@ -12,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from app.sensing.debounce import EMPTY, Debouncer
+from app.sensing.debounce import EMPTY, Change, Debouncer
 from app.sensing.events import Event, InSync
 from app.sensing.inference import Inference
 from app.sensing.settle import Settle
@@ -39,6 +56,10 @@ class Pipeline:
         self._occupancy: dict[str, str] = {}
         self._judged = False
         self._status: Event | None = None
+        self._history = tuple(board.move_stack)
+        # Holes of the last move seen empty since it was made, and the moves up to it.
+        self._lifted: frozenset[str] = frozenset()
+        self._lifted_under: tuple = ()
 
     @property
     def occupancy(self) -> Mapping[str, str]:
@@ -61,15 +82,13 @@ class Pipeline:
         """A raw reading of ``hole`` at ``t`` seconds (monotonic); ``colour`` b or w."""
         events = self.tick(t)
         state = EMPTY if not on else (colour or "") if self.colour_sensing else ""
-        for change in self._debouncer.feed(hole, state, t):
-            self._settle.changed(change.since)
+        self._accept(self._debouncer.feed(hole, state, t))
         return events + self.tick(t)
 
     def tick(self, t: float) -> list[Event]:
         """Time has passed with no new reading: accept held readings, judge if quiet."""
         self._settle.start(t)
-        for change in self._debouncer.tick(t):
-            self._settle.changed(change.since)
+        self._accept(self._debouncer.tick(t))
         if self._debouncer.pending or not self._settle.settled(t):
             return []
         self._occupancy = self._debouncer.state
@@ -80,6 +99,9 @@ class Pipeline:
         """The game changed (a move pushed or popped, a new game): judge the settled board
         against it. Returns nothing when they agree, as the caller just made them agree."""
         self._inference = Inference(board, colour_sensing=self.colour_sensing)
+        self._history = tuple(board.move_stack)
+        if self._lifted_under[:len(self._history)] != self._history:
+            self._lifted, self._lifted_under = frozenset(), ()  # the game went elsewhere
         if not self._judged:
             return []
         self._status = InSync()
@@ -89,8 +111,21 @@ class Pipeline:
         """Judge the settled board and report it if that changed anything. A takeback
         needs the last judgement to have matched the game, so the last move's pieces
         were seen in place: an engine's move not yet placed is never taken back."""
-        event = self._inference.judge(self._occupancy, may_take_back=may_take_back)
+        lifted = self._lifted if self._lifted_under == self._history else frozenset()
+        redo = (self._lifted_under[-1] if self._lifted
+                and len(self._lifted_under) == len(self._history) + 1 else None)
+        event = self._inference.judge(self._occupancy, may_take_back=may_take_back,
+                                      relifted=lifted, redo=redo)
         if event == self._status:
             return []
         self._status = event
         return [event]
+
+    def _accept(self, changes: list[Change]) -> None:
+        """Debounced changes restart the settle time; lifts of the last move are noted."""
+        for change in changes:
+            self._settle.changed(change.since)
+            if change.state is EMPTY and change.hole in self._inference.last_move_holes:
+                if self._lifted_under != self._history:
+                    self._lifted, self._lifted_under = frozenset(), self._history
+                self._lifted |= {change.hole}
