@@ -27,6 +27,7 @@ from app.screen.console import Console
 from app.screen.menu import Choice
 from app.screen.paint import DESIGN_SIZE, Drawn
 from app.session import Session
+from app.store import RecordStore
 from engines.core import other
 
 #: The window on a desktop: a square board beside an 800-wide status screen.
@@ -46,8 +47,9 @@ class Simulator:
     pass a fake one to step through debounce and settle times."""
 
     def __init__(self, choice: Choice, *, clock: Callable[[], float] = time.monotonic,
-                 seed: int | None = None) -> None:
+                 seed: int | None = None, store: RecordStore | None = None) -> None:
         self.clock = clock
+        self.store = store
         self.rng = random.Random(seed)
         self.console = Console(None, simulated_games(), start=self.start)
         self.start(choice)
@@ -61,7 +63,10 @@ class Simulator:
         self.strip = SimulatedStrip(self.profile.led_count, brightness=self.profile.brightness,
                                     max_ma=self.profile.max_ma)
         self.session = Session(board, seats=choice.seats, level=choice.level,
-                               seed=self.rng.randrange(2**32), colour_sensing=colour)
+                               store=self.store, seed=self.rng.randrange(2**32),
+                               colour_sensing=colour)
+        if self.store is not None:
+            self.store.start(board)
         self.console.session = self.session
         self.pieces: dict[str, str] = {}
         self._scan = self.sensors.read()

@@ -159,3 +159,19 @@ def test_escape_and_closing_the_window_stop_the_loop(sim):
     assert sim.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE)) is False
     assert sim.handle(pygame.event.Event(pygame.QUIT)) is False
     assert sim.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_a)) is True
+
+
+def test_the_simulator_saves_every_move_of_its_game(tmp_path):
+    from app.store import RecordStore
+    from engines.kulami.board import KulamiBoard
+
+    clock = Clock()
+    store = RecordStore(tmp_path)
+    simulator = Simulator(KULAMI, clock=clock, seed=7, store=store)
+    simulator.window = pygame.Surface(WINDOW)
+    simulator.draw(simulator.window)
+    simulator.clock_ = clock
+    click(simulator, "d4")
+    [record] = store.records()
+    saved = KulamiBoard.from_record(record.read_text())
+    assert [str(m) for m in saved.move_stack] == ["d4"]

@@ -60,6 +60,7 @@ def _window(board, display, args) -> int:
     from app.screen.display import open_display
     from app.screen.menu import Choice
     from app.simulator import WINDOW, Simulator, simulated_games
+    from app.store import RecordStore, default_data_dir
 
     if board.game not in simulated_games():
         print(f"tabletop simulate: the simulator cannot draw {board.game} yet (it draws: "
@@ -72,8 +73,10 @@ def _window(board, display, args) -> int:
             {"b": "person", "w": "engine"}
     logging.basicConfig(level=logging.INFO, format="tabletop: %(message)s")
     surface = open_display(display, WINDOW, caption="Tabletop simulator")
+    store = RecordStore(default_data_dir())
+    log.info("games are saved in %s", store.directory)
     simulator = Simulator(Choice(board.game, dict(board.options), seats, args.level),
-                          seed=args.seed)
+                          seed=args.seed, store=store)
     simulator.run(surface)
     return 0
 
