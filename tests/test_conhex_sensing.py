@@ -17,8 +17,8 @@ from app.sensing.script import Hand
 from app.sensing.sensorlog import Header, LogWriter, read_log, replay
 from engines import new_game
 from engines.players import choose_move
+from pipeline_driver import drive as drive_pipeline
 
-SCAN = 0.01  # a session ticks the pipeline after every scan
 HOLES = tuple(load_profile("conhex-sim").holes)
 FIRST = "f6"  # b's first gem, in the centre
 
@@ -34,32 +34,10 @@ def hand(start=1.0):
     return Hand(HOLES, random.Random(7), start=start)
 
 
-def drive(pipeline, board, touches, *, apply_takebacks=True):
-    """Run the pipeline as a session does: tick every scan, feed each reading, push the
-    moves it reports (and pop its takebacks unless told not to), resync after each.
-    Returns every event."""
-    events = []
-
-    def take(new):
-        for event in new:
-            events.append(event)
-            if isinstance(event, Moved):
-                board.push(event.move)
-            elif isinstance(event, Takeback) and apply_takebacks:
-                board.pop()
-            else:
-                continue
-            take(pipeline.resync(board))
-
-    t, index, end = 0.0, 0, touches[-1].t + 2
-    while t <= end:
-        while index < len(touches) and touches[index].t <= t:
-            touch = touches[index]
-            take(pipeline.feed(touch.hole, touch.on, touch.t, touch.colour))
-            index += 1
-        take(pipeline.tick(t))
-        t = round(t + SCAN, 6)
-    return [e for e in events if not isinstance(e, InSync)]
+def drive(pipeline, board, touches, **options):
+    """The pipeline driven as a session does, without its InSync notes."""
+    return [e for e in drive_pipeline(pipeline, board, touches, **options)
+            if not isinstance(e, InSync)]
 
 
 def log_lines(touches, *, colour, options=None):

@@ -13,8 +13,8 @@ from app.sensing.pipeline import DEBOUNCE_S, SETTLE_S, Pipeline
 from app.sensing.script import Hand, Touch
 from engines import new_game
 from engines.core import Board, Lights
+from pipeline_driver import drive
 
-SCAN = 0.01  # the session ticks the pipeline after every scan, 100 times a second
 BOARD_HOLES = [f"{c}{r}" for r in range(1, 11) for c in "abcdefghij"]  # Kulami 10x10
 
 
@@ -23,34 +23,6 @@ def kulami(*moves):
     for move in moves:
         board.push_text(move)
     return board
-
-
-def drive(pipeline, board, touches, until=None):
-    """Run the pipeline as a session does: tick every scan, feed each reading, apply
-    moves and takebacks to ``board`` and resync. Returns every event."""
-    events = []
-
-    def take(new):
-        for event in new:
-            events.append(event)
-            if isinstance(event, Moved):
-                board.push(event.move)
-            elif isinstance(event, Takeback):
-                board.pop()
-            if isinstance(event, (Moved, Takeback)):
-                take(pipeline.resync(board))
-
-    touches = sorted(touches, key=lambda touch: touch.t)
-    end = (until if until is not None else (touches[-1].t if touches else 0) + 2)
-    t, index = 0.0, 0
-    while t <= end:
-        while index < len(touches) and touches[index].t <= t:
-            touch = touches[index]
-            take(pipeline.feed(touch.hole, touch.on, touch.t, touch.colour))
-            index += 1
-        take(pipeline.tick(t))
-        t = round(t + SCAN, 6)
-    return events
 
 
 def hand(seed=1, start=1.0):
