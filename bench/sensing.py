@@ -15,7 +15,7 @@ from gpiozero.pins.mock import MockFactory
 from app.hardware.leds import SimulatedStrip
 from app.hardware.profile import load_profile
 from app.hardware.sensors import MatrixScanner, SimulatedSensors
-from app.roles import hole_roles
+from app.table.roles import hole_roles
 from app.sensing.pipeline import SETTLE_S, Pipeline
 from engines import new_game
 

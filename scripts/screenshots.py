@@ -21,7 +21,7 @@ import pygame  # noqa: E402  (the driver must be chosen first)
 
 from app.screen.menu import Choice  # noqa: E402
 from app.screen.status import draw_status  # noqa: E402
-from app.simulator import BLINK_S, WINDOW, Simulator, simulated_games  # noqa: E402
+from app.screen.simulator import BLINK_S, WINDOW, Simulator, simulated_games  # noqa: E402
 from engines.players import choose_move  # noqa: E402
 
 OUT = Path(__file__).resolve().parents[1] / "docs" / "screenshots"

@@ -45,7 +45,7 @@ python3 -m venv --system-site-packages "$PREFIX/venv"
 echo "== configuration"
 install -d -m 0755 /etc/tabletop
 if [ ! -e /etc/tabletop/tabletop.toml ]; then
-    install -m 0644 "$SOURCE/hardware/tabletop.example.toml" /etc/tabletop/tabletop.toml
+    install -m 0644 "$SOURCE/app/table/tabletop.example.toml" /etc/tabletop/tabletop.toml
 fi
 printf 'TABLETOP_PROFILE=%s\n' "$PROFILE" > /etc/default/tabletop
 

@@ -14,7 +14,8 @@ from app.sensing.events import Candidates, InSync, Moved, OutOfSync, Takeback
 from app.sensing.inference import Inference
 from app.sensing.pipeline import Pipeline
 from app.sensing.script import Hand
-from app.sensing.sensorlog import Header, LogWriter, read_log, replay
+from app.sensing.sensorlog import Header, LogWriter, read_log
+from app.table.replay import replay
 from engines import new_game
 from engines.players import choose_move
 from pipeline_driver import drive as drive_pipeline

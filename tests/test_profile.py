@@ -194,5 +194,7 @@ def test_a_base_that_refers_back_to_itself_is_refused(tmp_path, monkeypatch):
         load_profile("loop")
 
 
-def test_profiles_live_in_the_repository_hardware_folder():
-    assert PROFILE_DIR.parts[-2:] == ("hardware", "profiles")
+def test_profiles_ship_inside_the_package():
+    import app.hardware
+    assert PROFILE_DIR.is_dir()
+    assert str(PROFILE_DIR).startswith(str(Path(app.hardware.__file__).parent))

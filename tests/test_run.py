@@ -14,13 +14,13 @@ import pytest
 
 import engines
 from app.cli import main
-from app.commands.run import Table, poll
+from app.cli.run import Table, poll
 from app.hardware.leds import SimulatedStrip
 from app.hardware.profile import load_profile
 from app.hardware.sensors import SimulatedSensors
-from app.service import Notifier, ServiceStop, stop_on_signals
-from app.session import Session
-from app.store import RecordStore
+from app.table.service import Notifier, ServiceStop, stop_on_signals
+from app.table.session import Session
+from app.table.store import RecordStore
 
 ROOT = Path(__file__).resolve().parents[1]
 MOVE = re.compile(r"move (\d+): ([bw]) (\S+)")
@@ -44,7 +44,8 @@ def two_people(tmp_path):
 
 def expected_moves(log):
     """The moves the scripted hand played, replayed through the same engine."""
-    from app.sensing.sensorlog import read_log, replay
+    from app.sensing.sensorlog import read_log
+    from app.table.replay import replay
     with open(log) as stream:
         header, readings = read_log(stream)
     return [r["move"] for r in replay(header, readings) if r["event"] == "moved"]
@@ -149,7 +150,7 @@ def test_sigterm_in_the_main_loop_turns_the_leds_off(tmp_path):
 
 def test_buttons_reach_the_session(tmp_path):
     from gpiozero.pins.mock import MockFactory
-    from app.buttons import Buttons
+    from app.hardware.buttons import Buttons
 
     factory = MockFactory()
     profile = load_profile("kulami-sim")

@@ -4,10 +4,10 @@ from pathlib import Path
 
 import pytest
 
-from app.config import Config, ConfigError, load_config
+from app.table.config import Config, ConfigError, load_config
 from app.hardware.profile import load_profile
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "hardware" / "tabletop.example.toml"
+EXAMPLE = Path(__file__).resolve().parents[1] / "app" / "table" / "tabletop.example.toml"
 
 
 def test_the_example_loads_and_fits_the_kulami_board():

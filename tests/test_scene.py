@@ -6,7 +6,7 @@ import engines
 from app.colours import ROLE_COLOURS, SETUP_COLOURS, led_colour
 from app.hardware.leds import SimulatedStrip, frame_ma
 from app.hardware.profile import load_profile
-from app.scene import (DIM, Scene, Light, game_scene, placed_holes, role_colour, setup_scene,
+from app.table.scene import (DIM, Scene, Light, game_scene, placed_holes, role_colour, setup_scene,
                        single_scene)
 from app.sensing.events import OutOfSync
 

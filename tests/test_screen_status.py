@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import engines
-from app.status import Status
+from app.table.status import Status
 from engines.players import choose_move
 
 GAMES = {"kulami": {"layout": "square-1", "scoring": 1}, "conhex": {"pie": True, "handicap": 0}}

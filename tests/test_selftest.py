@@ -1,7 +1,7 @@
 """The self-test: every LED in turn then all under the cap; every hole checked by a
 simulated person who puts a piece wherever a hole lights up."""
 
-from app.commands.selftest import SelfTest
+from app.cli.selftest import SelfTest
 from app.hardware.leds import SimulatedStrip, frame_ma
 from app.hardware.profile import load_profile
 from app.hardware.sensors import SimulatedSensors

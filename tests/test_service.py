@@ -6,7 +6,7 @@ import socket
 
 import pytest
 
-from app.service import Notifier, ServiceStop, stop_on_signals
+from app.table.service import Notifier, ServiceStop, stop_on_signals
 
 
 @pytest.fixture

@@ -7,8 +7,8 @@ import pytest
 
 import engines
 from app.hardware.sensors import SimulatedSensors
-from app.session import Session, SessionError
-from app.store import RecordStore
+from app.table.session import Session, SessionError
+from app.table.store import RecordStore
 
 
 class Board:

@@ -6,7 +6,7 @@ import pytest
 
 from app.colours import ROLE_COLOURS, piece_colour
 from app.screen.menu import Choice
-from app.simulator import BLINK_S, WINDOW, Simulator, simulated_games
+from app.screen.simulator import BLINK_S, WINDOW, Simulator, simulated_games
 
 KULAMI = Choice("kulami", {"layout": "square-1", "scoring": 0}, {"b": "person", "w": "engine"}, 2)
 
@@ -162,7 +162,7 @@ def test_escape_and_closing_the_window_stop_the_loop(sim):
 
 
 def test_the_simulator_saves_every_move_of_its_game(tmp_path):
-    from app.store import RecordStore
+    from app.table.store import RecordStore
     from engines.kulami.board import KulamiBoard
 
     clock = Clock()

@@ -9,7 +9,7 @@ import pytest
 from app.cli import main
 from app.screen import display
 from app.screen.display import DisplayChoice, NoDisplayError, choose_display, open_display
-from app.simulator import Simulator
+from app.screen.simulator import Simulator
 
 
 @pytest.mark.parametrize("environ,card,expected", [

@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 
 import engines
-from app import store
-from app.store import RecordStore, default_data_dir, write_atomically
+from app.table import store
+from app.table.store import RecordStore, default_data_dir, write_atomically
 
 
 def kulami(*moves):

@@ -5,8 +5,8 @@ import random
 import re
 
 import engines
-from app.commands.play import play
-from app.terminal import render
+from app.cli.play import play
+from app.cli.terminal import render
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 

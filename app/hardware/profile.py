@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import string
 import tomllib
+from importlib import resources
+from importlib.resources.abc import Traversable
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-#: Shipped profiles live here; ``load_profile("kulami")`` reads ``kulami.toml``.
-PROFILE_DIR = Path(__file__).resolve().parents[2] / "hardware" / "profiles"
+#: Shipped profiles are package data, found through importlib.resources so that they are
+#: there wherever the package is installed; ``load_profile("kulami")`` reads ``kulami.toml``.
+PROFILE_DIR = resources.files("app.hardware") / "profiles"
 
 #: A WS2812 draws about 20 mA per colour channel at full duty: 60 mA at full white.
 MA_PER_CHANNEL = 20
@@ -75,7 +78,7 @@ class Profile:
     """A validated board profile. ``chain`` names what each LED lights, in chain order."""
 
     name: str
-    path: Path
+    path: Path | Traversable
     game: str
     description: str
     holes: Mapping[str, Hole]
@@ -102,31 +105,32 @@ class Profile:
 
 
 def load_profile(path_or_name: str | Path) -> Profile:
-    """A profile from a file path, or from a shipped name (``hardware/profiles/NAME.toml``)."""
+    """A profile from a file path, or from a shipped name (``app/hardware/profiles/NAME.toml``)."""
     path = _resolve(path_or_name)
     raw = _read(path)
     return _Checker(path, raw).profile()
 
 
 def shipped_profiles() -> list[str]:
-    """Names of the profiles in ``hardware/profiles``."""
-    return sorted(p.stem for p in PROFILE_DIR.glob("*.toml"))
+    """Names of the profiles shipped with the package."""
+    return sorted(p.name.removesuffix(".toml") for p in PROFILE_DIR.iterdir()
+                  if p.name.endswith(".toml"))
 
 
-def _resolve(path_or_name: str | Path) -> Path:
+def _resolve(path_or_name: str | Path) -> Path | Traversable:
     path = Path(path_or_name)
     if path.suffix == ".toml" or path.parent != Path("."):
         if not path.is_file():
             raise ProfileError(f"{path}: no such profile file")
         return path
-    path = PROFILE_DIR / f"{path_or_name}.toml"
+    path = PROFILE_DIR.joinpath(f"{path_or_name}.toml")
     if not path.is_file():
         known = ", ".join(shipped_profiles())
         raise ProfileError(f"no profile named {str(path_or_name)!r} (shipped: {known})")
     return path
 
 
-def _read(path: Path, seen: tuple[Path, ...] = ()) -> dict[str, Any]:
+def _read(path: Path | Traversable, seen: tuple[str, ...] = ()) -> dict[str, Any]:
     """The TOML tables of ``path``, with any missing table taken from its ``base``."""
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -137,18 +141,18 @@ def _read(path: Path, seen: tuple[Path, ...] = ()) -> dict[str, Any]:
         return raw
     if not isinstance(base, str):
         raise ProfileError(f"{path}: base: must be a profile name, not {base!r}")
-    base_path = PROFILE_DIR / f"{base}.toml"
-    if not base_path.is_file() or base_path.resolve() in seen:
+    base_path = PROFILE_DIR.joinpath(f"{base}.toml")
+    if not base_path.is_file() or str(base_path) in seen:
         problem = "refers back to itself" if base_path.is_file() else "no such shipped profile"
         raise ProfileError(f"{path}: base: {base!r} {problem}")
-    inherited = _read(base_path, seen + (path.resolve(),))
+    inherited = _read(base_path, seen + (str(path),))
     return {**inherited, **raw}
 
 
 class _Checker:
     """Turns raw TOML into a :class:`Profile`, failing on the first problem found."""
 
-    def __init__(self, path: Path, raw: dict[str, Any]) -> None:
+    def __init__(self, path: Path | Traversable, raw: dict[str, Any]) -> None:
         self.path = path
         self.raw = raw
 
@@ -204,7 +208,7 @@ class _Checker:
                  for channel, name in enumerate(names) if name != UNWIRED}
         sensors = self.sensors(len(names))
         leds = self.leds(sensors)
-        return Profile(self.path.stem, self.path, game.strip(), description,
+        return Profile(self.path.name.removesuffix(".toml"), self.path, game.strip(), description,
                        MappingProxyType(holes),
                        MappingProxyType({k: tuple(v) for k, v in area_leds.items()}),
                        tuple(chain), sensors, leds)

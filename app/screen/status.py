@@ -1,4 +1,4 @@
-"""The status screen: one :class:`~app.status.Status` drawn onto any surface >= 800x480.
+"""The status screen: one :class:`~app.table.status.Status` drawn onto any surface >= 800x480.
 
 Laid out for the official 7" Pi touch display and read at arm's length: the turn and the
 score in large type, the message of the moment in a box coloured by its kind, the move
@@ -14,7 +14,7 @@ from app.colours import piece_colour
 from app.screen import words
 from app.screen.paint import (BACKGROUND, MESSAGE_COLOURS, MUTED, PANEL, TEXT, Action,
                               Drawn, Painter, columns)
-from app.status import Status
+from app.table.status import Status
 
 NEW, HINT, UNDO, CONFIRM = "new", "hint", "undo", "confirm"
 

@@ -1,7 +1,7 @@
 """LED scenes: what each hole or area shows, as data, and how a scene becomes a frame.
 
 A scene maps a hole or an area to a :class:`Light` (a role, its colour, and whether it
-blinks). It is built from the engine's ``lights()`` through :func:`app.roles.hole_roles`
+blinks). It is built from the engine's ``lights()`` through :func:`app.table.roles.hole_roles`
 plus what only the session knows (the engine's move waiting to be placed, a hint, an
 illegal placement, moves to choose between). Colours come from :mod:`app.colours` only;
 the scene dims and blinks them but invents none. Rendering maps names to LED indices
@@ -20,7 +20,7 @@ from types import MappingProxyType
 
 from app.colours import RGB, ROLE_COLOURS, SETUP_COLOURS, led_colour
 from app.hardware.profile import Profile
-from app.roles import hole_roles
+from app.table.roles import hole_roles
 from app.sensing.events import OutOfSync
 from engines.core import PLAYERS, Board
 

@@ -26,8 +26,8 @@ from app.screen.boards import DRAWERS, BoardDrawer, drawer_for
 from app.screen.console import Console
 from app.screen.menu import Choice
 from app.screen.paint import DESIGN_SIZE, Drawn
-from app.session import Session
-from app.store import RecordStore
+from app.table.session import Session
+from app.table.store import RecordStore
 from engines.core import other
 
 #: The window on a desktop: a square board beside an 800-wide status screen.

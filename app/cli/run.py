@@ -15,15 +15,15 @@ import sys
 import time
 from collections.abc import Callable, Iterable
 
-from app.buttons import Buttons
-from app.config import ConfigError, load_config
+from app.hardware.buttons import Buttons
+from app.table.config import ConfigError, load_config
 from app.hardware.leds import LedStrip, open_strip
 from app.hardware.profile import Profile, ProfileError, load_profile
 from app.hardware.sensors import Scan, SensorSource, open_source
 from app.sensing.sensorlog import Reading, SensorLogError, read_log
-from app.service import Notifier, ServiceStop, stop_on_signals
-from app.session import Session
-from app.store import RecordStore
+from app.table.service import Notifier, ServiceStop, stop_on_signals
+from app.table.session import Session
+from app.table.store import RecordStore
 from engines import EngineError
 
 log = logging.getLogger("tabletop")
@@ -32,7 +32,7 @@ log = logging.getLogger("tabletop")
 def register(subparsers) -> None:
     parser = subparsers.add_parser("run", help="run a board: sensors, LEDs, buttons, saving")
     parser.add_argument("--profile", required=True,
-                        help="board profile name (hardware/profiles) or .toml path")
+                        help="board profile name (shipped) or .toml path")
     parser.add_argument("--config", help="configuration file (default: "
                                          "/etc/tabletop/tabletop.toml if it exists)")
     parser.add_argument("--log", help="simulated profiles: play the readings of this sensor "

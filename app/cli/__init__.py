@@ -8,12 +8,12 @@ from importlib import import_module
 
 #: Subcommand modules, in the order ``tabletop --help`` lists them.
 COMMANDS = (
-    "app.commands.play",
-    "app.commands.gtp",
-    "app.commands.simulate",
-    "app.commands.sensors",
-    "app.commands.run",
-    "app.commands.selftest",
+    "app.cli.play",
+    "app.cli.gtp",
+    "app.cli.simulate",
+    "app.cli.sensors",
+    "app.cli.run",
+    "app.cli.selftest",
 )
 
 
@@ -57,6 +57,3 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     return args.run(args) or 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())

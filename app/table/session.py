@@ -17,12 +17,12 @@ from typing import Any
 
 import engines
 from app.colours import player_name
-from app.scene import SETUP_GAMES, Scene, game_scene, placed_holes, setup_scene
+from app.table.scene import SETUP_GAMES, Scene, game_scene, placed_holes, setup_scene
 from app.sensing.events import (Candidates, Event, InSync, Moved, OutOfSync, Takeback,
                                 Waiting)
 from app.sensing.pipeline import DEBOUNCE_S, SETTLE_S, Pipeline
-from app.status import Status
-from app.store import RecordStore
+from app.table.status import Status
+from app.table.store import RecordStore
 from engines import Board, EngineError
 from engines.players import choose_move
 

@@ -7,7 +7,7 @@ import sys
 
 from app.cli import add_game_arguments, game_from_args
 from app.colours import player_name
-from app.terminal import render
+from app.cli.terminal import render
 from engines import EngineError
 from engines.players import LEVELS, choose_move
 

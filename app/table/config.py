@@ -3,7 +3,7 @@
 The board profile says how a board is wired; this file says how the people at it want to
 play, so one profile serves every household. Every key is optional and every problem is
 one line naming the file, the key and what is wrong. A commented example lives in
-hardware/tabletop.example.toml; on a Pi it is installed as /etc/tabletop/tabletop.toml.
+app/table/tabletop.example.toml; on a Pi it is installed as /etc/tabletop/tabletop.toml.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from app.hardware.profile import GPIO_PINS, SPI0_PINS, Profile
-from app.session import SEAT_KINDS
-from app.store import default_data_dir
+from app.table.session import SEAT_KINDS
+from app.table.store import default_data_dir
 
 #: Where ``tabletop run`` looks when no ``--config`` is given.
 SYSTEM_CONFIG = Path("/etc/tabletop/tabletop.toml")

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from app.hardware.leds import LedStrip, frame_ma, open_strip
 from app.hardware.profile import Profile, ProfileError, load_profile
 from app.hardware.sensors import SensorSource, open_source
-from app.scene import single_scene
+from app.table.scene import single_scene
 
 WHITE = (255, 255, 255)
 BLACK = (0, 0, 0)
@@ -104,7 +104,7 @@ class SelfTest:
 def register(subparsers) -> None:
     parser = subparsers.add_parser("selftest", help="test every LED and every sensor")
     parser.add_argument("--profile", required=True,
-                        help="board profile name (hardware/profiles) or .toml path")
+                        help="board profile name (shipped) or .toml path")
     parser.add_argument("--only", choices=("lamps", "sensors"), help="run one test")
     parser.add_argument("--step", type=float, default=0.2, help="seconds per LED")
     parser.add_argument("--timeout", type=float, default=20.0,

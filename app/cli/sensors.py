@@ -18,7 +18,8 @@ from app.hardware.profile import ProfileError, load_profile
 from app.hardware.sensors import SimulatedSensors, open_source
 from app.sensing.pipeline import DEBOUNCE_S, SETTLE_S
 from app.sensing.script import Hand
-from app.sensing.sensorlog import Header, LogWriter, SensorLogError, read_log, replay
+from app.sensing.sensorlog import Header, LogWriter, SensorLogError, read_log
+from app.table.replay import replay
 from engines import EngineError, new_game
 from engines.players import choose_move
 
@@ -28,7 +29,7 @@ def register(subparsers) -> None:
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
 
     record = actions.add_parser("record", help="write raw readings as JSON lines")
-    record.add_argument("profile", help="profile name (hardware/profiles) or .toml path")
+    record.add_argument("profile", help="profile name (shipped) or .toml path")
     record.add_argument("options", nargs="*", metavar="key=value", help="game options")
     record.add_argument("--out", help="log file (default: standard output)")
     record.add_argument("--seconds", type=float, help="stop after this long (default: Ctrl-C)")

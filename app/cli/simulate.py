@@ -15,7 +15,7 @@ import time
 
 from app.cli import add_game_arguments, game_from_args
 from app.colours import player_name
-from app.terminal import render
+from app.cli.terminal import render
 from engines.players import LEVELS, choose_move
 
 log = logging.getLogger(__name__)
@@ -59,8 +59,8 @@ def _window(board, display, args) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from app.screen.display import open_display
     from app.screen.menu import Choice
-    from app.simulator import WINDOW, Simulator, simulated_games
-    from app.store import RecordStore, default_data_dir
+    from app.screen.simulator import WINDOW, Simulator, simulated_games
+    from app.table.store import RecordStore, default_data_dir
 
     if board.game not in simulated_games():
         print(f"tabletop simulate: the simulator cannot draw {board.game} yet (it draws: "

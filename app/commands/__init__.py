@@ -1,1 +1,0 @@
-"""One module per ``tabletop`` subcommand, each with ``register(subparsers)``."""
