@@ -21,7 +21,8 @@ import pygame  # noqa: E402  (the driver must be chosen first)
 
 from app.screen.menu import Choice  # noqa: E402
 from app.screen.status import draw_status  # noqa: E402
-from app.screen.simulator import BLINK_S, WINDOW, Simulator, simulated_games  # noqa: E402
+from app.games import GAMES  # noqa: E402
+from app.screen.simulator import BLINK_S, WINDOW, Simulator  # noqa: E402
 from engines.players import choose_move  # noqa: E402
 
 OUT = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
@@ -63,7 +64,7 @@ def main() -> int:
     pygame.display.init()
     pygame.font.init()
     OUT.mkdir(parents=True, exist_ok=True)
-    for game in simulated_games():
+    for game in GAMES:
         if game not in SCENES:
             print(f"screenshots: no scene for {game}; add one to SCENES", file=sys.stderr)
             return 1

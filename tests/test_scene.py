@@ -3,7 +3,8 @@
 from hypothesis import given, settings, strategies as st
 
 import engines
-from app.colours import ROLE_COLOURS, SETUP_COLOURS, led_colour
+from app.colours import ROLE_COLOURS, SETUP_COLOURS
+from app.games import game
 from app.hardware.leds import SimulatedStrip, frame_ma
 from app.hardware.profile import load_profile
 from app.table.scene import (DIM, Scene, Light, game_scene, placed_holes, role_colour, setup_scene,
@@ -11,7 +12,7 @@ from app.table.scene import (DIM, Scene, Light, game_scene, placed_holes, role_c
 from app.sensing.events import OutOfSync
 
 PROFILE = load_profile("kulami-sim")
-RED, BLUE = led_colour("kulami", "b"), led_colour("kulami", "w")
+RED, BLUE = game("kulami").players["b"].led, game("kulami").players["w"].led
 
 
 def kulami(*moves, **options):

@@ -70,7 +70,7 @@ def states(game: str) -> dict[str, Status]:
 import pygame
 import pytest
 
-from app.colours import piece_colour
+from app.games import game as game_info
 from app.screen.paint import MESSAGE_COLOURS, Action, Painter
 from app.screen.status import CONFIRM, HINT, NEW, TURN, UNDO, draw_status
 from app.screen import words
@@ -124,7 +124,7 @@ def test_every_state_shows_game_options_seats_turn_and_scores(all_states, game, 
     disc = Painter(surface).rect(TURN[0], TURN[1], 40, TURN[3]).center
     shown = status.outcome.winner if status.outcome else status.turn
     if shown is not None:
-        assert surface.get_at(disc)[:3] == piece_colour(game, shown)
+        assert surface.get_at(disc)[:3] == game_info(game).players[shown].piece
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -4,9 +4,10 @@ the sensing pipeline and the session, and the window shows what the LEDs show.""
 import pygame
 import pytest
 
-from app.colours import ROLE_COLOURS, piece_colour
+from app.colours import ROLE_COLOURS
+from app.games import GAMES, game
 from app.screen.menu import Choice
-from app.screen.simulator import BLINK_S, WINDOW, Simulator, simulated_games
+from app.screen.simulator import BLINK_S, WINDOW, Simulator
 
 KULAMI = Choice("kulami", {"layout": "square-1", "scoring": 0}, {"b": "person", "w": "engine"}, 2)
 
@@ -74,7 +75,7 @@ def test_a_whole_kulami_game_is_played_with_the_mouse_against_the_engine(sim):
         drawn = click(sim, hole)
         assert len(session.board.move_stack) == before + 1
         assert sim.window.get_at(sim.drawer.centres[hole])[:3] == \
-            piece_colour("kulami", status.turn)
+            game("kulami").players[status.turn].piece
         assert f"Moves ({before + 1})" in drawn.text
     outcome = session.board.outcome()
     drawn = sim.draw(sim.window)
@@ -118,7 +119,7 @@ def test_lifting_the_last_marble_takes_it_back(sim):
 def test_the_right_button_places_the_other_colour(sim):
     click(sim, "d4", button=3)
     assert sim.pieces["d4"] == "w"
-    assert glow(sim, "d4") == piece_colour("kulami", "w")
+    assert glow(sim, "d4") == game("kulami").players["w"].piece
     # Kulami's sensors are colour-blind: the board takes it as red's move, as a real one.
     assert sim.session.board.sensor_view() == {"d4": "b"}
 
@@ -152,7 +153,7 @@ def test_a_conhex_game_claims_cells_and_lights_them():
 
 
 def test_the_simulator_offers_the_games_it_can_draw():
-    assert simulated_games() == ("kulami", "conhex")
+    assert tuple(GAMES) == ("kulami", "conhex")
 
 
 def test_escape_and_closing_the_window_stop_the_loop(sim):

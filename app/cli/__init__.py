@@ -46,8 +46,9 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
 def game_from_args(args: argparse.Namespace, command: str):
     """The new game the arguments name, or ``None`` after a one-line error on stderr."""
     import engines
+    from app.games import new_game
     try:
-        return engines.new_game(args.game, **split_options(args.options))
+        return new_game(args.game, **split_options(args.options))
     except engines.EngineError as error:
         print(f"tabletop {command}: {error}", file=sys.stderr)
         return None

@@ -6,7 +6,7 @@ import random
 import sys
 
 from app.cli import add_game_arguments, game_from_args
-from app.colours import player_name
+from app.games import game
 from app.cli.terminal import render
 from engines import EngineError
 from engines.players import LEVELS, choose_move
@@ -38,16 +38,17 @@ def run(args) -> int:
 def play(board, seats, level, rng, stdin, stdout) -> int:
     """The game loop; ``stdin``/``stdout`` are parameters so tests can drive it."""
     say = lambda text="": print(text, file=stdout, flush=True)
-    say(f"{board.game.capitalize()}: {HELP}.")
+    info = game(board.game)
+    say(f"{info.title}: {HELP}.")
     while not board.is_game_over():
         say(render(board))
         mover = board.turn
         if seats[mover] == "engine":
             move = choose_move(board, level, rng)
             board.push(move)
-            say(f"{player_name(board.game, mover)} (engine) plays {board.move_text(move)}")
+            say(f"{info.players[mover].name} (engine) plays {board.move_text(move)}")
             continue
-        stdout.write(f"{player_name(board.game, mover)} to move> ")
+        stdout.write(f"{info.players[mover].name} to move> ")
         stdout.flush()
         line = stdin.readline()
         if not line:
@@ -68,8 +69,8 @@ def play(board, seats, level, rng, stdin, stdout) -> int:
                 say(f"not played: {error} ({HELP})")
     say(render(board))
     outcome = board.outcome()
-    scores = ", ".join(f"{player_name(board.game, p)} {outcome.scores[p]}" for p in "bw")
-    winner = f"{player_name(board.game, outcome.winner)} wins" if outcome.winner else "a draw"
+    scores = ", ".join(f"{info.players[p].name} {outcome.scores[p]}" for p in "bw")
+    winner = f"{info.players[outcome.winner].name} wins" if outcome.winner else "a draw"
     say(f"Game over ({outcome.reason}): {scores}; {winner} ({outcome.result()}).")
     return 0
 

@@ -20,7 +20,8 @@ from app.sensing.pipeline import DEBOUNCE_S, SETTLE_S
 from app.sensing.script import Hand
 from app.sensing.sensorlog import Header, LogWriter, SensorLogError, read_log
 from app.table.replay import replay
-from engines import EngineError, new_game
+from app.games import new_game
+from engines import EngineError
 from engines.players import choose_move
 
 

@@ -14,7 +14,7 @@ import sys
 import time
 
 from app.cli import add_game_arguments, game_from_args
-from app.colours import player_name
+from app.games import game as game_info
 from app.cli.terminal import render
 from engines.players import LEVELS, choose_move
 
@@ -59,13 +59,9 @@ def _window(board, display, args) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from app.screen.display import open_display
     from app.screen.menu import Choice
-    from app.screen.simulator import WINDOW, Simulator, simulated_games
+    from app.screen.simulator import WINDOW, Simulator
     from app.table.store import RecordStore, default_data_dir
 
-    if board.game not in simulated_games():
-        print(f"tabletop simulate: the simulator cannot draw {board.game} yet (it draws: "
-              f"{', '.join(simulated_games())})", file=sys.stderr)
-        return 2
     if args.opponent == "person":
         seats = {"b": "person", "w": "person"}
     else:
@@ -84,17 +80,17 @@ def _window(board, display, args) -> int:
 def demo(board, rng: random.Random, out, pause: float = 0.0) -> int:
     """Engine against engine to the end, the board printed after every move."""
     say = lambda text="": print(text, file=out, flush=True)
-    game = board.game
+    players = game_info(board.game).players
     say(render(board))
     while not board.is_game_over():
         mover = board.turn
         move = choose_move(board, LEVELS[-1], rng)
         board.push(move)
-        say(f"\n{player_name(game, mover)} plays {board.move_text(move)}")
+        say(f"\n{players[mover].name} plays {board.move_text(move)}")
         say(render(board))
         time.sleep(pause)
     outcome = board.outcome()
-    scores = ", ".join(f"{player_name(game, p)} {outcome.scores[p]}" for p in "bw")
-    winner = f"{player_name(game, outcome.winner)} wins" if outcome.winner else "a draw"
+    scores = ", ".join(f"{players[p].name} {outcome.scores[p]}" for p in "bw")
+    winner = f"{players[outcome.winner].name} wins" if outcome.winner else "a draw"
     say(f"Game over ({outcome.reason}): {scores}; {winner} ({outcome.result()}).")
     return 0

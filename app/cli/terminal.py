@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import string
 
-from app.colours import piece_colour
+from app.games import game
 from engines.core import Board
 
 RESET = "\x1b[0m"
@@ -69,6 +69,7 @@ def render(board: Board) -> str:
     height = max(y for _, y in grid) + 1
     shades = _shades(board)
     pieces = board.sensor_view()
+    players = game(board.game).players
     lights = board.lights()
     lines = []
     for y in reversed(range(height)):
@@ -81,7 +82,7 @@ def render(board: Board) -> str:
             shade = shades.get(hole, NO_AREA)
             bold = LAST if hole in lights.last else ""
             if hole in pieces:
-                mark = _fg(piece_colour(board.game, pieces[hole])) + "\u25cf"
+                mark = _fg(players[pieces[hole]].piece) + "\u25cf"
             elif hole in lights.legal:
                 mark = LEGAL
             else:

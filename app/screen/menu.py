@@ -1,7 +1,7 @@
 """The new-game menu: the game, its options, the opponent and who starts, by touch.
 
-The rows are data: each game lists its options with the values a player may pick, so a
-new game adds one entry to :data:`GAME_ROWS`. A row of a few values is a row of buttons;
+The rows are data: each game's entry in :mod:`app.games` lists its options with the
+values a player may pick, so the menu knows no game by name. A row of a few values is a row of buttons;
 a longer one (Kulami's layouts) steps through its values with arrows. The menu draws
 like the status screen, in 800x480 design units, and answers taps with a
 :class:`Choice` once the player presses Start.
@@ -16,6 +16,7 @@ from typing import Any
 
 import pygame
 
+from app.games import RANDOM_LAYOUT, game as game_info
 from app.screen import words
 from app.screen.paint import BACKGROUND, MUTED, TEXT, Action, Drawn, Painter, columns
 from engines.players import LEVELS
@@ -23,7 +24,6 @@ from engines.players import LEVELS
 SET, START, BACK = "menu-set", "menu-start", "menu-back"
 #: A row with more values than this steps through them instead of showing them all.
 MOST_BUTTONS = 4
-RANDOM_LAYOUT = "random"
 
 
 @dataclass(frozen=True)
@@ -37,22 +37,10 @@ class Row:
     names: Callable[[Any], str] = str
 
 
-def _kulami_layouts() -> list[str]:
-    from engines.kulami.layout import named_layouts
-    return [*named_layouts(), RANDOM_LAYOUT]
-
-
-def _on_off(value: bool) -> str:
-    return "on" if value else "off"
-
-
-#: game -> its option rows (values computed when the menu opens).
-GAME_ROWS: dict[str, Callable[[], list[Row]]] = {
-    "kulami": lambda: [Row("layout", "Layout", _kulami_layouts()),
-                       Row("scoring", "Scoring", (0, 1, 2), lambda v: f"level {v}")],
-    "conhex": lambda: [Row("pie", "Pie rule", (True, False), _on_off),
-                       Row("handicap", "Handicap", (0, 2, 3), lambda v: "none" if v == 0 else str(v))],
-}
+def option_rows(game: str) -> list[Row]:
+    """The rows of ``game``'s options (values computed when the menu opens)."""
+    return [Row(option.key, option.label, option.choices(), option.words)
+            for option in game_info(game).menu]
 
 
 @dataclass(frozen=True)
@@ -88,7 +76,7 @@ class Menu:
     def rows(self) -> list[Row]:
         game = self.values["game"]
         rows = [Row("game", "Game", self.games, words.title)] if len(self.games) > 1 else []
-        rows += GAME_ROWS.get(game, lambda: [])()
+        rows += option_rows(game)
         rows.append(Row("opponent", "Opponent", ("person", "engine"),
                         lambda v: "a person" if v == "person" else "the engine"))
         if self.values["opponent"] == "engine":
@@ -103,8 +91,7 @@ class Menu:
         picked = self._options.get(self.values["game"], {})
         if row.key in picked and picked[row.key] in row.values:
             return picked[row.key]
-        from engines import board_class
-        default = board_class(self.values["game"]).default_options.get(row.key)
+        default = game_info(self.values["game"]).new_board().options.get(row.key)
         return default if default in row.values else row.values[0]
 
     def press(self, action: Action | None) -> Choice | str | None:
@@ -125,7 +112,7 @@ class Menu:
 
     def choice(self) -> Choice:
         game = self.values["game"]
-        options = {row.key: self.value(row) for row in GAME_ROWS.get(game, lambda: [])()}
+        options = {row.key: self.value(row) for row in option_rows(game)}
         if options.get("layout") == RANDOM_LAYOUT:
             options["layout"] = f"random:{self.rng.randrange(10**6)}"
         if self.values["opponent"] == "person":

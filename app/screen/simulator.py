@@ -18,11 +18,11 @@ from collections.abc import Callable
 
 import pygame
 
-import engines
+from app.games import GAMES, new_game
 from app.hardware.leds import SimulatedStrip
 from app.hardware.profile import Profile, load_profile
 from app.hardware.sensors import SimulatedSensors
-from app.screen.boards import DRAWERS, BoardDrawer, drawer_for
+from app.screen.boards import BoardDrawer, drawer_for
 from app.screen.console import Console
 from app.screen.menu import Choice
 from app.screen.paint import DESIGN_SIZE, Drawn
@@ -37,11 +37,6 @@ FPS = 30
 BLINK_S = 0.5
 
 
-def simulated_games() -> tuple[str, ...]:
-    """Games the simulator can show: those with an engine and a board drawer."""
-    return tuple(game for game in DRAWERS if game in engines.GAMES)
-
-
 class Simulator:
     """One simulated board with its session. ``clock`` gives seconds (monotonic); tests
     pass a fake one to step through debounce and settle times."""
@@ -51,12 +46,12 @@ class Simulator:
         self.clock = clock
         self.store = store
         self.rng = random.Random(seed)
-        self.console = Console(None, simulated_games(), start=self.start)
+        self.console = Console(None, tuple(GAMES), start=self.start)
         self.start(choice)
 
     def start(self, choice: Choice) -> None:
         """A fresh board for ``choice``: its simulated profile, sensors, LEDs and session."""
-        board = engines.new_game(choice.game, **choice.options)
+        board = new_game(choice.game, **choice.options)
         self.profile: Profile = load_profile(f"{choice.game}-sim")
         colour = self.profile.sensors.colour
         self.sensors = SimulatedSensors(self.profile.holes, colour_sensing=colour)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pygame
 
-from app.colours import piece_colour
+from app.games import game
 from app.screen import words
 from app.screen.paint import (BACKGROUND, MESSAGE_COLOURS, MUTED, PANEL, TEXT, Action,
                               Drawn, Painter, columns)
@@ -61,14 +61,14 @@ def _turn(paint: Painter, status: Status) -> None:
         who = words.seat(status.seats.get(colour, "person"), status.level)
         text = f"{words.player(status.game, colour)} to move ({who})"
     if colour is not None:
-        paint.disc(paint.rect(x, y, 40, h).center, 18, piece_colour(status.game, colour))
+        paint.disc(paint.rect(x, y, 40, h).center, 18, game(status.game).players[colour].piece)
     paint.fitted(text, paint.rect(x + 50, y, w - 50, h), 56, TEXT, min_size=30)
 
 
 def _scores(paint: Painter, status: Status) -> None:
     x, y, w, h = SCORES
     for (left, width), colour in zip(columns(x, w - 150, 2, 10), ("b", "w")):
-        paint.disc(paint.rect(left, y, 30, h).center, 12, piece_colour(status.game, colour))
+        paint.disc(paint.rect(left, y, 30, h).center, 12, game(status.game).players[colour].piece)
         text = f"{words.player(status.game, colour)} {status.scores.get(colour, 0)}"
         paint.fitted(text, paint.rect(left + 34, y, width - 34, h), 44, TEXT, min_size=28)
     paint.fitted(status.score_label, paint.rect(x + w - 140, y, 140, h), 32, MUTED,

@@ -1,7 +1,7 @@
 """How the screen puts game facts into words: titles, options, seats, outcomes.
 
-A table per game rather than code per game, so a new game adds a title and, if its
-options need explaining, one small function.
+What is particular to a game (its title, its players' names, its options in words)
+comes from its entry in :mod:`app.games`.
 """
 
 from __future__ import annotations
@@ -9,50 +9,22 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from app.colours import player_name
+from app.games import game as game_info
 from engines.core import Outcome
-
-TITLES = {"kulami": "Kulami", "conhex": "ConHex", "akron": "Akron",
-          "blokus-duo": "Blokus Duo"}
 
 
 def title(game: str) -> str:
-    return TITLES.get(game, game.capitalize())
+    return game_info(game).title
 
 
 def player(game: str, colour: str) -> str:
     """The player's display name with a capital, e.g. ``Red``."""
-    return player_name(game, colour).capitalize()
-
-
-def _kulami(options: Mapping[str, Any]) -> list[str]:
-    from engines.kulami.layout import named_layouts
-
-    layout = str(options.get("layout", "square-1"))
-    name_of = {text: name for name, text in named_layouts().items()}
-    words = [f"layout {name_of.get(layout, 'of your own' if '/' in layout else layout)}",
-             f"scoring level {options.get('scoring', 0)}"]
-    if options.get("scoring") == 2:
-        words.append(f"{options.get('chain_lines', 'diagonal')} chains")
-    return words
-
-
-def _conhex(options: Mapping[str, Any]) -> list[str]:
-    words = ["pie rule" if options.get("pie", True) else "no pie rule"]
-    if options.get("handicap"):
-        words.append(f"handicap {options['handicap']}")
-    return words
-
-
-#: game -> the options as short phrases.
-OPTION_WORDS = {"kulami": _kulami, "conhex": _conhex}
+    return game_info(game).players[colour].title
 
 
 def options(game: str, values: Mapping[str, Any]) -> str:
     """The game's options as one line, e.g. ``layout square-1, scoring level 0``."""
-    describe = OPTION_WORDS.get(game)
-    words = describe(values) if describe else [f"{k} {v}" for k, v in sorted(values.items())]
-    return ", ".join(words)
+    return ", ".join(game_info(game).describe(values))
 
 
 def seat(kind: str, level: int) -> str:

@@ -16,7 +16,7 @@ from app.sensing.events import (Candidates, Event, InSync, Moved, OutOfSync, Tak
 from app.sensing.pipeline import DEBOUNCE_S, SETTLE_S, Pipeline
 from app.sensing.sensorlog import Header, Reading
 from app.table.roles import by_role, hole_roles
-from engines import new_game
+from app.games import new_game
 
 
 def replay(header: Header, readings: Iterable[Reading], *, debounce: float = DEBOUNCE_S,

@@ -18,7 +18,8 @@ from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from app.colours import RGB, ROLE_COLOURS, SETUP_COLOURS, led_colour
+from app.colours import RGB, ROLE_COLOURS, SETUP_COLOURS
+from app.games import game as game_info
 from app.hardware.profile import Profile
 from app.table.roles import hole_roles
 from app.sensing.events import OutOfSync
@@ -28,8 +29,6 @@ BLACK: RGB = (0, 0, 0)
 #: Owned areas glow at this fraction of the owner's colour, so that the full-strength
 #: legal targets on top of them stand out.
 DIM = 0.25
-#: Games whose areas are loose pieces laid out before play: they get a setup scene.
-SETUP_GAMES = frozenset({"kulami"})
 #: Roles that blink: each asks a person to do something now.
 BLINKING = frozenset({"suggestion", "error", "candidate", "won"})
 
@@ -78,13 +77,14 @@ def dim(colour: RGB, factor: float = DIM) -> RGB:
 
 def role_colour(game: str, role: str, mover: str | None = None) -> RGB:
     """The colour of ``role`` in ``game``; player roles end in ``_b`` or ``_w``."""
+    players = game_info(game).players
     if role == "legal":
-        return led_colour(game, mover or PLAYERS[0])
+        return players[mover or PLAYERS[0]].led
     kind, _, player = role.rpartition("_")
     if kind == "owned" and player in PLAYERS:
-        return dim(led_colour(game, player))
+        return dim(players[player].led)
     if kind == "won" and player in PLAYERS:
-        return led_colour(game, player)
+        return players[player].led
     return ROLE_COLOURS[role]
 
 
@@ -140,7 +140,7 @@ def game_scene(board: Board, *, sync: OutOfSync | None = None, show_legal: bool 
 def setup_scene(board: Board) -> Scene:
     """Where each loose area (a Kulami panel) goes: every area's holes in one colour,
     touching areas in different colours. Games without loose areas have none."""
-    if board.game not in SETUP_GAMES:
+    if not game_info(board.game).setup:
         return Scene()
     colours = _four_colour(board.areas)
     return Scene(MappingProxyType({

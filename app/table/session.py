@@ -15,9 +15,9 @@ import random
 from collections.abc import Hashable, Mapping
 from typing import Any
 
-import engines
-from app.colours import player_name
-from app.table.scene import SETUP_GAMES, Scene, game_scene, placed_holes, setup_scene
+
+from app.games import game as game_info, new_game
+from app.table.scene import Scene, game_scene, placed_holes, setup_scene
 from app.sensing.events import (Candidates, Event, InSync, Moved, OutOfSync, Takeback,
                                 Waiting)
 from app.sensing.pipeline import DEBOUNCE_S, SETTLE_S, Pipeline
@@ -78,10 +78,10 @@ class Session:
             session._say(f"resumed {store.current.name} at move {len(resumed.board.move_stack)}")
             log.info("resumed %s with %d moves", store.current, len(resumed.board.move_stack))
             return session
-        board = engines.new_game(game, **options)
+        board = new_game(game, **options)
         store.start(board)
         session = cls(board, store=store, **kwargs)
-        session.setting_up = board.game in SETUP_GAMES
+        session.setting_up = game_info(board.game).setup
         if resumed.problem:
             session._say(resumed.problem, "error")
         return session
@@ -179,7 +179,7 @@ class Session:
     def _play(self, move: Hashable, by_hand: bool = True) -> list[Event]:
         mover = self.board.turn
         self.board.push(move)
-        self._say(f"{player_name(self.board.game, mover)} played {self.board.move_text(move)}")
+        self._say(f"{game_info(self.board.game).players[mover].name} played {self.board.move_text(move)}")
         events = self._changed(by_hand)
         log.info("move %d: %s %s (saved)", len(self.board.move_stack), mover,
                  self.board.move_text(move))
@@ -283,12 +283,12 @@ class Session:
         game = game or self.board.game
         if not options and game == self.board.game:
             options = dict(self.board.options)
-        self.board = engines.new_game(game, **options)
+        self.board = new_game(game, **options)
         if self.store is not None:
             self.store.start(self.board)
         self.pending = self.suggestion = None
         self.error, self.candidates, self.sync = frozenset(), (), None
-        self.setting_up = game in SETUP_GAMES
+        self.setting_up = game_info(game).setup
         self._say(f"new game of {game}")
         log.info("new game of %s", game)
         if self.pipeline.resync(self.board):
@@ -331,7 +331,7 @@ class Session:
         self.message, self.message_kind = message, kind
 
     def _result(self, outcome) -> str:
-        game = self.board.game
-        scores = ", ".join(f"{player_name(game, p)} {outcome.scores[p]}" for p in "bw")
-        winner = f"{player_name(game, outcome.winner)} wins" if outcome.winner else "a draw"
+        players = game_info(self.board.game).players
+        scores = ", ".join(f"{players[p].name} {outcome.scores[p]}" for p in "bw")
+        winner = f"{players[outcome.winner].name} wins" if outcome.winner else "a draw"
         return f"game over ({outcome.reason}): {scores}; {winner}"

@@ -11,11 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.games import game
 from engines.core import Outcome
-
-#: What the score means in each game, for the screen's score line.
-SCORE_LABELS = {"kulami": "panels", "conhex": "cells", "akron": "balls in supply",
-                "blokus-duo": "squares left"}
 
 
 @dataclass(frozen=True)
@@ -44,4 +41,4 @@ class Status:
 
     @property
     def score_label(self) -> str:
-        return SCORE_LABELS.get(self.game, "score")
+        return game(self.game).score_label

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-import engines
+from app import games
 from engines import Board, EngineError
 
 log = logging.getLogger(__name__)
@@ -105,7 +105,7 @@ class RecordStore:
         path = records[-1]
         game = _RECORD.fullmatch(path.name)[2]
         try:
-            board = engines.board_class(game).from_record(path.read_text(encoding="utf-8"))
+            board = games.game(game).board_class.from_record(path.read_text(encoding="utf-8"))
         except (EngineError, UnicodeDecodeError) as error:
             kept = self._set_aside(path)
             problem = f"record {path.name} is unreadable ({_one_line(error)}); kept as {kept}"

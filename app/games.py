@@ -1,0 +1,169 @@
+"""The games this table plays: one :class:`GameInfo` entry per game, and nothing else
+lists them.
+
+An entry holds everything the product needs to know about a game beyond its rules: the
+engine's board class, the title, each player's name and colours, how its options read
+in words and in the new-game menu, what its score counts, which drawer shows its board
+in the simulator, whether its areas are laid out before play, and which LED roles its
+scenes use. The rules live in the engine package the entry names. Adding a game is one
+engine package plus one entry here; an unknown name is an error, never another game.
+
+Board classes and drawers are named by import path and loaded on first use, so that
+reading this table costs nothing on a Pi and never imports pygame.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from importlib import import_module
+from types import MappingProxyType
+from typing import Any
+
+from engines.core import Board, OptionError
+
+RGB = tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class Player:
+    """One side of a game: ``b`` moves first, ``w`` second (the wire colours); ``name``
+    is what players call it, ``piece`` its colour on screen, ``led`` its LED colour."""
+
+    name: str
+    piece: RGB
+    led: RGB
+
+    @property
+    def title(self) -> str:
+        """The name as a sentence starts it: ``Red``."""
+        return self.name.capitalize()
+
+
+@dataclass(frozen=True)
+class MenuOption:
+    """One option as the new-game menu offers it: a row labelled ``label`` with the
+    ``values`` a player may pick (a callable when they are only known at run time, like
+    the shipped Kulami layouts), each shown as ``words(value)``."""
+
+    key: str
+    label: str
+    values: Sequence[Any] | Callable[[], Sequence[Any]]
+    words: Callable[[Any], str] = str
+
+    def choices(self) -> tuple[Any, ...]:
+        return tuple(self.values() if callable(self.values) else self.values)
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """Everything the table knows about one game, apart from its rules."""
+
+    name: str
+    title: str
+    #: ``"module:BoardClass"`` of the engine.
+    board: str
+    players: Mapping[str, Player]
+    #: What the score counts, for the screen's score line.
+    score_label: str
+    #: ``"module:DrawerClass"`` of the simulator's board drawer.
+    drawer: str
+    #: The options as short phrases for the screen's header.
+    describe: Callable[[Mapping[str, Any]], list[str]]
+    menu: tuple[MenuOption, ...] = ()
+    #: The game's areas are loose pieces laid out before play (Kulami's panels): a new
+    #: game starts with the setup scene showing where each goes.
+    setup: bool = False
+    #: The LED roles this game's scenes light, most urgent first (see app/colours.py).
+    roles: tuple[str, ...] = field(default=())
+
+    @cached_property
+    def board_class(self) -> type[Board]:
+        return _load(self.board)
+
+    def new_board(self, **options: Any) -> Board:
+        """A new game with ``options`` (``key=value`` strings are converted and checked)."""
+        from engines import coerce_options
+        return self.board_class.from_options(coerce_options(self.board_class, options))
+
+    def drawer_class(self) -> type:
+        """The simulator's drawer for this board (imports pygame)."""
+        return _load(self.drawer)
+
+
+def _load(path: str) -> Any:
+    module, _, name = path.partition(":")
+    return getattr(import_module(module), name)
+
+
+def _kulami_layouts() -> list[str]:
+    from engines.kulami.layout import named_layouts
+    return [*named_layouts(), RANDOM_LAYOUT]
+
+
+def _describe_kulami(options: Mapping[str, Any]) -> list[str]:
+    from engines.kulami.layout import named_layouts
+
+    layout = str(options.get("layout", "square-1"))
+    name_of = {text: name for name, text in named_layouts().items()}
+    words = [f"layout {name_of.get(layout, 'of your own' if '/' in layout else layout)}",
+             f"scoring level {options.get('scoring', 0)}"]
+    if options.get("scoring") == 2:
+        words.append(f"{options.get('chain_lines', 'diagonal')} chains")
+    return words
+
+
+def _describe_conhex(options: Mapping[str, Any]) -> list[str]:
+    words = ["pie rule" if options.get("pie", True) else "no pie rule"]
+    if options.get("handicap"):
+        words.append(f"handicap {options['handicap']}")
+    return words
+
+
+def _on_off(value: bool) -> str:
+    return "on" if value else "off"
+
+
+#: The menu's value for a Kulami layout drawn at random when the game starts.
+RANDOM_LAYOUT = "random"
+
+#: Scene roles every placement game lights (app/colours.py gives their colours).
+_PLACEMENT_ROLES = ("fill", "empty", "error", "suggestion", "candidate", "last", "legal",
+                    "owned_b", "owned_w", "won_b", "won_w")
+
+GAMES: Mapping[str, GameInfo] = MappingProxyType({info.name: info for info in (
+    GameInfo(
+        name="kulami", title="Kulami", board="engines.kulami.board:KulamiBoard",
+        players=MappingProxyType({"b": Player("red", (200, 30, 30), (255, 0, 0)),
+                                  "w": Player("black", (25, 25, 25), (0, 60, 255))}),
+        score_label="panels", drawer="app.screen.boards.kulami:KulamiDrawer",
+        describe=_describe_kulami,
+        menu=(MenuOption("layout", "Layout", _kulami_layouts),
+              MenuOption("scoring", "Scoring", (0, 1, 2), lambda v: f"level {v}")),
+        setup=True, roles=_PLACEMENT_ROLES + ("off_limits", "setup")),
+    GameInfo(
+        name="conhex", title="ConHex", board="engines.conhex.board:ConHexBoard",
+        players=MappingProxyType({"b": Player("red", (200, 30, 30), (255, 0, 0)),
+                                  "w": Player("blue", (30, 70, 200), (0, 60, 255))}),
+        score_label="cells", drawer="app.screen.boards.conhex:ConHexDrawer",
+        describe=_describe_conhex,
+        menu=(MenuOption("pie", "Pie rule", (True, False), _on_off),
+              MenuOption("handicap", "Handicap", (0, 2, 3),
+                         lambda v: "none" if v == 0 else str(v))),
+        roles=_PLACEMENT_ROLES),
+)})
+
+
+def game(name: str) -> GameInfo:
+    """The entry for ``name``; an unknown name is an :class:`OptionError` listing the
+    games there are."""
+    try:
+        return GAMES[name.strip().lower()]
+    except KeyError:
+        raise OptionError(f"unknown game {name!r} (known: {', '.join(GAMES)})") from None
+
+
+def new_game(name: str, **options: Any) -> Board:
+    """A new game of ``name``: the one door from a game's name to its engine."""
+    return game(name).new_board(**options)

@@ -1,0 +1,135 @@
+"""The physical board drawn to scale: panels or cells, holes, pieces, and the LED glow.
+
+The simulator draws what lies on the simulated board and what its LEDs show, never what
+the engine thinks: a misplaced marble shows where it was put, and a hole glows exactly in
+the colour its LED was sent. Each game has one small drawer class in a module of this
+package, named by its entry in :mod:`app.games`; a drawer only knows the game's geometry
+(from the engine), so the same drawer serves the simulator, the screenshots and the
+tests.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import ClassVar
+
+import pygame
+
+from app.games import game
+from app.screen.paint import font
+from engines.core import Board
+
+RGB = tuple[int, int, int]
+Point = tuple[float, float]
+
+TABLE: RGB = (30, 34, 40)
+HOLE: RGB = (40, 28, 18)
+LABEL: RGB = (170, 176, 186)
+
+#: In hole spacings: the hole, the piece on it, and the ring of LED light around it.
+HOLE_RADIUS, PIECE_RADIUS, GLOW_RADIUS = 0.22, 0.34, 0.45
+#: How strongly the ring of LED light shows over the board (0-255).
+GLOW_ALPHA = 150
+#: Room for the coordinate labels around the grid, in hole spacings.
+MARGIN = 1.0
+
+
+class BoardDrawer(ABC):
+    """One game's board in ``area``: hole centres in pixels, drawing, and hit testing.
+
+    Subclasses give the geometry in board units (one unit between neighbouring holes,
+    origin at the top left of the grid); this class scales it into the area, centred.
+    """
+
+    game: ClassVar[str]
+
+    def __init__(self, board: Board, area: pygame.Rect) -> None:
+        self.board = board
+        self.area = pygame.Rect(area)
+        width, height = self.size()
+        self.unit = min(self.area.width / (width + 2 * MARGIN),
+                        self.area.height / (height + 2 * MARGIN))
+        self._origin = (self.area.centerx - width * self.unit / 2,
+                        self.area.centery - height * self.unit / 2)
+        self.centres = {hole: self.to_px(point) for hole, point in self.points().items()}
+
+    # --- geometry, per game -------------------------------------------------------------
+    @abstractmethod
+    def size(self) -> tuple[float, float]:
+        """Width and height of the grid in board units."""
+
+    @abstractmethod
+    def points(self) -> dict[str, Point]:
+        """Every hole's centre in board units."""
+
+    @abstractmethod
+    def labels(self) -> list[tuple[str, Point]]:
+        """Coordinate labels (column letters, row numbers) and where they go."""
+
+    @abstractmethod
+    def draw_base(self, surface: pygame.Surface, area_leds: Mapping[str, RGB]) -> None:
+        """The board under the holes: panels or cells, lit by their own LEDs if any."""
+
+    # --- shared ---------------------------------------------------------------------------
+    def to_px(self, point: Point) -> tuple[int, int]:
+        return (round(self._origin[0] + point[0] * self.unit),
+                round(self._origin[1] + point[1] * self.unit))
+
+    def px(self, units: float) -> int:
+        return max(1, round(units * self.unit))
+
+    def hole_at(self, pos: tuple[int, int]) -> str | None:
+        """The hole whose piece would cover ``pos``, if any."""
+        reach = (GLOW_RADIUS * self.unit) ** 2
+        for hole, (x, y) in self.centres.items():
+            if (x - pos[0]) ** 2 + (y - pos[1]) ** 2 <= reach:
+                return hole
+        return None
+
+    def draw(self, surface: pygame.Surface, pieces: Mapping[str, str],
+             hole_leds: Mapping[str, RGB] = {}, area_leds: Mapping[str, RGB] = {}) -> None:
+        """The board with ``pieces`` (hole -> ``b``/``w``) and LEDs lit per hole and area.
+
+        A lit hole shines in its LED's exact colour, with a translucent ring of that
+        light around it (visible around a piece); an unlit LED (black) draws nothing.
+        """
+        surface.fill(TABLE, self.area)
+        self.draw_base(surface, area_leds)
+        label_font = font(max(10, self.px(0.4)))
+        for text, point in self.labels():
+            image = label_font.render(text, True, LABEL)
+            surface.blit(image, image.get_rect(center=self.to_px(point)))
+        for hole, centre in self.centres.items():
+            colour = hole_leds.get(hole, (0, 0, 0))
+            lit = any(colour)
+            if lit:
+                halo = _halo(colour, self.px(GLOW_RADIUS))
+                surface.blit(halo, halo.get_rect(center=centre))
+            pygame.draw.circle(surface, colour if lit else HOLE, centre, self.px(HOLE_RADIUS))
+            if hole in pieces:
+                self._piece(surface, centre, game(self.game).players[pieces[hole]].piece)
+
+    def _piece(self, surface: pygame.Surface, centre: tuple[int, int], colour: RGB) -> None:
+        """A marble or gem: the player's colour, a dark rim and a highlight."""
+        radius = self.px(PIECE_RADIUS)
+        pygame.draw.circle(surface, (10, 10, 10), centre, radius)
+        pygame.draw.circle(surface, colour, centre, radius - max(1, radius // 10))
+        shine = tuple(min(255, c + 90) for c in colour)
+        pygame.draw.circle(surface, shine, (centre[0] - radius // 3, centre[1] - radius // 3),
+                           max(1, radius // 4))
+
+
+@lru_cache(maxsize=64)
+def _halo(colour: RGB, radius: int) -> pygame.Surface:
+    """A translucent disc of LED light, cached: a board shows only a few colours."""
+    halo = pygame.Surface((2 * radius + 1, 2 * radius + 1), pygame.SRCALPHA)
+    pygame.draw.circle(halo, (*colour, GLOW_ALPHA), (radius, radius), radius)
+    return halo
+
+
+
+def drawer_for(board: Board, area: pygame.Rect) -> BoardDrawer:
+    """The drawer for ``board``'s game (its entry in :mod:`app.games`), fitted into ``area``."""
+    return game(board.game).drawer_class()(board, area)

@@ -1,0 +1,88 @@
+"""ConHex's board: the 41 cells drawn through their holes on the 11x11 grid."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import pygame
+
+from app.games import game
+from app.screen.boards import RGB, BoardDrawer, Point
+from engines.conhex.geometry import (CELLS, COLUMNS, HOLES, PLAYER_SIDES, SIZE,
+                                     grid_point)
+
+CONHEX_BOARD: RGB = (222, 210, 184)
+CONHEX_LINE: RGB = (120, 104, 80)
+
+
+class ConHexDrawer(BoardDrawer):
+    """ConHex's 41 cells as polygons through their holes on the 11x11 grid, the sides
+    edged in the colour of the player who joins them."""
+
+    game = "conhex"
+
+    def size(self) -> tuple[float, float]:
+        return SIZE - 1, SIZE - 1
+
+    def _point(self, column: int, row: int) -> Point:
+        return column - 1, SIZE - row
+
+    def points(self) -> dict[str, Point]:
+        return {hole: self._point(*grid_point(hole)) for hole in HOLES}
+
+    def labels(self) -> list[tuple[str, Point]]:
+        return ([(c, (i, SIZE - 1 + 0.72)) for i, c in enumerate(COLUMNS)]
+                + [(str(r), (-0.72, SIZE - r)) for r in range(1, SIZE + 1)])
+
+    def cell_polygons(self) -> dict[str, list[tuple[int, int]]]:
+        """Cell name (its number, as the engine's areas) -> the outline in pixels.
+
+        A cell is the hull of its holes; a side cell also reaches out to the board's
+        edge, so the cells tile the whole board as on the printed one.
+        """
+        edge = {"N": lambda c, r: (c, SIZE), "S": lambda c, r: (c, 1),
+                "W": lambda c, r: (1, r), "E": lambda c, r: (SIZE, r)}
+        polygons = {}
+        for cell in CELLS:
+            points = [grid_point(HOLES[h]) for h in cell.holes]
+            points += [edge[side](c, r) for side in cell.sides for c, r in points]
+            polygons[str(cell.number)] = [self.to_px(self._point(c, r))
+                                          for c, r in _hull(points)]
+        return polygons
+
+    def draw_base(self, surface: pygame.Surface, area_leds: Mapping[str, RGB]) -> None:
+        corners = {"NW": self.to_px((0, 0)), "NE": self.to_px((SIZE - 1, 0)),
+                   "SE": self.to_px((SIZE - 1, SIZE - 1)), "SW": self.to_px((0, SIZE - 1))}
+        pygame.draw.polygon(surface, CONHEX_BOARD, list(corners.values()))
+        edges = {"N": ("NW", "NE"), "E": ("NE", "SE"), "S": ("SE", "SW"), "W": ("SW", "NW")}
+        for player, sides in PLAYER_SIDES.items():
+            for side in sides:
+                a, b = edges[side]
+                pygame.draw.line(surface, game(self.game).players[player].piece, corners[a],
+                                 corners[b], self.px(0.18))
+        for name, outline in self.cell_polygons().items():
+            colour = area_leds.get(name, (0, 0, 0))
+            if any(colour):
+                pygame.draw.polygon(surface, colour, outline)
+            pygame.draw.polygon(surface, CONHEX_LINE, outline, max(1, self.px(0.05)))
+
+
+def _hull(points: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The convex hull, counter-clockwise (Andrew's monotone chain)."""
+    points = sorted(set(points))
+    if len(points) < 3:
+        return points
+
+    def half(seq):
+        chain: list[tuple[int, int]] = []
+        for p in seq:
+            while len(chain) >= 2 and _cross(chain[-2], chain[-1], p) <= 0:
+                chain.pop()
+            chain.append(p)
+        return chain[:-1]
+
+    return half(points) + half(reversed(points))
+
+
+def _cross(o, a, b) -> int:
+    return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])

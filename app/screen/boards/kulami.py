@@ -1,0 +1,84 @@
+"""Kulami's board: the panels as wooden tiles with a hole per field, on the layout's grid."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import pygame
+
+from app.screen.boards import RGB, BoardDrawer, Point
+from engines.kulami.layout import field_name
+
+#: Kulami panels are one wood; neighbouring panels alternate shades so edges read.
+WOOD: tuple[RGB, ...] = ((176, 128, 78), (150, 104, 60), (196, 150, 98), (132, 90, 52))
+GROOVE: RGB = (70, 48, 28)
+
+
+class KulamiDrawer(BoardDrawer):
+    """Kulami's panels as wooden tiles with a hole per field, on the layout's grid."""
+
+    game = "kulami"
+
+    def size(self) -> tuple[float, float]:
+        layout = self.board.layout
+        return layout.width, layout.height
+
+    def _point(self, x: int, y: int) -> Point:
+        return x + 0.5, self.board.layout.height - y - 0.5
+
+    def points(self) -> dict[str, Point]:
+        return {field_name(x, y): self._point(x, y) for x, y in self.board.layout.fields}
+
+    def labels(self) -> list[tuple[str, Point]]:
+        layout = self.board.layout
+        return ([("abcdefghij"[x], (x + 0.5, layout.height + 0.45))
+                 for x in range(layout.width)]
+                + [(str(y + 1), (-0.45, layout.height - y - 0.5))
+                   for y in range(layout.height)])
+
+    def draw_base(self, surface: pygame.Surface, area_leds: Mapping[str, RGB]) -> None:
+        layout = self.board.layout
+        shades = _panel_shades(layout.panels)
+        for letter, fields in layout.panels.items():
+            left = min(x for x, _ in fields)
+            top = layout.height - 1 - max(y for _, y in fields)
+            width = max(x for x, _ in fields) - left + 1
+            height = max(y for _, y in fields) - min(y for _, y in fields) + 1
+            x0, y0 = self.to_px((left + 0.04, top + 0.04))
+            x1, y1 = self.to_px((left + width - 0.04, top + height - 0.04))
+            rect = pygame.Rect(x0, y0, x1 - x0, y1 - y0)
+            pygame.draw.rect(surface, GROOVE, rect.inflate(2, 2), border_radius=self.px(0.12))
+            lit = area_leds.get(letter, (0, 0, 0))
+            pygame.draw.rect(surface, lit if any(lit) else WOOD[shades[letter]], rect,
+                             border_radius=self.px(0.1))
+
+
+def _panel_shades(panels: Mapping[str, frozenset]) -> dict[str, int]:
+    """A shade index per panel such that panels sharing an edge differ.
+
+    Panels on a grid form a planar map, so four shades always suffice; a small
+    backtracking search finds them (greedy colouring can paint itself into a corner).
+    """
+    panel_of = {field: letter for letter, fields in panels.items() for field in fields}
+    touching = {letter: {panel_of[(x + dx, y + dy)] for x, y in fields
+                         for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                         if panel_of.get((x + dx, y + dy), letter) != letter}
+                for letter, fields in panels.items()}
+    order = sorted(panels, key=lambda letter: (-len(touching[letter]), letter))
+    shade: dict[str, int] = {}
+
+    def paint(i: int) -> bool:
+        if i == len(order):
+            return True
+        letter = order[i]
+        used = {shade[t] for t in touching[letter] if t in shade}
+        for candidate in range(len(WOOD)):
+            if candidate not in used:
+                shade[letter] = candidate
+                if paint(i + 1):
+                    return True
+        shade.pop(letter, None)
+        return False
+
+    paint(0)
+    return shade
