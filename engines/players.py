@@ -7,7 +7,7 @@ margin one ply ahead. Stronger search plugs in here as further levels.
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 
 from engines.core import Board, other
 
@@ -15,8 +15,12 @@ LEVELS = (1, 2)
 
 
 def choose_move(board: Board, level: int = 1, rng: random.Random | None = None,
-                player: str | None = None) -> Hashable | None:
-    """The move ``player`` (default: the side to move) would play, or ``None``."""
+                player: str | None = None,
+                progress: Callable[[float], None] | None = None) -> Hashable | None:
+    """The move ``player`` (default: the side to move) would play, or ``None``.
+
+    ``progress`` is called with the fraction of the search done so far; a caller that
+    no longer wants the result raises from it, which ends the search there."""
     rng = rng or random.Random()
     player = player or board.turn
     moves = board.legal_moves_for(player) if board.outcome() is None else []
@@ -24,13 +28,15 @@ def choose_move(board: Board, level: int = 1, rng: random.Random | None = None,
         return None
     if level <= 1 or player != board.turn:
         return rng.choice(moves)
-    return _greedy(board, moves, rng)
+    return _greedy(board, moves, rng, progress or (lambda fraction: None))
 
 
-def _greedy(board: Board, moves: list, rng: random.Random) -> Hashable:
+def _greedy(board: Board, moves: list, rng: random.Random,
+            progress: Callable[[float], None]) -> Hashable:
     mover = board.turn
     best, best_margin = [], None
-    for move in moves:
+    for done, move in enumerate(moves):
+        progress(done / len(moves))
         board.push(move)
         outcome = board.outcome()
         scores = outcome.scores if outcome else board.scores()
