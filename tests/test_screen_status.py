@@ -73,7 +73,7 @@ import pytest
 from app.games import game as game_info
 from app.screen.paint import MESSAGE_COLOURS, Action, Painter
 from app.screen.status import CONFIRM, HINT, NEW, TURN, UNDO, draw_status
-from app.screen import words
+from app.table import texts as words
 
 SIZES = [(800, 480), (1024, 600), (1920, 1080)]
 CASES = [(game, name) for game in GAMES for name in states(game)]

@@ -17,7 +17,7 @@ from typing import Any
 import pygame
 
 from app.games import RANDOM_LAYOUT, game as game_info
-from app.screen import words
+from app.table import texts as words
 from app.screen.paint import BACKGROUND, MUTED, TEXT, Action, Drawn, Painter, columns
 from engines.players import LEVELS
 

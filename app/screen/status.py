@@ -11,7 +11,7 @@ from __future__ import annotations
 import pygame
 
 from app.games import game
-from app.screen import words
+from app.table import texts as words
 from app.screen.paint import (BACKGROUND, MESSAGE_COLOURS, MUTED, PANEL, TEXT, Action,
                               Drawn, Painter, columns)
 from app.table.status import Status

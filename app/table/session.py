@@ -2,14 +2,21 @@
 
 The session is the only place where the game changes. Sensor readings go through the
 sensing pipeline; a ``Moved`` is pushed, a ``Takeback`` popped, and every change is saved
-before anything else happens. The engine never moves pieces itself: its move becomes
-``pending``, lit on the board, and counts only when the sensors see a person place that
-very move. Buttons and the touch screen call :meth:`hint`, :meth:`undo`, :meth:`confirm`
-and :meth:`new_game`. After any call, :meth:`status` and :meth:`scene` say what to show.
+before anything else happens. The engine never moves pieces itself: it thinks off the
+table loop (see :mod:`app.table.thinker`), its move becomes ``pending``, lit on the
+board, and counts only when the sensors see a person place that very move. Buttons and
+the touch screen call :meth:`hint`, :meth:`undo`, :meth:`confirm` and :meth:`new_game`;
+the loop calls :meth:`poll` every turn for the engine's progress.
+
+The session is always in one :class:`State`, derived from what it holds, so it can never
+disagree with itself. ``revision`` counts the changes anything shown depends on: the
+loop redraws the LEDs and the screen only when it moved. Its texts come from
+:mod:`app.table.texts`.
 """
 
 from __future__ import annotations
 
+import enum
 import logging
 import random
 from collections.abc import Hashable, Mapping
@@ -21,14 +28,30 @@ from app.table.scene import Scene, game_scene, placed_holes, setup_scene
 from app.sensing.events import (Candidates, Event, InSync, Moved, OutOfSync, Takeback,
                                 Waiting)
 from app.sensing.pipeline import DEBOUNCE_S, SETTLE_S, Pipeline
+from app.table import texts
 from app.table.status import Status
 from app.table.store import RecordStore
+from app.table.thinker import InlineThinker, Thinker, Thought
 from engines import Board, EngineError
-from engines.players import choose_move
 
 log = logging.getLogger(__name__)
 
 SEAT_KINDS = ("person", "engine")
+#: The engine's progress is shown in steps of this size, so that a search does not
+#: redraw the screen at every move it looks at.
+PROGRESS_STEP = 0.05
+
+
+class State(enum.Enum):
+    """What the table is doing, most pressing first (see :attr:`Session.state`)."""
+
+    SYNC = "sync"          # the board and the game differ: fix the board
+    CONFIRM = "confirm"    # moves the sensors cannot tell apart: a person picks one
+    OVER = "over"          # the game has ended
+    SETUP = "setup"        # laying out the board (Kulami's panels) before play
+    THINKING = "thinking"  # the engine is searching for its move
+    PLACING = "placing"    # the engine's move is lit: a person places it
+    WAITING = "waiting"    # waiting for a person's move
 
 
 class SessionError(EngineError):
@@ -41,7 +64,8 @@ class Session:
     def __init__(self, board: Board, *, seats: Mapping[str, str] | None = None,
                  level: int = 2, store: RecordStore | None = None, seed: int | None = None,
                  show_legal: bool = True, debounce: float = DEBOUNCE_S,
-                 settle: float = SETTLE_S, colour_sensing: bool = False) -> None:
+                 settle: float = SETTLE_S, colour_sensing: bool = False,
+                 thinker: Thinker | None = None) -> None:
         self.seats = dict(seats or {"b": "person", "w": "person"})
         if sorted(self.seats) != ["b", "w"] or not set(self.seats.values()) <= set(SEAT_KINDS):
             raise SessionError(f"seats must give b and w each person or engine, not "
@@ -57,6 +81,11 @@ class Session:
         self.show_legal = show_legal
         self.pipeline = Pipeline(board, debounce=debounce, settle=settle,
                                  colour_sensing=colour_sensing)
+        #: Searches run here; by default at once, in the caller's thread.
+        self.thinker = thinker or InlineThinker()
+        self.thought: Thought | None = None
+        self._thinking_for = ""  # "move" or "hint"
+        self._progress_step = 0  # the engine's progress as shown, in PROGRESS_STEPs
         self.pending: Hashable | None = None
         self.suggestion: Hashable | None = None
         self.sync: OutOfSync | None = None
@@ -65,6 +94,7 @@ class Session:
         self.choice = 0
         self.setting_up = False
         self.message, self.message_kind = "", "info"
+        self.revision = 0
         self._plan_engine()
 
     @classmethod
@@ -75,7 +105,7 @@ class Session:
         resumed = store.resume()
         if resumed.board is not None:
             session = cls(resumed.board, store=store, **kwargs)
-            session._say(f"resumed {store.current.name} at move {len(resumed.board.move_stack)}")
+            session._say(texts.resumed(store.current.name, len(resumed.board.move_stack)))
             log.info("resumed %s with %d moves", store.current, len(resumed.board.move_stack))
             return session
         board = new_game(game, **options)
@@ -100,6 +130,8 @@ class Session:
         return events
 
     def _handle(self, events: list[Event]) -> None:
+        if events:
+            self.revision += 1
         queue = list(events)
         while queue:
             queue.extend(self._on_event(queue.pop(0)))
@@ -114,24 +146,24 @@ class Session:
             return self._on_moved(event.move)
         if isinstance(event, Takeback):
             self.board.pop()
-            self._say(f"took back {self.board.move_text(event.move)}")
+            self._say(texts.took_back([self.board.move_text(event.move)]))
             return self._changed()
         if isinstance(event, InSync):
             self.sync, self.error, self.candidates = None, frozenset(), ()
             if self.message_kind in ("sync", "error", "confirm"):
-                self._say("the board matches the game")
+                self._say(texts.IN_SYNC)
             outcome = self.board.outcome()
             if outcome is not None:
-                self._say(self._result(outcome), "over")
+                self._say(texts.game_over(self.board.game, outcome), "over")
             self._plan_engine()
         elif isinstance(event, OutOfSync):
             self._on_out_of_sync(event)
         elif isinstance(event, Candidates):
             self.candidates, self.choice = event.moves, 0
-            self._say("which move? hint picks the next, confirm takes it", "confirm")
+            self._say(texts.WHICH_MOVE, "confirm")
         elif isinstance(event, Waiting):
             self.sync, self.error = None, frozenset()
-            self._say("a move is under way", "info")
+            self._say(texts.UNDER_WAY, "info")
         return []
 
     def _on_moved(self, move: Hashable) -> list[Event]:
@@ -139,7 +171,7 @@ class Session:
         if self.pending is not None and move != self.pending:
             text = self.board.move_text
             self.error = placed_holes(self.board, move)
-            self._say(f"the engine plays {text(self.pending)}, not {text(move)}", "error")
+            self._say(texts.engine_not(text(self.pending), text(move)), "error")
             return []
         return self._play(move)
 
@@ -151,10 +183,10 @@ class Session:
             (hole,) = event.empty
             if hole not in self.board.sensor_view():
                 self.sync, self.error = None, event.empty
-                self._say(f"not a legal move: {self._reason(hole)}", "error")
+                self._say(texts.not_legal(self._reason(hole)), "error")
                 return
         self.sync, self.error = event, frozenset()
-        self._say("the board and the game differ: fill the green holes, empty the red", "sync")
+        self._say(texts.SYNC, "sync")
 
     def _difference(self) -> OutOfSync:
         """How the settled board differs from the game, as the pipeline words it."""
@@ -169,7 +201,7 @@ class Session:
 
     def _reason(self, hole: str) -> str:
         if self.pending is not None:
-            return f"the engine plays {self.board.move_text(self.pending)}"
+            return texts.engine_plays(self.board.move_text(self.pending))
         try:
             return self.board.illegal_reason(self.board.parse_move(hole))
         except EngineError:
@@ -179,7 +211,7 @@ class Session:
     def _play(self, move: Hashable, by_hand: bool = True) -> list[Event]:
         mover = self.board.turn
         self.board.push(move)
-        self._say(f"{game_info(self.board.game).players[mover].name} played {self.board.move_text(move)}")
+        self._say(texts.played(self.board.game, mover, self.board.move_text(move)))
         events = self._changed(by_hand)
         log.info("move %d: %s %s (saved)", len(self.board.move_stack), mover,
                  self.board.move_text(move))
@@ -191,29 +223,66 @@ class Session:
         or lifting them one by one could look like moves on the way."""
         if self.store is not None:
             self.store.save(self.board)
-        self.pending = self.suggestion = None
+        self._forget_engine()
         self.error, self.candidates, self.sync = frozenset(), (), None
         events = self.pipeline.resync(self.board)
         if events and not by_hand:
             events, self.sync = [], self._difference()
-            self._say("the board and the game differ: fill the green holes, empty the red",
-                      "sync")
+            self._say(texts.SYNC, "sync")
         self._plan_engine()
         outcome = self.board.outcome()
         if outcome is not None:
-            self._say(self._result(outcome), "over")
+            self._say(texts.game_over(self.board.game, outcome), "over")
         return events
 
     def _plan_engine(self) -> None:
-        """When the engine is to move, choose its move and wait for a person to place it."""
+        """When the engine is to move, start its search; its move, once found, waits for
+        a person to place it."""
         if self.board.is_game_over() or self.seats[self.board.turn] != "engine":
             self.pending = None
             return
-        if self.pending is None:
-            self.pending = choose_move(self.board, self.level, self._rng())
-        if self.sync is None and not self.error:
-            self._say(f"the engine plays {self.board.move_text(self.pending)}: place it there",
-                      "waiting")
+        if self.pending is None and self.thought is None:
+            self._think("move")
+        self._announce_pending()
+
+    def _think(self, purpose: str) -> None:
+        self._thinking_for, self._progress_step = purpose, 0
+        self.thought = self.thinker.think(self.board, self.level, self._rng())
+        self.poll()
+
+    def poll(self) -> None:
+        """Take the engine's move once its search is done; note its progress meanwhile.
+        The loop calls this every turn."""
+        thought = self.thought
+        if thought is None:
+            return
+        if not thought.done:
+            step = int(thought.progress / PROGRESS_STEP)
+            if step != self._progress_step:
+                self._progress_step = step
+                self.revision += 1
+            return
+        self.thought = None
+        self.revision += 1
+        if thought.move is None:
+            return
+        if self._thinking_for == "hint":
+            self.suggestion = thought.move
+            self._say(texts.hint(self.board.move_text(thought.move)))
+        else:
+            self.pending = thought.move
+            self._announce_pending()
+
+    def _announce_pending(self) -> None:
+        if self.pending is not None and self.sync is None and not self.error:
+            self._say(texts.place_engine_move(self.board.move_text(self.pending)), "waiting")
+
+    def _forget_engine(self) -> None:
+        """The game moved on: any search under way and its move are no longer wanted."""
+        if self.thought is not None:
+            self.thought.cancel()
+            self.thought = None
+        self.pending = self.suggestion = None
 
     def _rng(self) -> random.Random:
         moves = " ".join(self.board.move_text(m) for m in self.board.move_stack)
@@ -222,30 +291,32 @@ class Session:
     def undo(self) -> None:
         """Take back to the last position a person was to move in; the LEDs then show
         which pieces to lift."""
+        self.revision += 1
         if not self.board.move_stack:
-            self._say("nothing to take back")
+            self._say(texts.NOTHING_TO_TAKE_BACK)
             return
         taken = [self.board.pop()]
         while (self.board.move_stack and self.seats[self.board.turn] == "engine"
                and "person" in self.seats.values()):
             taken.append(self.board.pop())
-        self._say("took back " + ", ".join(self.board.move_text(m) for m in taken))
+        self._say(texts.took_back(self.board.move_text(m) for m in taken))
         self._handle(self._changed(by_hand=False))
 
     def hint(self) -> None:
         """Show the legal targets and a suggested move; with moves to choose between,
         pick the next one instead."""
+        self.revision += 1
         if self.candidates:
             self.choice = (self.choice + 1) % len(self.candidates)
             return
-        if self.board.is_game_over() or self.pending is not None:
+        if self.board.is_game_over() or self.pending is not None or self.thought is not None:
             return
-        self.suggestion = choose_move(self.board, self.level, self._rng())
-        self._say(f"hint: {self.board.move_text(self.suggestion)}")
+        self._think("hint")
 
     def confirm(self, move_text: str | None = None) -> None:
         """Take the chosen candidate (or ``move_text``), or finish setting up. A move the
         sensors cannot see at all (a ConHex swap) is entered here as text."""
+        self.revision += 1
         if self.candidates:
             move = self.candidates[self.choice]
             if move_text is not None:
@@ -253,7 +324,7 @@ class Session:
                 if move is None:
                     return
                 if move not in self.candidates:
-                    self._say(f"{move_text} is not one of the moves on the board", "error")
+                    self._say(texts.not_a_candidate(move_text), "error")
                     return
             self._handle(self._play(move))
         elif move_text is not None:
@@ -261,7 +332,7 @@ class Session:
             if move is None:
                 return
             if self.pending is not None and move != self.pending:
-                self._say(f"the engine plays {self.board.move_text(self.pending)}", "error")
+                self._say(texts.engine_plays(self.board.move_text(self.pending)), "error")
                 return
             if not self.board.is_legal(move):
                 self._say(self.board.illegal_reason(move), "error")
@@ -269,7 +340,7 @@ class Session:
             self._handle(self._play(move, by_hand=False))
         elif self.setting_up:
             self.setting_up = False
-            self._say("ready: the first player may start")
+            self._say(texts.READY)
 
     def _parse(self, text: str) -> Hashable | None:
         try:
@@ -283,20 +354,39 @@ class Session:
         game = game or self.board.game
         if not options and game == self.board.game:
             options = dict(self.board.options)
-        self.board = new_game(game, **options)
+        board = new_game(game, **options)
+        self.revision += 1
+        self._forget_engine()
+        self.board = board
         if self.store is not None:
             self.store.start(self.board)
-        self.pending = self.suggestion = None
         self.error, self.candidates, self.sync = frozenset(), (), None
         self.setting_up = game_info(game).setup
-        self._say(f"new game of {game}")
+        self._say(texts.new_game(game))
         log.info("new game of %s", game)
         if self.pipeline.resync(self.board):
             self.sync = self._difference()
-            self._say("clear the board: empty the red holes", "sync")
+            self._say(texts.CLEAR_BOARD, "sync")
         self._plan_engine()
 
     # --- what to show -------------------------------------------------------------------
+    @property
+    def state(self) -> State:
+        """The one state the table is in, most pressing first."""
+        if self.sync is not None:
+            return State.SYNC
+        if self.candidates:
+            return State.CONFIRM
+        if self.board.is_game_over():
+            return State.OVER
+        if self.setting_up:
+            return State.SETUP
+        if self.thought is not None and self._thinking_for == "move":
+            return State.THINKING
+        if self.pending is not None:
+            return State.PLACING
+        return State.WAITING
+
     def status(self) -> Status:
         board = self.board
         outcome = board.outcome()
@@ -310,7 +400,13 @@ class Session:
             sync_fill=self.sync.fill if self.sync else frozenset(),
             sync_empty=self.sync.empty if self.sync else frozenset(),
             pending=text(self.pending) if self.pending is not None else None,
-            candidates=tuple(text(m) for m in self.candidates), outcome=outcome)
+            candidates=tuple(text(m) for m in self.candidates), outcome=outcome,
+            state=self.state.value, thinking=self._thinking_progress())
+
+    def _thinking_progress(self) -> float | None:
+        if self.thought is None:
+            return None
+        return round(self._progress_step * PROGRESS_STEP, 2)
 
     def scene(self) -> Scene:
         if self.sync is not None:
@@ -329,9 +425,5 @@ class Session:
 
     def _say(self, message: str, kind: str = "info") -> None:
         self.message, self.message_kind = message, kind
+        self.revision += 1
 
-    def _result(self, outcome) -> str:
-        players = game_info(self.board.game).players
-        scores = ", ".join(f"{players[p].name} {outcome.scores[p]}" for p in "bw")
-        winner = f"{players[outcome.winner].name} wins" if outcome.winner else "a draw"
-        return f"game over ({outcome.reason}): {scores}; {winner}"

@@ -36,6 +36,7 @@ class Status:
     pending: str | None = None  # the engine's move, shown until a person places it
     candidates: tuple[str, ...] = ()  # moves the sensors cannot tell apart
     thinking: float | None = None  # the engine's progress, 0..1, while it searches
+    state: str = "waiting"  # the session's State, by value
     outcome: Outcome | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)  # game-specific facts
 

@@ -1,0 +1,116 @@
+"""Every text the table shows or logs: the session's messages, and the game facts in
+words (titles, options, seats, outcomes) for the screen.
+
+One place, so that the screen, the systemd status line and the journal say the same
+thing in the same words, and a maker translating the board edits one file. What is
+particular to a game (its title, its players' names, its options in words) comes from
+its entry in :mod:`app.games`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from app.games import game as game_info
+from engines.core import Outcome
+
+
+def title(game: str) -> str:
+    return game_info(game).title
+
+
+def player(game: str, colour: str) -> str:
+    """The player's display name with a capital, e.g. ``Red``."""
+    return game_info(game).players[colour].title
+
+
+def options(game: str, values: Mapping[str, Any]) -> str:
+    """The game's options as one line, e.g. ``layout square-1, scoring level 0``."""
+    return ", ".join(game_info(game).describe(values))
+
+
+def seat(kind: str, level: int) -> str:
+    return f"engine level {level}" if kind == "engine" else "person"
+
+
+def seats(game: str, kinds: Mapping[str, str], level: int) -> str:
+    """Who plays which colour, e.g. ``Red: person, Black: engine level 2``."""
+    return ", ".join(f"{player(game, c)}: {seat(kinds.get(c, 'person'), level)}"
+                     for c in ("b", "w"))
+
+
+def result(game: str, outcome: Outcome) -> str:
+    """The end in a few words, e.g. ``Red wins`` or ``A draw``."""
+    return f"{player(game, outcome.winner)} wins" if outcome.winner else "A draw"
+
+
+def sentence(text: str) -> str:
+    """``text`` with a capital first letter, as a message on the screen reads."""
+    return text[:1].upper() + text[1:]
+
+
+def holes(names: Iterable[str], most: int = 8) -> str:
+    """Hole names in board order, at most ``most`` of them and a count of the rest."""
+    ordered = sorted(names, key=lambda n: (n[:1], int(n[1:]) if n[1:].isdigit() else 0, n))
+    shown = " ".join(ordered[:most])
+    rest = len(ordered) - most
+    return f"{shown} and {rest} more" if rest > 0 else shown
+
+
+# --- the session's messages --------------------------------------------------------------
+SYNC = "the board and the game differ: fill the green holes, empty the red"
+CLEAR_BOARD = "clear the board: empty the red holes"
+IN_SYNC = "the board matches the game"
+UNDER_WAY = "a move under way"
+WHICH_MOVE = "which move? hint picks the next, confirm takes it"
+NOTHING_TO_TAKE_BACK = "nothing to take back"
+READY = "ready: the first player may start"
+THINKING = "the engine is thinking"
+
+
+def played(game: str, player: str, move: str) -> str:
+    return f"{game_info(game).players[player].name} played {move}"
+
+
+def took_back(moves: Iterable[str]) -> str:
+    return "took back " + ", ".join(moves)
+
+
+def engine_plays(move: str) -> str:
+    return f"the engine plays {move}"
+
+
+def place_engine_move(move: str) -> str:
+    return f"the engine plays {move}: place it there"
+
+
+def engine_not(expected: str, placed: str) -> str:
+    return f"the engine plays {expected}, not {placed}"
+
+
+def not_legal(reason: str) -> str:
+    return f"not a legal move: {reason}"
+
+
+def hint(move: str) -> str:
+    return f"hint: {move}"
+
+
+def new_game(game: str) -> str:
+    return f"new game of {game_info(game).title}"
+
+
+def resumed(name: str, moves: int) -> str:
+    return f"resumed {name} at move {moves}"
+
+
+def not_a_candidate(move: str) -> str:
+    return f"{move} is not one of the moves on the board"
+
+
+def game_over(game: str, outcome: Outcome) -> str:
+    players = game_info(game).players
+    scores = ", ".join(f"{players[p].name} {outcome.scores[p]}" for p in "bw")
+    winner = f"{players[outcome.winner].name} wins" if outcome.winner else "a draw"
+    return f"game over ({outcome.reason}): {scores}; {winner}"

@@ -1,0 +1,93 @@
+"""The engine's thinking, off the table loop.
+
+A search may take seconds on a Pi. While it runs, the loop must keep scanning the
+sensors (a person may take a move back), feeding systemd's watchdog and drawing the
+progress bar, so the search runs in a worker thread on its own copy of the board. The
+engine reports its progress through a callback; cancelling makes that callback raise
+:class:`Cancelled`, which ends the search at its next report. The board the session plays
+on is never touched by the worker, so a cancelled search leaves nothing to clean up.
+
+:class:`InlineThinker` does the same work at once in the caller's thread: replays,
+tests and the terminal use it where waiting is the point.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+from collections.abc import Hashable
+
+from engines.core import Board
+from engines.players import choose_move
+
+log = logging.getLogger(__name__)
+
+
+class Cancelled(Exception):
+    """Raised inside the search when its result is no longer wanted."""
+
+
+class Thought:
+    """One search under way: its progress (0..1), and its move once done."""
+
+    def __init__(self) -> None:
+        self.progress = 0.0
+        self._cancelled = threading.Event()
+        self._done = threading.Event()
+        self._move: Hashable | None = None
+
+    def report(self, fraction: float) -> None:
+        """The engine's progress callback; ends the search once cancelled."""
+        if self._cancelled.is_set():
+            raise Cancelled
+        self.progress = fraction
+
+    def cancel(self) -> None:
+        self._cancelled.set()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cancelled.is_set()
+
+    @property
+    def done(self) -> bool:
+        return self._done.is_set()
+
+    @property
+    def move(self) -> Hashable | None:
+        """The chosen move (``None`` before the search is done or when it was cancelled)."""
+        return self._move
+
+    def run(self, board: Board, level: int, rng: random.Random) -> None:
+        try:
+            self._move = choose_move(board, level, rng, progress=self.report)
+            self.progress = 1.0
+        except Cancelled:
+            self._move = None
+        finally:
+            self._done.set()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        return self._done.wait(timeout)
+
+
+class Thinker:
+    """Starts each search in a daemon thread of its own: a stopped service never waits
+    for a search nobody wants any more."""
+
+    def think(self, board: Board, level: int, rng: random.Random) -> Thought:
+        thought = Thought()
+        worker = threading.Thread(target=thought.run, args=(board.copy(), level, rng),
+                                  name="engine", daemon=True)
+        worker.start()
+        return thought
+
+
+class InlineThinker(Thinker):
+    """Searches at once, in the caller's thread: the thought is done when returned."""
+
+    def think(self, board: Board, level: int, rng: random.Random) -> Thought:
+        thought = Thought()
+        thought.run(board.copy(), level, rng)
+        return thought
