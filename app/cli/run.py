@@ -1,29 +1,33 @@
 """``tabletop run --profile P``: the product itself, as the Pi's service runs it.
 
-One loop: scan the sensors, hand what changed to the session, read the buttons, light
-the scene, feed systemd's watchdog. Games are saved after every move and resumed at the
-next start. With ``--log`` a simulated board is driven by a sensor log instead of
-people, in log time (``--speed`` replays it at that multiple of real time), which is how
-the tests play whole games and pull the plug in the middle of them. Logs go to standard
-output for the journal; SIGTERM turns the LEDs off and stops cleanly.
+It builds the table from the profile and the configuration and turns the table loop
+(:mod:`app.table.loop`): scan the sensors, play the moves, light the scene, draw the
+status screen, feed systemd's watchdog. The screen is the Pi's display (SDL's KMS/DRM
+driver without a desktop); with no display at all the board says so in one log line and
+plays on without one. Games are saved after every move and resumed at the next start.
+With ``--log`` a simulated board is driven by a sensor log instead of people, in log
+time (``--speed`` replays it at that multiple of real time), which is how the tests play
+whole games and pull the plug in the middle of them. Logs go to standard output for the
+journal; SIGTERM turns the LEDs off and stops cleanly.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import sys
-import time
-from collections.abc import Callable, Iterable
 
 from app.hardware.buttons import Buttons
+from app.hardware.leds import open_strip
+from app.hardware.profile import ProfileError, load_profile
+from app.hardware.sensors import open_source
+from app.sensing.sensorlog import SensorLogError, read_log
 from app.table.config import ConfigError, load_config
-from app.hardware.leds import LedStrip, open_strip
-from app.hardware.profile import Profile, ProfileError, load_profile
-from app.hardware.sensors import Scan, SensorSource, open_source
-from app.sensing.sensorlog import Reading, SensorLogError, read_log
+from app.table.loop import Table
 from app.table.service import Notifier, ServiceStop, stop_on_signals
 from app.table.session import Session
 from app.table.store import RecordStore
+from app.table.thinker import InlineThinker, Thinker
 from engines import EngineError
 
 log = logging.getLogger("tabletop")
@@ -41,81 +45,6 @@ def register(subparsers) -> None:
                         help="with --log: replay at this multiple of real time "
                              "(default 0: as fast as possible)")
     parser.set_defaults(run=run)
-
-
-class Table:
-    """A session wired to its LEDs, buttons and systemd: what the main loop turns."""
-
-    def __init__(self, session: Session, profile: Profile, strip: LedStrip, *,
-                 buttons: Buttons | None = None, notifier: Notifier | None = None,
-                 blink_s: float = 0.5) -> None:
-        self.session, self.profile, self.strip = session, profile, strip
-        self.buttons = buttons
-        self.notifier = notifier or Notifier(None)
-        self.blink_s = blink_s
-        self._scan: dict[str, tuple[bool, str | None]] = {}
-        self._frame: list | None = None
-        self._message = None
-
-    def scan(self, scan: Scan, t: float) -> None:
-        """Hand the session every hole whose reading changed since the last scan."""
-        for hole, on in scan.items():
-            state = (on, scan.colours.get(hole))
-            if self._scan.get(hole, (False, None)) != state:
-                self._scan[hole] = state
-                self.session.on_reading(hole, on, t, state[1])
-
-    def step(self, t: float) -> None:
-        """Everything but the sensors, once per loop turn at time ``t``."""
-        self.session.tick(t)
-        for action in self.buttons.presses() if self.buttons else ():
-            log.info("button: %s", action)
-            {"confirm": self.session.confirm, "hint": self.session.hint,
-             "undo": self.session.undo, "new_game": self.session.new_game}[action]()
-        self.render(t)
-        status = self.session.status()
-        if (status.message, status.message_kind) != self._message:
-            self._message = (status.message, status.message_kind)
-            if status.message:
-                log.info("%s: %s", status.message_kind, status.message)
-                self.notifier.status(status.message)
-        self.notifier.watchdog()
-
-    def render(self, t: float) -> None:
-        blink_on = int(t / self.blink_s) % 2 == 0
-        frame = self.session.scene().frame(self.profile, blink_on=blink_on)
-        if frame != self._frame:
-            self.strip.show(frame)
-            self._frame = frame
-
-
-def poll(table: Table, source: SensorSource, period: float,
-         clock: Callable[[], float] = time.monotonic,
-         sleep: Callable[[float], None] = time.sleep) -> None:
-    """Scan, step, sleep, for ever: the service's main loop."""
-    while True:
-        t = clock()
-        table.scan(source.read(), t)
-        table.step(t)
-        sleep(period)
-
-
-def replay(table: Table, readings: Iterable[Reading], speed: float = 0.0,
-           clock: Callable[[], float] = time.monotonic,
-           sleep: Callable[[float], None] = time.sleep) -> None:
-    """Feed a sensor log in log time, then let the board settle; ``speed`` > 0 paces it."""
-    session = table.session
-    start = None
-    for reading in readings:
-        while (due := session.pipeline.deadline) is not None and due <= reading.t:
-            table.step(due)
-        if speed > 0:
-            start = start or (clock() - reading.t / speed)
-            sleep(max(0.0, start + reading.t / speed - clock()))
-        session.on_reading(reading.hole, reading.on, reading.t, reading.colour)
-        table.step(reading.t)
-    while (due := session.pipeline.deadline) is not None:
-        table.step(due)
 
 
 def run(args) -> int:
@@ -137,10 +66,13 @@ def run(args) -> int:
                                      f"{profile.game}")
             options = dict(header.options)
         store = RecordStore(config.data_dir)
+        # A replayed log plays in log time: the engine answers at once, as it would
+        # have had all the time in the world between the logged readings.
         session = Session.resume_or_start(
             store, profile.game, options, seats=config.seats, level=config.level,
             seed=config.seed, show_legal=config.show_legal,
-            colour_sensing=profile.sensors.colour)
+            colour_sensing=profile.sensors.colour,
+            thinker=InlineThinker() if readings is not None else Thinker())
     except (OSError, ProfileError, ConfigError, SensorLogError, EngineError) as error:
         print(f"tabletop run: {error}", file=sys.stderr)
         return 2
@@ -152,15 +84,15 @@ def run(args) -> int:
             strip = open_strip(profile)
             if config.buttons:
                 buttons = Buttons(config.buttons)
-            table = Table(session, profile, strip, buttons=buttons, notifier=notifier,
-                          blink_s=config.blink_s)
             if readings is None:
                 source = open_source(profile)
+            table = Table(session, profile, strip, source, screen=status_screen(session),
+                          buttons=buttons, notifier=notifier, blink_s=config.blink_s)
             notifier.ready(f"playing {profile.game}")
             if readings is None:
-                poll(table, source, config.poll_s)
+                table.run(config.poll_s)
             else:
-                replay(table, readings, args.speed)
+                table.replay(readings, args.speed)
                 log.info("end of sensor log")
         except ServiceStop as stop:
             log.info("stopping on %s", stop)
@@ -172,3 +104,26 @@ def run(args) -> int:
             log.info("LEDs off, stopped")
             notifier.close()
     return 0
+
+
+def status_screen(session: Session):
+    """The status screen on the display there is, or ``None`` (said in one log line)
+    when there is none a person could see."""
+    from app.screen.display import NoDisplayError, choose_display
+    display = choose_display()
+    if display is None:
+        log.info("no display (no DISPLAY or WAYLAND_DISPLAY, no KMS/DRM device): "
+                 "playing without a screen")
+        return None
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    from app.games import GAMES
+    from app.screen.console import Console
+    from app.screen.display import open_display
+    from app.screen.paint import DESIGN_SIZE
+    from app.screen.window import StatusWindow
+    try:
+        surface = open_display(display, DESIGN_SIZE, caption="Tabletop")
+    except NoDisplayError as error:
+        log.info("no display (%s): playing without a screen", error)
+        return None
+    return StatusWindow(surface, Console(session, tuple(GAMES)))

@@ -1,0 +1,150 @@
+"""The table loop: sensors in, session, LEDs and screen out, turn after turn.
+
+One loop runs the board (``tabletop run``) and the desktop simulator alike; they differ
+only in the parts plugged in: the sensor source (a GPIO matrix, or simulated sensors a
+mouse puts pieces on), the LED strip, and the screen (the Pi's status screen, the
+simulator's window with the board drawn, or none). Each turn hands the session the
+holes whose readings changed, lets time pass, takes the engine's move once its search
+(off the loop) is done, takes the buttons' presses, and then shows what changed: the
+scene and the screen are rebuilt only when the session's ``revision`` moved, the LED
+frame also when blinking lights turn on or off. An idle board therefore costs a sensor
+scan and a few comparisons per turn. systemd's watchdog is fed every turn, so a hung
+loop is restarted.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterable
+from typing import Protocol
+
+from app.hardware.buttons import Buttons
+from app.hardware.leds import LedStrip
+from app.hardware.profile import Profile
+from app.hardware.sensors import SensorSource
+from app.sensing.sensorlog import Reading
+from app.table.service import Notifier
+from app.table.session import Session
+
+log = logging.getLogger("tabletop")
+
+#: Blinking lights are on for this long, then off for as long.
+BLINK_S = 0.5
+
+
+class Screen(Protocol):
+    """What the loop needs of a screen: take its input, and draw when asked."""
+
+    #: Whether the screen shows the LEDs (the simulator does): it is then redrawn when
+    #: the LED frame changes too.
+    shows_leds: bool
+
+    def pump(self) -> bool:
+        """Handle pending input (taps, clicks, window events); ``False`` to stop."""
+
+    @property
+    def dirty(self) -> bool:
+        """Whether something only the screen knows of (a resize, the menu) needs a redraw."""
+
+    def draw(self) -> None:
+        """Draw the session as it is now."""
+
+
+class Table:
+    """A session wired to its sensors, LEDs, buttons, screen and systemd."""
+
+    def __init__(self, session: Session, profile: Profile, strip: LedStrip,
+                 source: SensorSource | None = None, *, screen: Screen | None = None,
+                 buttons: Buttons | None = None, notifier: Notifier | None = None,
+                 blink_s: float = BLINK_S) -> None:
+        self.session, self.profile, self.strip = session, profile, strip
+        self.source, self.screen, self.buttons = source, screen, buttons
+        self.notifier = notifier or Notifier(None)
+        self.blink_s = blink_s
+        self._readings: dict[str, tuple[bool, str | None]] = {}
+        self._shown: tuple | None = None  # (session, revision) last shown
+        self._scene = None
+        self._frame: list | None = None
+        self._message: tuple[str, str] | None = None
+
+    def turn(self, t: float) -> bool:
+        """One turn of the loop at time ``t``; ``False`` once the screen asks to stop."""
+        if self.source is not None:
+            self.sense(t)
+        keep_going = self.screen.pump() if self.screen is not None else True
+        self.step(t)
+        return keep_going
+
+    def sense(self, t: float) -> None:
+        """Hand the session every hole whose reading changed since the last scan."""
+        scan = self.source.read()
+        colours = scan.colours
+        for hole, on in scan.items():
+            state = (on, colours.get(hole))
+            if self._readings.get(hole, (False, None)) != state:
+                self._readings[hole] = state
+                self.session.on_reading(hole, on, t, state[1])
+
+    def step(self, t: float) -> None:
+        """Everything but the sensors: time, the engine, the buttons, then what to show."""
+        session = self.session
+        session.tick(t)
+        session.poll()
+        for action in self.buttons.presses() if self.buttons else ():
+            log.info("button: %s", action)
+            {"confirm": session.confirm, "hint": session.hint, "undo": session.undo,
+             "new_game": session.new_game}[action]()
+        self.show(t)
+        self.notifier.watchdog()
+
+    def show(self, t: float) -> None:
+        """Light the LEDs and draw the screen, each only if what it shows changed."""
+        session = self.session
+        changed = self._shown != (session, session.revision)
+        if changed:
+            self._shown = (session, session.revision)
+            self._scene = session.scene()
+            self._report()
+        frame = self._scene.frame(self.profile, blink_on=int(t / self.blink_s) % 2 == 0)
+        lit = frame != self._frame
+        if lit:
+            self.strip.show(frame)
+            self._frame = frame
+        screen = self.screen
+        if screen is not None and (changed or screen.dirty or (lit and screen.shows_leds)):
+            screen.draw()
+
+    def _report(self) -> None:
+        """A new message goes to the journal and to systemd's status line."""
+        session = self.session
+        message = (session.message, session.message_kind)
+        if message != self._message:
+            self._message = message
+            if session.message:
+                log.info("%s: %s", session.message_kind, session.message)
+                self.notifier.status(session.message)
+
+    def run(self, period: float, clock: Callable[[], float] = time.monotonic,
+            sleep: Callable[[float], None] = time.sleep) -> None:
+        """Turn, sleep, until the screen asks to stop (the service: until a signal)."""
+        while self.turn(clock()):
+            sleep(period)
+
+    def replay(self, readings: Iterable[Reading], speed: float = 0.0,
+               clock: Callable[[], float] = time.monotonic,
+               sleep: Callable[[float], None] = time.sleep) -> None:
+        """Feed a sensor log in log time instead of scanning, then let the board settle;
+        ``speed`` > 0 paces it at that multiple of real time."""
+        session = self.session
+        start = None
+        for reading in readings:
+            while (due := session.pipeline.deadline) is not None and due <= reading.t:
+                self.step(due)
+            if speed > 0:
+                start = start or (clock() - reading.t / speed)
+                sleep(max(0.0, start + reading.t / speed - clock()))
+            session.on_reading(reading.hole, reading.on, reading.t, reading.colour)
+            self.step(reading.t)
+        while (due := session.pipeline.deadline) is not None:
+            self.step(due)
