@@ -23,6 +23,7 @@ from app.screen.menu import Choice  # noqa: E402
 from app.screen.status import draw_status  # noqa: E402
 from app.games import GAMES  # noqa: E402
 from app.screen.simulator import BLINK_S, WINDOW, Simulator  # noqa: E402
+from app.table.thinker import InlineThinker  # noqa: E402
 from engines.players import choose_move  # noqa: E402
 
 OUT = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
@@ -46,7 +47,7 @@ def play(game: str) -> Simulator:
     options, plies = SCENES[game]
     clock = Clock()
     sim = Simulator(Choice(game, options, {"b": "person", "w": "engine"}, 2), clock=clock,
-                    seed=SEED)
+                    seed=SEED, thinker=InlineThinker())
     rng = random.Random(SEED)
     while len(sim.session.board.move_stack) < plies:
         status = sim.session.status()

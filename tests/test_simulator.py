@@ -7,6 +7,7 @@ import pytest
 from app.colours import ROLE_COLOURS
 from app.games import GAMES, game
 from app.screen.menu import Choice
+from app.table.thinker import InlineThinker
 from app.screen.simulator import BLINK_S, WINDOW, Simulator
 
 KULAMI = Choice("kulami", {"layout": "square-1", "scoring": 0}, {"b": "person", "w": "engine"}, 2)
@@ -23,7 +24,7 @@ class Clock:
 @pytest.fixture
 def sim():
     clock = Clock()
-    simulator = Simulator(KULAMI, clock=clock, seed=7)
+    simulator = Simulator(KULAMI, clock=clock, seed=7, thinker=InlineThinker())
     simulator.window = pygame.Surface(WINDOW)
     simulator.draw(simulator.window)
     simulator.clock_ = clock
@@ -168,7 +169,7 @@ def test_the_simulator_saves_every_move_of_its_game(tmp_path):
 
     clock = Clock()
     store = RecordStore(tmp_path)
-    simulator = Simulator(KULAMI, clock=clock, seed=7, store=store)
+    simulator = Simulator(KULAMI, clock=clock, seed=7, store=store, thinker=InlineThinker())
     simulator.window = pygame.Surface(WINDOW)
     simulator.draw(simulator.window)
     simulator.clock_ = clock

@@ -1,10 +1,12 @@
 """The desktop simulator: the board to scale on the left, the status screen on the right.
 
-Nothing here plays the game. The mouse puts pieces into simulated sensors, exactly as
-hands put them into holes; the readings go through the same session and sensing
-pipeline as on the Pi; the session's LED scene is rendered into a simulated strip with
-the profile's brightness and current cap; and each hole glows in the colour its LED was
-sent. So what works here works on the board.
+Nothing here plays the game. The simulator is the board's own table loop
+(:mod:`app.table.loop`) with two parts plugged in: simulated sensors that the mouse puts
+pieces into, exactly as hands put them into holes, and this window as the screen, which
+draws the board with each hole glowing in the colour its LED was sent. The readings go
+through the same session and sensing pipeline as on the Pi, and the LED frames through a
+simulated strip with the profile's brightness and current cap. So what works here works
+on the board.
 
 Mouse: left click on an empty hole places a piece of the player to move, right click one
 of the other colour (to try mistakes); a click on a piece lifts it. Esc quits.
@@ -26,26 +28,37 @@ from app.screen.boards import BoardDrawer, drawer_for
 from app.screen.console import Console
 from app.screen.menu import Choice
 from app.screen.paint import DESIGN_SIZE, Drawn
+from app.table.loop import BLINK_S, Table
 from app.table.session import Session
 from app.table.store import RecordStore
+from app.table.thinker import Thinker
 from engines.core import other
 
 #: The window on a desktop: a square board beside an 800-wide status screen.
 WINDOW = (1460, 660)
+#: Loop turns a second: the sensors are scanned and the window answers this often.
 FPS = 30
-#: LEDs that blink are lit for this long, then dark for as long.
-BLINK_S = 0.5
 
 
 class Simulator:
-    """One simulated board with its session. ``clock`` gives seconds (monotonic); tests
-    pass a fake one to step through debounce and settle times."""
+    """One simulated board with its session, and the window that shows it: the screen of
+    its table loop. ``clock`` gives seconds (monotonic); tests pass a fake one to step
+    through debounce and settle times, and an inline ``thinker`` to have the engine's
+    move at once."""
+
+    #: The window shows the LEDs: it is redrawn when they change.
+    shows_leds = True
 
     def __init__(self, choice: Choice, *, clock: Callable[[], float] = time.monotonic,
-                 seed: int | None = None, store: RecordStore | None = None) -> None:
+                 seed: int | None = None, store: RecordStore | None = None,
+                 thinker: Thinker | None = None) -> None:
         self.clock = clock
         self.store = store
+        self.thinker = thinker or Thinker()
         self.rng = random.Random(seed)
+        self.surface: pygame.Surface | None = None
+        self.dirty = True
+        self._running = True
         self.console = Console(None, tuple(GAMES), start=self.start)
         self.start(choice)
 
@@ -59,13 +72,15 @@ class Simulator:
                                     max_ma=self.profile.max_ma)
         self.session = Session(board, seats=choice.seats, level=choice.level,
                                store=self.store, seed=self.rng.randrange(2**32),
-                               colour_sensing=colour)
+                               colour_sensing=colour, thinker=self.thinker)
         if self.store is not None:
             self.store.start(board)
         self.console.session = self.session
         self.pieces: dict[str, str] = {}
-        self._scan = self.sensors.read()
+        self.table = Table(self.session, self.profile, self.strip, self.sensors, screen=self,
+                           blink_s=BLINK_S)
         self._drawer: BoardDrawer | None = None
+        self.dirty = True
         self.step()
 
     # --- the hand -----------------------------------------------------------------------
@@ -95,21 +110,11 @@ class Simulator:
 
     # --- time ---------------------------------------------------------------------------
     def step(self) -> None:
-        """Send changed readings to the session, let time pass, and light the LEDs."""
+        """One turn of the table loop now: readings to the session, time, the LEDs, and
+        the window if it is open and something changed."""
         now = self.clock()
-        scan = self.sensors.read()
-        for hole, on in scan.items():
-            if on != self._scan[hole] or scan.colours.get(hole) != self._scan.colours.get(hole):
-                self.session.on_reading(hole, on, now, scan.colours.get(hole))
-        self._scan = scan
-        self.session.tick(now)
-        blink_on = int(now / BLINK_S) % 2 == 0
-        frame = self.session.scene().frame(self.profile, blink_on=blink_on)
-        if frame != self._shown():
-            self.strip.show(frame)
-
-    def _shown(self) -> list | None:
-        return self.strip.frames[-1] if self.strip.frames else None
+        self.table.sense(now)
+        self.table.step(now)
 
     def hole_leds(self) -> dict[str, tuple[int, int, int]]:
         """The colour each hole's LED shows now (a hole's first LED, in chain order)."""
@@ -142,7 +147,7 @@ class Simulator:
         """The drawer of the last frame drawn (hole centres in window pixels)."""
         return self._drawer
 
-    # --- the window ---------------------------------------------------------------------
+    # --- the window: the table loop's screen -------------------------------------------
     def handle(self, event: pygame.event.Event) -> bool:
         """One pygame event; ``False`` when the window should close."""
         if event.type == pygame.QUIT:
@@ -151,18 +156,26 @@ class Simulator:
             return False
         if event.type == pygame.MOUSEBUTTONDOWN and event.button in (1, 3):
             self.click(event.pos, event.button)
+            self.dirty = True
+        elif event.type in (pygame.VIDEORESIZE, pygame.WINDOWEXPOSED,
+                            pygame.WINDOWSIZECHANGED):
+            self.surface = pygame.display.get_surface()
+            self.dirty = True
         return True
 
+    def pump(self) -> bool:
+        """The window's events, for the table loop; ``False`` once it should close."""
+        return all([self.handle(event) for event in pygame.event.get()])
+
     def run(self, surface: pygame.Surface) -> None:
-        """The event loop: until the window closes, about ``FPS`` frames a second."""
-        ticker = pygame.time.Clock()
-        while True:
-            for event in pygame.event.get():
-                if not self.handle(event):
-                    return
-                if event.type == pygame.VIDEORESIZE:
-                    surface = pygame.display.get_surface()
-            self.step()
-            self.draw(surface)
+        """The table loop, until the window closes: about ``FPS`` turns a second."""
+        self.surface = surface
+        while self.table.turn(self.clock()):  # a new game brings a new table
+            time.sleep(1 / FPS)
+
+    def redraw(self) -> None:
+        """Draw the window, for the table loop (only when something changed)."""
+        if self.surface is not None:
+            self.draw(self.surface)
             pygame.display.flip()
-            ticker.tick(FPS)
+        self.dirty = False

@@ -40,7 +40,7 @@ class StatusWindow:
                 self.dirty = True
         return True
 
-    def draw(self) -> None:
+    def redraw(self) -> None:
         self.console.draw(self.surface)
         pygame.display.flip()
         self.dirty = False

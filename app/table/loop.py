@@ -47,7 +47,7 @@ class Screen(Protocol):
     def dirty(self) -> bool:
         """Whether something only the screen knows of (a resize, the menu) needs a redraw."""
 
-    def draw(self) -> None:
+    def redraw(self) -> None:
         """Draw the session as it is now."""
 
 
@@ -113,7 +113,7 @@ class Table:
             self._frame = frame
         screen = self.screen
         if screen is not None and (changed or screen.dirty or (lit and screen.shows_leds)):
-            screen.draw()
+            screen.redraw()
 
     def _report(self) -> None:
         """A new message goes to the journal and to systemd's status line."""

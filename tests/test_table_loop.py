@@ -1,0 +1,147 @@
+"""The table loop: one loop for the board and the simulator, the status screen drawn only
+on change, and the engine thinking off the loop while the sensors are still read."""
+
+import threading
+
+import pygame
+import pytest
+
+from app.games import new_game
+from app.hardware.leds import SimulatedStrip
+from app.hardware.profile import load_profile
+from app.hardware.sensors import SimulatedSensors
+from app.screen.console import Console
+from app.screen.window import StatusWindow
+from app.table import thinker as thinker_module
+from app.table.loop import Table
+from app.table.service import Notifier
+from app.table.session import Session, State
+from app.table.thinker import InlineThinker, Thinker
+
+PROFILE = load_profile("kulami-sim")
+TURN = 0.01
+
+
+class CountingNotifier(Notifier):
+    def __init__(self):
+        super().__init__(None)
+        self.pings = 0
+
+    def watchdog(self):
+        self.pings += 1
+        return True
+
+
+def table_for(session, *, screen=None, notifier=None):
+    sensors = SimulatedSensors(PROFILE.holes)
+    strip = SimulatedStrip(PROFILE.led_count)
+    return Table(session, PROFILE, strip, sensors, screen=screen, notifier=notifier), sensors
+
+
+def turns(table, start, count):
+    t = start
+    for _ in range(count):
+        table.turn(t)
+        t = round(t + TURN, 6)
+    return t
+
+
+def test_the_status_screen_is_drawn_at_start_on_change_and_never_when_idle():
+    pygame.display.init()
+    pygame.font.init()
+    surface = pygame.display.set_mode((800, 480))
+    session = Session(new_game("kulami"), seats={"b": "person", "w": "person"})
+    window = StatusWindow(surface, Console(session, ("kulami", "conhex")))
+    draws = []
+    redraw = window.redraw
+    window.redraw = lambda: (draws.append(session.revision), redraw())
+    table, sensors = table_for(session, screen=window)
+    t = turns(table, 0.0, 50)
+    assert len(draws) == 1  # the first picture, then nothing while nobody moves
+    sensors.place("d4")
+    t = turns(table, t, 100)  # debounce and settle: the move is played
+    assert session.board.move_stack and len(draws) >= 2
+    assert "Red played d4" in window.console.drawn.text
+    settled = len(draws)
+    turns(table, t, 200)
+    assert len(draws) == settled
+
+
+def test_an_idle_board_lights_its_leds_once():
+    session = Session(new_game("kulami"), seats={"b": "person", "w": "person"})
+    table, _ = table_for(session)
+    turns(table, 0.0, 300)
+    assert len(table.strip.frames) == 1  # no blinking light on an empty board
+
+
+class SlowSearch:
+    """A stand-in for a long search: reports progress, then waits to be let go."""
+
+    def __init__(self):
+        self.go = threading.Event()
+        self.started = threading.Event()
+
+    def __call__(self, board, level, rng, player=None, progress=None):
+        self.started.set()
+        progress(0.5)
+        while not self.go.wait(0.005):
+            progress(0.5)
+        progress(1.0)
+        return next(iter(board.legal_moves))
+
+
+@pytest.fixture
+def slow_search(monkeypatch):
+    search = SlowSearch()
+    monkeypatch.setattr(thinker_module, "choose_move", search)
+    yield search
+    search.go.set()
+
+
+def test_the_engine_thinks_off_the_loop_which_keeps_reading_and_feeding_the_watchdog(
+        slow_search):
+    board = new_game("kulami")
+    session = Session(board, seats={"b": "person", "w": "engine"}, thinker=Thinker())
+    notifier = CountingNotifier()
+    table, sensors = table_for(session, notifier=notifier)
+    sensors.place("d4")
+    t = turns(table, 0.0, 100)
+    assert board.move_stack and slow_search.started.wait(5)
+    assert session.state is State.THINKING
+    assert session.status().thinking == 0.5 and session.status().state == "thinking"
+    pings = notifier.pings
+    sensors.lift("d4")  # a takeback while the engine thinks is still read
+    t = turns(table, t, 100)
+    assert notifier.pings >= pings + 100
+    assert board.move_stack == [] and session.thought is None  # cancelled with the move
+    assert session.state is State.WAITING
+
+
+def test_the_engines_move_arrives_from_the_worker_and_waits_for_a_hand(slow_search):
+    board = new_game("kulami")
+    session = Session(board, seats={"b": "person", "w": "engine"}, thinker=Thinker())
+    table, sensors = table_for(session)
+    sensors.place("d4")
+    t = turns(table, 0.0, 100)
+    thought = session.thought
+    slow_search.go.set()
+    assert thought.wait(5)
+    turns(table, t, 1)
+    assert session.state is State.PLACING and session.pending is not None
+    assert session.status().thinking is None
+
+
+def test_a_new_game_cancels_the_search(slow_search):
+    session = Session(new_game("kulami"), seats={"b": "engine", "w": "person"},
+                      thinker=Thinker())
+    thought = session.thought
+    assert slow_search.started.wait(5) and session.state is State.THINKING
+    session.new_game()
+    assert thought.cancelled and session.thought is not thought
+    assert thought.wait(5) and thought.move is None  # ended at its next report
+
+
+def test_the_inline_thinker_has_the_move_at_once():
+    session = Session(new_game("kulami"), seats={"b": "engine", "w": "person"},
+                      thinker=InlineThinker())
+    assert session.state is State.PLACING and session.pending is not None
