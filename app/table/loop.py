@@ -62,9 +62,11 @@ class Table:
         self.source, self.screen, self.buttons = source, screen, buttons
         self.notifier = notifier or Notifier(None)
         self.blink_s = blink_s
+        self._scan = None  # the last scan, to skip unchanged ones at C speed
         self._readings: dict[str, tuple[bool, str | None]] = {}
         self._shown: tuple | None = None  # (session, revision) last shown
         self._scene = None
+        self._lit: tuple | None = None  # (session, revision, blink phase) on the LEDs
         self._frame: list | None = None
         self._message: tuple[str, str] | None = None
 
@@ -79,6 +81,9 @@ class Table:
     def sense(self, t: float) -> None:
         """Hand the session every hole whose reading changed since the last scan."""
         scan = self.source.read()
+        if scan == self._scan and scan.colours == self._scan.colours:
+            return
+        self._scan = scan
         colours = scan.colours
         for hole, on in scan.items():
             state = (on, colours.get(hole))
@@ -106,11 +111,15 @@ class Table:
             self._shown = (session, session.revision)
             self._scene = session.scene()
             self._report()
-        frame = self._scene.frame(self.profile, blink_on=int(t / self.blink_s) % 2 == 0)
-        lit = frame != self._frame
-        if lit:
-            self.strip.show(frame)
-            self._frame = frame
+        blink_on = int(t / self.blink_s) % 2 == 0
+        lit = False
+        if self._lit != (session, session.revision, blink_on):
+            self._lit = (session, session.revision, blink_on)
+            frame = self._scene.frame(self.profile, blink_on=blink_on)
+            lit = frame != self._frame
+            if lit:
+                self.strip.show(frame)
+                self._frame = frame
         screen = self.screen
         if screen is not None and (changed or screen.dirty or (lit and screen.shows_leds)):
             screen.redraw()
