@@ -1,9 +1,13 @@
 """Move inference: which legal move, if any, turns the game's board into what sensors see.
 
 Generic over every game: it compares sensor views (``Board.sensor_view()``) before and
-after each legal move, so an engine needs no sensing code of its own. Only the game's
-holes count; a sensor under a hole the game does not use (a Kulami layout smaller than
-the board) is ignored.
+after legal moves, so an engine needs no sensing code of its own. It never walks every
+legal move: a move that explains a change must change what the sensor under each
+changed hole sees, so it asks the engine for the moves sensed at one of those holes
+(``Board.moves_sensed_at``, answered by the rule) and compares only those. A Blokus
+position with 1,500 legal moves thus costs the few dozen placements covering one square.
+Only the game's holes count; a sensor under a hole the game does not use (a Kulami
+layout smaller than the board) is ignored.
 
 A move that only recolours pieces (the ConHex pie swap) changes nothing a colour-blind
 sensor sees at rest; what it does see is the hand: the piece lifted and one put back in
@@ -44,8 +48,8 @@ class Delta:
 class Inference:
     """Judges settled occupancy against one position of a game.
 
-    The deltas of all legal moves are worked out on the first reading that differs from
-    the game, then reused until the game changes (a new ``Inference``).
+    The deltas of the moves sensed at a hole are worked out the first time a reading
+    changes that hole, then reused until the game changes (a new ``Inference``).
     """
 
     def __init__(self, board: Board, *, colour_sensing: bool = False) -> None:
@@ -54,8 +58,11 @@ class Inference:
         self._holes = frozenset(board.holes)
         self._view = dict(board.sensor_view())
         self._expected = self._seen(self._view)
-        self._moves: list[tuple[Hashable, Delta]] | None = None
-        self._unseen: list[tuple[Hashable, frozenset[str]]] = []  # move, holes recoloured
+        #: hole -> the moves sensed there that the sensors can see, with their deltas,
+        #: and those that only recolour holes colour-blind sensors cannot see.
+        self._seen_at: dict[str, list[tuple[Hashable, Delta]]] = {}
+        self._unseen_at: dict[str, list[tuple[Hashable, frozenset[str]]]] = {}
+        self._probe: Board | None = None
 
     @property
     def last_move_holes(self) -> frozenset[str]:
@@ -79,24 +86,25 @@ class Inference:
         seen = self._delta(self._seen(occupancy))
         if not seen:
             if relifted:
-                self._prepare()
-                unseen = tuple(move for move, holes in self._unseen if holes <= relifted)
+                unseen = tuple(dict.fromkeys(
+                    move for hole in sorted(relifted) for move, holes in self._unseen(hole)
+                    if holes <= relifted))
                 if unseen:
                     return Candidates(unseen)
             return InSync()
-        self._prepare()
-        exact = tuple(move for move, delta in self._moves if delta == seen)
+        moves = self._moves(min(seen.holes | seen.emptied))
+        exact = tuple(move for move, delta in moves if delta == seen)
         if len(exact) == 1:
             return Moved(exact[0])
         if exact:
             return Candidates(exact)
         if redo is not None and any(move == redo and delta.holes == seen.holes
                                     and delta.emptied == seen.emptied
-                                    for move, delta in self._moves):
+                                    for move, delta in moves):
             return Moved(redo)
         if may_take_back and self._takeback is not None and self._takeback[1] == seen:
             return Takeback(self._takeback[0])
-        if any(seen.within(delta) for _, delta in self._moves):
+        if any(seen.within(delta) for _, delta in moves):
             return Waiting(seen.holes, seen.emptied)
         return OutOfSync(fill=seen.emptied, empty=seen.holes)
 
@@ -110,25 +118,37 @@ class Inference:
         return Delta(frozenset((h, c) for h, c in view.items() if expected.get(h) != c),
                      frozenset(expected.keys() - view.keys()))
 
-    def _prepare(self) -> None:
-        """Every legal move's delta, once; moves that only recolour holes the sensors
-        see no colour of go to ``_unseen`` instead."""
-        if self._moves is not None:
-            return
-        probe = self.board.copy()
-        self._moves = []
-        for move in self.board.legal_moves:
+    def _moves(self, hole: str) -> list[tuple[Hashable, Delta]]:
+        """The moves sensed at ``hole`` that the sensors can see, with their deltas."""
+        if hole not in self._seen_at:
+            self._study(hole)
+        return self._seen_at[hole]
+
+    def _unseen(self, hole: str) -> list[tuple[Hashable, frozenset[str]]]:
+        """The moves sensed at ``hole`` that only recolour holes whose colour the
+        sensors do not see, with the holes they recolour."""
+        if hole not in self._unseen_at:
+            self._study(hole)
+        return self._unseen_at[hole]
+
+    def _study(self, hole: str) -> None:
+        """Work out the deltas of the moves sensed at ``hole``, on a copy of the board."""
+        if self._probe is None:
+            self._probe = self.board.copy()
+        probe = self._probe
+        seen, unseen = self._seen_at.setdefault(hole, []), self._unseen_at.setdefault(hole, [])
+        for move in self.board.moves_sensed_at(hole):
             probe.push(move)
             view = probe.sensor_view()
             probe.pop()
             delta = self._delta(self._seen(view))
             if delta:
-                self._moves.append((move, delta))
+                seen.append((move, delta))
             elif view.keys() == self._view.keys():
                 recoloured = frozenset(h for h in view if h in self._holes
                                        and view[h] != self._view[h])
                 if recoloured:
-                    self._unseen.append((move, recoloured))
+                    unseen.append((move, recoloured))
 
     @cached_property
     def _takeback(self) -> tuple[Hashable, Delta] | None:
