@@ -6,10 +6,12 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test bench clean system-tools
 
+# Everything: the screen, the Pi's libraries (those that install off a Pi) and the tests.
+# A change to pyproject.toml (a dependency added) makes the stamp stale and reinstalls.
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --quiet -e '.[screen,pi,test]'
 	touch $(STAMP)
 
 run: $(STAMP)
