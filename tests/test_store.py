@@ -1,6 +1,7 @@
 """Record persistence: atomic saves, resuming the newest game, corrupt records kept aside."""
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -22,9 +23,36 @@ def test_data_dir_prefers_the_service_state_directory():
     assert default_data_dir(env) == Path("/var/lib/tabletop")
 
 
+def test_data_dir_takes_the_first_of_several_state_directories():
+    assert default_data_dir({"STATE_DIRECTORY": "/var/lib/a:/var/lib/b"}) == Path("/var/lib/a")
+
+
+linux = pytest.mark.skipif(sys.platform != "linux", reason="XDG is the Linux desktop's")
+
+
+@linux
 def test_data_dir_on_a_desktop_follows_xdg():
     assert default_data_dir({"XDG_DATA_HOME": "/home/p/.data"}) == Path("/home/p/.data/tabletop")
-    assert default_data_dir({}) == Path.home() / ".local/share/tabletop"
+    assert default_data_dir({"HOME": "/home/p"}) == Path("/home/p/.local/share/tabletop")
+    # the spec ignores a relative XDG_DATA_HOME
+    assert default_data_dir({"HOME": "/home/p", "XDG_DATA_HOME": "data"}) == Path(
+        "/home/p/.local/share/tabletop")
+
+
+@linux
+def test_data_dir_reads_the_process_environment_by_default(monkeypatch, tmp_path):
+    # conftest.py points XDG_DATA_HOME at a throw-away folder: tests save games there
+    assert default_data_dir() == Path(os.environ["XDG_DATA_HOME"]) / "tabletop"
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert default_data_dir() == tmp_path / "tabletop"
+    monkeypatch.setenv("STATE_DIRECTORY", "/var/lib/tabletop")
+    assert default_data_dir() == Path("/var/lib/tabletop")
+
+
+def test_a_given_environment_leaves_the_process_environment_alone():
+    before = dict(os.environ)
+    default_data_dir({"XDG_DATA_HOME": "/elsewhere"})
+    assert dict(os.environ) == before
 
 
 def test_every_save_replaces_the_record_and_leaves_no_temporary(tmp_path):

@@ -17,26 +17,37 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+import platformdirs
+
 from app import games
 from engines import Board, EngineError
 
 log = logging.getLogger(__name__)
 
+#: The name of the desktop's data directory (platformdirs appends it to the user's).
+APP_NAME = "tabletop"
 #: Where a Pi keeps its games (systemd's ``StateDirectory=tabletop`` creates it).
 SYSTEM_DATA_DIR = Path("/var/lib/tabletop")
 _RECORD = re.compile(r"(\d{6})-([a-z0-9-]+)\.sgf")
 
 
 def default_data_dir(environ: Mapping[str, str] = os.environ) -> Path:
-    """The service's state directory, else the desktop's XDG data directory.
+    """The service's state directory, else the desktop's own data directory.
 
-    systemd sets ``STATE_DIRECTORY`` (``/var/lib/tabletop`` on a Pi); a desktop session
-    has ``XDG_DATA_HOME`` or falls back to ``~/.local/share`` as the XDG spec says.
+    systemd sets ``STATE_DIRECTORY`` (``/var/lib/tabletop`` on a Pi). A desktop gets
+    platformdirs' user data directory: ``$XDG_DATA_HOME/tabletop`` or
+    ``~/.local/share/tabletop`` on Linux, the platform's own place elsewhere.
+    platformdirs reads the process environment, so an ``environ`` other than
+    ``os.environ`` (a test's) stands in for it during the look-up.
     """
     if environ.get("STATE_DIRECTORY"):
         return Path(environ["STATE_DIRECTORY"].split(":")[0])
-    xdg = environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(xdg) / "tabletop"
+    if environ is os.environ:
+        return platformdirs.user_data_path(APP_NAME, appauthor=False)
+    from unittest.mock import patch  # only here: it imports asyncio
+
+    with patch.dict(os.environ, environ, clear=True):
+        return platformdirs.user_data_path(APP_NAME, appauthor=False)
 
 
 def write_atomically(path: Path, text: str) -> None:
