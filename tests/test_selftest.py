@@ -1,6 +1,8 @@
 """The self-test: every LED in turn then all under the cap; every hole checked by a
 simulated person who puts a piece wherever a hole lights up."""
 
+import pytest
+
 from app.cli.selftest import SelfTest
 from app.hardware.leds import SimulatedStrip, frame_ma
 from app.hardware.profile import load_profile
@@ -80,3 +82,109 @@ def test_the_lamp_test_lights_each_led_alone_then_all_under_the_cap():
     assert all(c != (0, 0, 0) for c in everything) and frame_ma(everything) <= 1000
     assert said == ["all 100 LEDs white at brightness 0.5: 2988 mA, capped to 1000 mA"]
     assert strip.lit == [(0, 0, 0)] * PROFILE.led_count
+
+
+# --- a simulated board answers the self-test by itself ---------------------------------
+
+def test_the_hand_reads_fill_and_empty_from_dimmed_and_capped_frames():
+    from app.cli.selftest import role_of
+    from app.colours import ROLE_COLOURS
+    for brightness, cap in ((1.0, None), (0.3, None), (0.05, 50)):
+        strip = SimulatedStrip(PROFILE.led_count, brightness=brightness, max_ma=cap)
+        for role in ("fill", "empty"):
+            strip.show([ROLE_COLOURS[role]] * PROFILE.led_count)
+            assert {role_of(c) for c in strip.lit} == {role}, (brightness, cap)
+    for other in [(0, 0, 0), (255, 255, 255), (8, 8, 8), (255, 200, 0), (0, 0, 255)]:
+        assert role_of(other) is None
+
+
+def test_the_hand_places_where_green_asks_and_lifts_where_red_asks():
+    from app.cli.selftest import SimulatedHand
+    from app.table.scene import single_scene
+    strip = SimulatedStrip(PROFILE.led_count, brightness=0.2)
+    sensors = SimulatedSensors(PROFILE.holes)
+    slept = []
+    hand = SimulatedHand(PROFILE, strip, sensors, sleep=slept.append)
+    strip.show(single_scene(["c3", "h9"], "fill").frame(PROFILE))
+    hand.sleep(0.5)
+    assert {h for h, on in sensors.read().items() if on} == {"c3", "h9"} and slept == [0.5]
+    strip.show(single_scene(["c3"], "empty").frame(PROFILE))
+    hand.sleep(0.5)
+    assert {h for h, on in sensors.read().items() if on} == {"h9"}
+    strip.show([(255, 255, 255)] * PROFILE.led_count)  # the lamp test asks nothing
+    hand.sleep(0.5)
+    assert {h for h, on in sensors.read().items() if on} == {"h9"}
+
+
+def test_the_hand_ignores_lit_areas_that_are_no_holes():
+    from app.cli.selftest import SimulatedHand
+    from app.colours import ROLE_COLOURS
+    conhex = load_profile("conhex-sim")
+    assert conhex.areas
+    strip = SimulatedStrip(conhex.led_count)
+    sensors = SimulatedSensors(conhex.holes)
+    frame = [(0, 0, 0)] * conhex.led_count
+    for leds in conhex.areas.values():
+        for led in leds:
+            frame[led] = ROLE_COLOURS["fill"]
+    strip.show(frame)
+    SimulatedHand(conhex, strip, sensors, sleep=lambda s: None).answer()
+    assert not any(sensors.read().values())
+
+
+@pytest.mark.parametrize("name", ["kulami-sim", "conhex-sim"])
+def test_the_self_test_passes_on_a_simulated_board_by_itself(name):
+    from app.cli.selftest import SimulatedHand
+    profile = load_profile(name)
+    strip = SimulatedStrip(profile.led_count, brightness=profile.brightness,
+                           max_ma=profile.max_ma)
+    sensors = SimulatedSensors(profile.holes)
+    clock = [0.0]
+    hand = SimulatedHand(profile, strip, sensors,
+                         sleep=lambda s: clock.__setitem__(0, clock[0] + s))
+    said = []
+    test = SelfTest(profile, strip, sensors, say=said.append, clock=lambda: clock[0],
+                    sleep=hand.sleep)
+    test.lamps(step_s=0.0, hold_s=0.0)
+    report = test.sensors(timeout_s=1.0, poll_s=0.1)
+    assert report.ok and said[-1] == "all sensors answered"
+    # each hole answered at the first wait, both when lit green and when lit red
+    assert clock[0] == pytest.approx(len(profile.holes) * 2 * 0.1)
+    assert strip.lit == [(0, 0, 0)] * profile.led_count and not any(sensors.read().values())
+
+
+def test_tabletop_selftest_passes_on_a_simulated_profile(capsys):
+    from app.cli import main
+    code = main(["selftest", "--profile", "kulami-sim", "--step", "0", "--hold", "0",
+                 "--timeout", "2"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "simulated hand" in out and out.rstrip().endswith("all sensors answered")
+
+
+def test_a_makers_own_profile_is_a_path(tmp_path, capsys):
+    from app.cli import main
+    mine = tmp_path / "my-board.toml"
+    mine.write_text('base = "kulami-sim"\ndescription = "my board"\n')
+    code = main(["selftest", "--profile", str(mine), "--only", "sensors", "--timeout", "2"])
+    assert code == 0 and "all sensors answered" in capsys.readouterr().out
+
+
+def test_hold_sets_how_long_all_leds_stay_white(monkeypatch):
+    from app.cli import main, selftest
+    asked = []
+    monkeypatch.setattr(selftest.SelfTest, "lamps",
+                        lambda self, step_s=0.2, hold_s=3.0: asked.append((step_s, hold_s)))
+    assert main(["selftest", "--profile", "kulami-sim", "--only", "lamps"]) == 0
+    assert main(["selftest", "--profile", "kulami-sim", "--only", "lamps",
+                 "--step", "0", "--hold", "0.25"]) == 0
+    assert asked == [(0.2, 3.0), (0.0, 0.25)]
+
+
+@pytest.mark.parametrize("value", ["-1", "nan", "inf", "soon"])
+def test_hold_step_and_timeout_are_seconds_zero_or_more(value, capsys):
+    from app.cli import main
+    with pytest.raises(SystemExit) as stop:
+        main(["selftest", "--profile", "kulami-sim", "--hold", value])
+    assert stop.value.code == 2
+    assert "--hold: must be a number of seconds, 0 or more" in capsys.readouterr().err

@@ -5,18 +5,26 @@ the light stops), then all of them at once at the capped brightness, the worst c
 the power supply. The sensor test lights one hole at a time and waits for a piece there:
 a hole that never closes, one that stays closed, and a piece seen in another hole (two
 wires swapped) are reported by name.
+
+On a simulated profile (simulated LEDs and sensors) nobody stands at the board, so a
+simulated hand does what the LEDs ask: it looks at the frames the strip was shown and puts
+a piece in every hole lit to be filled, lifts it from every hole lit to be emptied. The
+self-test runs unchanged against it, so ``tabletop selftest --profile kulami-sim`` passes
+and exercises the whole test end to end without a board.
 """
 
 from __future__ import annotations
 
-import sys
+import argparse
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from app.hardware.leds import LedStrip, frame_ma, open_strip
-from app.hardware.profile import Profile, ProfileError, load_profile
-from app.hardware.sensors import SensorSource, open_source
+from app.colours import ROLE_COLOURS
+from app.hardware.leds import Colour, LedStrip, SimulatedStrip, frame_ma, open_strip
+from app.hardware.profile import Profile, load_profile
+from app.hardware.sensors import SensorSource, SimulatedSensors, open_source
 from app.table.scene import single_scene
 
 WHITE = (255, 255, 255)
@@ -35,6 +43,60 @@ class SensorReport:
     @property
     def ok(self) -> bool:
         return not (self.never_closed or self.stuck_closed or self.crossed)
+
+
+class SimulatedHand:
+    """A person at a simulated board: puts a piece in each hole lit as ``fill`` and lifts
+    the piece from each hole lit as ``empty``, as the strip shows them now.
+
+    It sees only what the LEDs show (after the strip's brightness and current cap) and
+    acts only through the simulated sensors, so the self-test's own lighting, waiting
+    and reporting are what get tested. Given to :class:`SelfTest` as its ``sleep``, it
+    answers whenever the test waits, as a person would while the test polls.
+    """
+
+    def __init__(self, profile: Profile, strip: SimulatedStrip, sensors: SimulatedSensors,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
+        self.strip, self.sensors, self._sleep = strip, sensors, sleep
+        self._hole_at = {led: hole for hole, h in profile.holes.items() for led in h.leds}
+
+    def asked(self) -> dict[str, str]:
+        """Each lit hole -> ``fill`` or ``empty``; other light (white, areas) asks nothing."""
+        asked = {}
+        for led, colour in enumerate(self.strip.lit):
+            hole, role = self._hole_at.get(led), role_of(colour)
+            if hole is not None and role is not None:
+                asked[hole] = role
+        return asked
+
+    def answer(self) -> None:
+        for hole, role in self.asked().items():
+            if role == "fill":
+                self.sensors.place(hole)
+            else:
+                self.sensors.lift(hole)
+
+    def sleep(self, seconds: float) -> None:
+        """Do what the LEDs ask, then let ``seconds`` pass."""
+        self.answer()
+        self._sleep(seconds)
+
+
+def role_of(colour: Colour, roles: tuple[str, ...] = ("fill", "empty")) -> str | None:
+    """The role whose colour ``colour`` is, however dimmed; ``None`` for off or any other.
+
+    Dimming scales every channel alike, so the hue is compared: the angle between the
+    two colours as vectors, which rounding of dim channels barely moves.
+    """
+    size = math.hypot(*colour)
+    if size == 0:
+        return None
+    for role in roles:
+        reference = ROLE_COLOURS[role]
+        cosine = sum(a * b for a, b in zip(colour, reference)) / (size * math.hypot(*reference))
+        if cosine > 0.99:
+            return role
+    return None
 
 
 class SelfTest:
@@ -101,38 +163,49 @@ class SelfTest:
         return None
 
 
+def seconds(text: str) -> float:
+    """An argparse type: a number of seconds, zero or more."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not value >= 0 or math.isinf(value):
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, 0 or more, not {text!r}")
+    return value
+
+
 def register(subparsers) -> None:
     parser = subparsers.add_parser("selftest", help="test every LED and every sensor")
     parser.add_argument("--profile", required=True,
                         help="board profile name (shipped) or .toml path")
     parser.add_argument("--only", choices=("lamps", "sensors"), help="run one test")
-    parser.add_argument("--step", type=float, default=0.2, help="seconds per LED")
-    parser.add_argument("--timeout", type=float, default=20.0,
+    parser.add_argument("--step", type=seconds, default=0.2, help="seconds per LED")
+    parser.add_argument("--hold", type=seconds, default=3.0,
+                        help="seconds all LEDs stay white (default 3)")
+    parser.add_argument("--timeout", type=seconds, default=20.0,
                         help="seconds to wait for a piece in each hole")
     parser.set_defaults(run=run)
 
 
 def run(args) -> int:
-    try:
-        profile = load_profile(args.profile)
-        strip = open_strip(profile)
-    except ProfileError as error:
-        print(f"tabletop selftest: {error}", file=sys.stderr)
-        return 2
+    profile = load_profile(args.profile)
+    strip = open_strip(profile)
     source = None
     try:
         if args.only != "lamps":
             source = open_source(profile)
-        test = SelfTest(profile, strip, source)
+        hand = None
+        if isinstance(strip, SimulatedStrip) and isinstance(source, SimulatedSensors):
+            hand = SimulatedHand(profile, strip, source)
+        test = SelfTest(profile, strip, source, sleep=hand.sleep if hand else time.sleep)
         if args.only != "sensors":
-            test.lamps(args.step)
+            test.lamps(args.step, args.hold)
         if source is not None:
-            print("clear the board, then put a piece in each lit hole and lift it again")
+            print("simulated board: a simulated hand puts a piece in each lit hole and "
+                  "lifts it again" if hand else
+                  "clear the board, then put a piece in each lit hole and lift it again")
             return 0 if test.sensors(args.timeout).ok else 1
         return 0
-    except ProfileError as error:
-        print(f"tabletop selftest: {error}", file=sys.stderr)
-        return 2
     except KeyboardInterrupt:
         return 130
     finally:
