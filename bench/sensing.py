@@ -15,9 +15,12 @@ from gpiozero.pins.mock import MockFactory
 from app.hardware.leds import SimulatedStrip
 from app.hardware.profile import load_profile
 from app.hardware.sensors import MatrixScanner, SimulatedSensors
-from app.table.roles import hole_roles
+from app.games import new_game
+from app.sensing.events import Moved
 from app.sensing.pipeline import SETTLE_S, Pipeline
-from engines import new_game
+from app.table.roles import hole_roles
+from bench.polyominoes import Placement, PolyominoBoard
+from engines.core import Board
 
 #: Bench-only colours per role, standing in for the session's scene.
 PALETTE = {"legal": (0, 40, 0), "off_limits": (40, 0, 0), "last": (80, 80, 80),
@@ -38,13 +41,13 @@ def timed(action, repeat: int) -> float:
 def kulami_after(moves: int, seed: int = 7):
     board, rng = new_game("kulami", layout="square-1"), random.Random(seed)
     for _ in range(moves):
-        board.push(rng.choice(board.legal_moves))
+        board.push(rng.choice(list(board.legal_moves)))
     return board
 
 
 def decision(board) -> float:
     """A placement has settled: the tick that judges it and reports the move."""
-    move = board.legal_moves[0]
+    move = next(iter(board.legal_moves))
     hole = board.move_text(move)
 
     def run():
@@ -73,6 +76,44 @@ def frame(board, profile, strip) -> float:
                 colours[index] = PALETTE[role]
         strip.show(colours)
     return timed(run, 200)
+
+
+def settled_to_frame(board: Board, profile, strip, repeat: int = 30) -> float:
+    """A tromino has settled on a 196-hole board: the tick that judges it, the move
+    played and the pipeline resynchronised, and the new LED frame shown."""
+    move = Placement([(6, 6), (7, 6), (8, 6)])
+    pipeline = Pipeline(board)
+    for hole in board.sensor_view():
+        pipeline.feed(hole, True, 0.0)
+    pipeline.tick(SETTLE_S)
+    samples = []
+    for round_ in range(repeat):
+        t = 10.0 * (round_ + 1)
+        for hole in str(move).split(","):
+            pipeline.feed(hole, True, t)
+        start = time.perf_counter()
+        events = pipeline.tick(t + SETTLE_S)
+        assert events == [Moved(move)], events
+        board.push(move)
+        pipeline.resync(board)
+        colours = [(0, 0, 0)] * strip.count
+        for hole, role in hole_roles(board).items():
+            for index in profile.holes[hole].leds:
+                colours[index] = PALETTE[role]
+        strip.show(colours)
+        samples.append(time.perf_counter() - start)
+        board.pop()
+        for hole in str(move).split(","):
+            pipeline.feed(hole, False, t + 1)
+        pipeline.tick(t + 1 + SETTLE_S)
+        pipeline.resync(board)
+    return statistics.median(samples)
+
+
+class EveryMoveBoard(PolyominoBoard):
+    """The same game with the generic ``moves_sensed_at``: every legal move pushed."""
+
+    moves_sensed_at = Board.moves_sensed_at
 
 
 def matrix_scan(side: int) -> float:
@@ -105,6 +146,14 @@ def main() -> None:
     strip = SimulatedStrip(profile.led_count, max_ma=profile.max_ma)
     holes_196 = [f"{c}{r}" for r in range(1, 15) for c in "abcdefghijklmn"]
     rows = []
+    profile_196 = load_profile("blokus-duo-sim")
+    strip_196 = SimulatedStrip(profile_196.led_count, max_ma=profile_196.max_ma)
+    for cls, how, repeat in ((PolyominoBoard, "moves sensed at one hole", 30),
+                             (EveryMoveBoard, "every legal move pushed", 3)):
+        board = cls()
+        legal = board.legal_moves.count()
+        rows.append((f"196 holes, {legal:,} legal moves: settled -> LED frame ({how})",
+                     settled_to_frame(board, profile_196, strip_196, repeat)))
     for moves in (0, 20, 40):
         board = kulami_after(moves)
         legal = len(board.legal_moves)
