@@ -14,7 +14,8 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 
 echo "== packages"
-apt-get install -y python3-venv python3-dev python3-lgpio
+# A compiler and python3-dev build the Pi's NeoPixel drivers, which come as sources only.
+apt-get install -y python3-venv python3-dev python3-lgpio build-essential
 
 echo "== SPI for the NeoPixels"
 if command -v raspi-config >/dev/null; then
@@ -40,12 +41,17 @@ rm -rf "$PREFIX/src"
 cp -r "$SOURCE" "$PREFIX/src"
 rm -rf "$PREFIX/src/.venv" "$PREFIX/src/.git"
 python3 -m venv --system-site-packages "$PREFIX/venv"
-"$PREFIX/venv/bin/pip" install --quiet "$PREFIX/src"
+# Not editable: the service runs what was installed, with the screen and the Pi's libraries.
+"$PREFIX/venv/bin/pip" install --quiet "$PREFIX/src[screen,pi]"
 
 echo "== configuration"
 install -d -m 0755 /etc/tabletop
 if [ ! -e /etc/tabletop/tabletop.toml ]; then
-    install -m 0644 "$SOURCE/app/table/tabletop.example.toml" /etc/tabletop/tabletop.toml
+    # The example ships inside the installed package; take it from there.
+    "$PREFIX/venv/bin/python" -c 'import importlib.resources as r; print(r.files("app.table").joinpath("tabletop.example.toml").read_text(encoding="utf-8"), end="")' \
+        > /etc/tabletop/tabletop.toml.new
+    chmod 0644 /etc/tabletop/tabletop.toml.new
+    mv /etc/tabletop/tabletop.toml.new /etc/tabletop/tabletop.toml
 fi
 printf 'TABLETOP_PROFILE=%s\n' "$PROFILE" > /etc/default/tabletop
 

@@ -62,6 +62,24 @@ def test_the_install_script_is_valid_shell_and_joins_the_device_groups():
     assert "systemd/tabletop.service" in script and "systemd/99-tabletop.rules" in script
 
 
+def test_the_install_script_installs_the_package_with_its_pi_extras_not_editable():
+    script = (SYSTEMD / "install.sh").read_text()
+    installs = re.findall(r'^\s*"\$PREFIX/venv/bin/pip" install (.*)$', script, re.MULTILINE)
+    assert installs == ['--quiet "$PREFIX/src[screen,pi]"']
+    assert " -e " not in installs[0] and "--editable" not in installs[0]
+
+
+def test_the_example_config_comes_from_the_installed_package():
+    """Not from the checkout: what /etc gets is what the installed program reads.
+    (tests/test_package.py runs the same command in an installed wheel.)"""
+    script = (SYSTEMD / "install.sh").read_text()
+    assert "tabletop.example.toml" in script
+    assert "$SOURCE/app" not in script
+    assert re.search(r'"\$PREFIX/venv/bin/python" -c \'[^\']*importlib\.resources[^\']*'
+                     r'files\("app\.table"\)\.joinpath\("tabletop\.example\.toml"\)', script)
+    assert "/etc/tabletop/tabletop.toml" in script
+
+
 def test_the_udev_rule_names_the_pico_by_its_usb_ids():
     rule = (SYSTEMD / "99-tabletop.rules").read_text()
     lines = [line for line in rule.splitlines() if line and not line.startswith("#")]
