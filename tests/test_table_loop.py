@@ -6,6 +6,7 @@ import threading
 import pygame
 import pytest
 
+from app.errors import DisconnectError
 from app.games import new_game
 from app.hardware.leds import SimulatedStrip
 from app.hardware.profile import load_profile
@@ -145,3 +146,34 @@ def test_the_inline_thinker_has_the_move_at_once():
     session = Session(new_game("kulami"), seats={"b": "engine", "w": "person"},
                       thinker=InlineThinker())
     assert session.state is State.PLACING and session.pending is not None
+
+
+class UnpluggedSensors(SimulatedSensors):
+    """Simulated sensors whose cable can be pulled."""
+
+    plugged = True
+
+    def read(self):
+        if not self.plugged:
+            raise DisconnectError("sensor board: USB cable unplugged")
+        return super().read()
+
+
+def test_a_disconnected_source_keeps_the_game_and_says_so_until_it_answers_again():
+    session = Session(new_game("kulami"), seats={"b": "person", "w": "person"})
+    sensors = UnpluggedSensors(PROFILE.holes)
+    notifier = CountingNotifier()
+    table = Table(session, PROFILE, SimulatedStrip(PROFILE.led_count), sensors,
+                  notifier=notifier)
+    sensors.place("d4")
+    t = turns(table, 0.0, 100)
+    assert [str(m) for m in session.board.move_stack] == ["d4"]
+    sensors.plugged = False
+    t = turns(table, t, 50)
+    assert session.state is State.DISCONNECTED and "unplugged" in session.status().message
+    assert notifier.pings >= 150 and len(session.board.move_stack) == 1
+    sensors.plugged = True
+    sensors.place("d7")
+    turns(table, t, 100)
+    assert session.state is not State.DISCONNECTED
+    assert [str(m) for m in session.board.move_stack] == ["d4", "d7"]

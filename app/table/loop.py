@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Protocol
 
+from app.errors import DisconnectError
 from app.hardware.buttons import Buttons
 from app.hardware.leds import LedStrip
 from app.hardware.profile import Profile
@@ -79,8 +80,15 @@ class Table:
         return keep_going
 
     def sense(self, t: float) -> None:
-        """Hand the session every hole whose reading changed since the last scan."""
-        scan = self.source.read()
+        """Hand the session every hole whose reading changed since the last scan, stamped
+        with the time of the scan; a source that went away is reported, not fatal."""
+        try:
+            scan = self.source.read()
+        except DisconnectError as error:
+            self.session.on_disconnect(str(error))
+            return
+        if self.session.disconnected:
+            self.session.on_reconnect()
         if scan == self._scan and scan.colours == self._scan.colours:
             return
         self._scan = scan

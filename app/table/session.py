@@ -45,6 +45,7 @@ PROGRESS_STEP = 0.05
 class State(enum.Enum):
     """What the table is doing, most pressing first (see :attr:`Session.state`)."""
 
+    DISCONNECTED = "disconnected"  # the sensors went away: the game waits for them
     SYNC = "sync"          # the board and the game differ: fix the board
     CONFIRM = "confirm"    # moves the sensors cannot tell apart: a person picks one
     OVER = "over"          # the game has ended
@@ -95,6 +96,8 @@ class Session:
         self.setting_up = False
         self.message, self.message_kind = "", "info"
         self.revision = 0
+        #: Why the sensors cannot be read, while they cannot.
+        self.disconnected = ""
         self._plan_engine()
 
     @classmethod
@@ -122,6 +125,19 @@ class Session:
         events = self.pipeline.feed(hole, on, t, colour)
         self._handle(events)
         return events
+
+    def on_disconnect(self, reason: str) -> None:
+        """The sensor source went away (a USB cable pulled): the game is kept and waits."""
+        if self.disconnected != reason:
+            self.disconnected = reason
+            self._say(texts.disconnected(reason), "error")
+            log.error("sensors disconnected: %s", reason)
+
+    def on_reconnect(self) -> None:
+        """The sensors answer again; the next settled board is judged as ever."""
+        self.disconnected = ""
+        self._say(texts.RECONNECTED)
+        log.info("sensors reconnected")
 
     def tick(self, t: float) -> list[Event]:
         """Time passed without a reading: the board may have settled."""
@@ -373,6 +389,8 @@ class Session:
     @property
     def state(self) -> State:
         """The one state the table is in, most pressing first."""
+        if self.disconnected:
+            return State.DISCONNECTED
         if self.sync is not None:
             return State.SYNC
         if self.candidates:

@@ -66,7 +66,11 @@ UNDER_WAY = "a move under way"
 WHICH_MOVE = "which move? hint picks the next, confirm takes it"
 NOTHING_TO_TAKE_BACK = "nothing to take back"
 READY = "ready: the first player may start"
-THINKING = "the engine is thinking"
+RECONNECTED = "the sensors answer again"
+
+
+def disconnected(reason: str) -> str:
+    return f"the board's sensors are disconnected ({reason}); the game is kept"
 
 
 def played(game: str, player: str, move: str) -> str:
