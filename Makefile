@@ -11,7 +11,9 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[screen,pi,test]'
+	# setuptools announces every editable install with a notice it raises as a warning
+	# (its class is InformationOnly); the filter hides that notice and nothing else.
+	PYTHONWARNINGS='ignore:Editable installation' $(PY) -m pip install --quiet -e '.[screen,pi,test]'
 	touch $(STAMP)
 
 run: $(STAMP)
