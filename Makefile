@@ -8,11 +8,11 @@ STAMP := $(VENV)/.installed
 
 # Everything: the screen, the Pi's libraries (those that install off a Pi) and the tests.
 # A change to pyproject.toml (a dependency added) makes the stamp stale and reinstalls.
+# setuptools announces every editable install with a notice it raises as a warning (its
+# class is InformationOnly); PYTHONWARNINGS hides that notice and nothing else.
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	# setuptools announces every editable install with a notice it raises as a warning
-	# (its class is InformationOnly); the filter hides that notice and nothing else.
 	PYTHONWARNINGS='ignore:Editable installation' $(PY) -m pip install --quiet -e '.[screen,pi,test]'
 	touch $(STAMP)
 
