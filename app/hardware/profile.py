@@ -18,6 +18,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from app.errors import ProfileError
+
 #: Shipped profiles are package data, found through importlib.resources so that they are
 #: there wherever the package is installed; ``load_profile("kulami")`` reads ``kulami.toml``.
 PROFILE_DIR = resources.files("app.hardware") / "profiles"
@@ -39,10 +41,6 @@ UNWIRED = "-"
 SENSOR_DRIVERS = ("matrix", "simulated", "serial")
 LED_DRIVERS = ("neopixel", "neopixel_spi", "simulated")
 TABLES = ("holes", "chain", "sensors", "leds")
-
-
-class ProfileError(ValueError):
-    """A profile that cannot describe a board; the message is one line: file, key, problem."""
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from app.errors import DeviceError
+
 log = logging.getLogger(__name__)
 
 #: Where the kernel lists graphics cards; any ``card*`` there can be driven by KMS/DRM.
@@ -23,7 +25,7 @@ DRI_DIR = Path("/dev/dri")
 INVISIBLE = frozenset({"dummy", "offscreen"})
 
 
-class NoDisplayError(RuntimeError):
+class NoDisplayError(DeviceError):
     """SDL could open only a driver that draws nowhere a person can see."""
 
 

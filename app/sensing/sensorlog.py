@@ -15,16 +15,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import IO, Any
 
+from app.errors import SensorLogError
 from app.hardware.profile import Profile
 from app.hardware.sensors import Scan
 from engines.core import PLAYERS
 
 FORMAT = "tabletop-sensors"
 VERSION = 1
-
-
-class SensorLogError(ValueError):
-    """A log line that cannot be read; the message names the line and the problem."""
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from app.errors import ConfigError
 from app.hardware.profile import GPIO_PINS, SPI0_PINS, Profile
 from app.table.session import SEAT_KINDS
 from app.table.store import default_data_dir
@@ -23,10 +24,6 @@ from app.table.store import default_data_dir
 SYSTEM_CONFIG = Path("/etc/tabletop/tabletop.toml")
 #: What the buttons do, in the order a maker usually wires them.
 BUTTON_ACTIONS = ("confirm", "hint", "undo", "new_game")
-
-
-class ConfigError(ValueError):
-    """A configuration that cannot be used; one line: file, key, problem."""
 
 
 @dataclass(frozen=True)
