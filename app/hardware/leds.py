@@ -3,15 +3,20 @@
 Every strip takes whole frames (one (r, g, b) per LED in chain order) and applies the
 profile's brightness and current cap itself, so no scene can ever ask the power supply
 for more than the profile allows. Hardware libraries are imported inside the driver that
-needs them, so the simulator and the tests never load Blinka.
+needs them, so the simulator and the tests never load Blinka. A real strip that cannot be
+opened (its library missing, a machine Blinka does not drive, SPI off, no permission) is
+a :class:`~app.errors.DeviceError` naming the strip and the cause, never a simulated strip
+in its place.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from importlib import import_module
 
-from app.hardware.profile import MA_PER_CHANNEL, Profile
+from app.errors import DeviceError, DisconnectError, NoSuchPinError, describe
+from app.hardware.profile import MA_PER_CHANNEL, Profile, ProfileError
 
 Colour = tuple[int, int, int]
 BLACK: Colour = (0, 0, 0)
@@ -64,9 +69,12 @@ class LedStrip(ABC):
         self.show([BLACK] * self.count)
 
     def close(self) -> None:
-        """Turn the LEDs off and release the hardware."""
-        self.off()
-        self._release()
+        """Turn the LEDs off and release the hardware (released even when a strip that
+        went away cannot be turned off)."""
+        try:
+            self.off()
+        finally:
+            self._release()
 
     def __enter__(self) -> "LedStrip":
         return self
@@ -102,20 +110,28 @@ class NeoPixelStrip(LedStrip):
     """WS2812 LEDs on a PWM or PCM pin through adafruit-circuitpython-neopixel (needs root)."""
 
     def __init__(self, count: int, *, pin: str = "D18", pixel_order: str = "GRB",
-                 **kwargs) -> None:
+                 label: str = "LEDs", **kwargs) -> None:
         super().__init__(count, **kwargs)
-        import board
-        import neopixel
-
+        self._where = where = f"{label} (neopixel on {pin})"
+        board = _blinka_module("board", "Adafruit-Blinka", where)
+        neopixel = _blinka_module("neopixel", "adafruit-circuitpython-neopixel", where)
         board_pin = getattr(board, pin, None)
         if board_pin is None:
-            raise ValueError(f"this board has no pin {pin} for NeoPixels")
-        self._pixels = neopixel.NeoPixel(board_pin, count, brightness=1.0, auto_write=False,
-                                         pixel_order=pixel_order)
+            raise NoSuchPinError(f"{where}: this board has no pin {pin} for NeoPixels "
+                                 f"{_machine(board)}")
+        try:
+            self._pixels = neopixel.NeoPixel(board_pin, count, brightness=1.0,
+                                             auto_write=False, pixel_order=pixel_order)
+        except Exception as error:
+            raise DeviceError(f"{where}: cannot open: {led_problem(error)}") from error
 
     def _write(self, frame: list[Colour]) -> None:
-        self._pixels[:] = frame
-        self._pixels.show()
+        try:
+            self._pixels[:] = frame
+            self._pixels.show()
+        except (OSError, RuntimeError) as error:
+            raise DisconnectError(f"{self._where}: lost while in use: "
+                                  f"{led_problem(error)}") from error
 
     def _release(self) -> None:
         self._pixels.deinit()
@@ -127,28 +143,93 @@ class NeoPixelSpiStrip(LedStrip):
     SPI needs no root and no DMA channel; ``spi`` defaults to the board's SPI bus.
     """
 
-    def __init__(self, count: int, *, spi=None, pixel_order: str = "GRB", **kwargs) -> None:
+    def __init__(self, count: int, *, spi=None, pixel_order: str = "GRB",
+                 label: str = "LEDs", **kwargs) -> None:
         super().__init__(count, **kwargs)
-        import neopixel_spi
-
+        self._where = where = f"{label} (neopixel_spi on SPI)"
+        neopixel_spi = _blinka_module("neopixel_spi", "adafruit-circuitpython-neopixel-spi",
+                                      where)
         if spi is None:
-            import board
-            spi = board.SPI()
-        self._pixels = neopixel_spi.NeoPixel_SPI(spi, count, brightness=1.0,
-                                                 auto_write=False, pixel_order=pixel_order)
+            board = _blinka_module("board", "Adafruit-Blinka", where)
+            if not hasattr(board, "SPI"):
+                raise DeviceError(f"{where}: this board has no SPI bus {_machine(board)}")
+            try:
+                spi = board.SPI()
+            except Exception as error:
+                raise DeviceError(f"{where}: cannot open the SPI bus: "
+                                  f"{led_problem(error)}") from error
+        try:
+            self._pixels = neopixel_spi.NeoPixel_SPI(spi, count, brightness=1.0,
+                                                     auto_write=False,
+                                                     pixel_order=pixel_order)
+        except Exception as error:
+            raise DeviceError(f"{where}: cannot open: {led_problem(error)}") from error
 
     def _write(self, frame: list[Colour]) -> None:
-        self._pixels[:] = frame
-        self._pixels.show()
+        try:
+            self._pixels[:] = frame
+            self._pixels.show()
+        except (OSError, RuntimeError) as error:
+            raise DisconnectError(f"{self._where}: lost while in use: "
+                                  f"{led_problem(error)}") from error
+
+
+def _blinka_module(name: str, package: str, where: str):
+    """Import one of Blinka's modules; a missing library or a machine Blinka refuses
+    (``NotImplementedError: Board not supported``) is a :class:`DeviceError`."""
+    try:
+        return import_module(name)
+    except ImportError as error:
+        missing = error.name or name
+        raise DeviceError(f"{where}: the {missing} library is not installed "
+                          f"(install tabletop[pi], which brings {package})") from error
+    except Exception as error:
+        raise DeviceError(f"{where}: cannot load {name}: {led_problem(error)}") from error
+
+
+def _machine(board) -> str:
+    """The board as Blinka sees it, for messages: "(GENERIC_LINUX_PC: this machine is not
+    a Raspberry Pi)", or "(RASPBERRY_PI_4B)"."""
+    board_id = str(getattr(board, "board_id", None) or "unknown")
+    if board_id.upper().startswith("RASPBERRY_PI"):
+        return f"({board_id})"
+    return f"({board_id}: this machine is not a Raspberry Pi)"
+
+
+def led_problem(error: BaseException) -> str:
+    """What went wrong with an LED strip, as a phrase for a one-line message."""
+    text = describe(error)
+    if isinstance(error, NotImplementedError) and "not supported" in text.lower():
+        return f"Blinka does not support this machine, which is not a Raspberry Pi ({text})"
+    if isinstance(error, PermissionError):
+        return (f"permission denied on {error.filename or 'the device'}: add the user to "
+                f"the spi and gpio groups (NeoPixels on a PWM pin need root)")
+    if isinstance(error, FileNotFoundError):
+        return f"no {error.filename or 'device'}: is SPI enabled (raspi-config)?"
+    if "No Hardware SPI" in text:
+        return "no hardware SPI bus: is SPI enabled (raspi-config)?"
+    if isinstance(error, OSError):
+        return text
+    return f"{type(error).__name__}: {text}"
 
 
 def open_strip(profile: Profile) -> LedStrip:
-    """The strip a profile describes, with its brightness and current cap."""
+    """The strip a profile describes, with its brightness and current cap.
+
+    Only a ``simulated`` profile gets a simulated strip: a real strip that cannot be
+    opened raises :class:`~app.errors.DeviceError`, so a board never runs dark while
+    the software believes it lights the holes.
+    """
     config = profile.leds
-    common = {"brightness": config.brightness, "max_ma": config.max_ma}
+    common = {"brightness": config.brightness, "max_ma": config.max_ma,
+              "label": f"profile {profile.name}: LEDs"}
     if config.driver == "neopixel":
         return NeoPixelStrip(profile.led_count, pin=config.pin,
                              pixel_order=config.pixel_order, **common)
     if config.driver == "neopixel_spi":
         return NeoPixelSpiStrip(profile.led_count, pixel_order=config.pixel_order, **common)
-    return SimulatedStrip(profile.led_count, **common)
+    if config.driver == "simulated":
+        del common["label"]
+        return SimulatedStrip(profile.led_count, **common)
+    raise ProfileError(f"{profile.path}: leds.driver: no {config.driver!r} LED driver "
+                       f"is installed in this version")

@@ -2,18 +2,27 @@
 
 A source answers one question, "what is in every hole right now?", as one full scan.
 It knows nothing of games and does no debouncing: that belongs to the sensing pipeline,
-which has a clock it can be tested with. gpiozero is imported only by the matrix scanner.
+which has a clock it can be tested with. gpiozero is imported only by the matrix scanner
+(and the buttons), through :func:`open_gpio`, which turns whatever gpiozero or its pin
+libraries raise into one :class:`~app.errors.DeviceError` line naming the pin and the cause.
 """
 
 from __future__ import annotations
 
+import logging
 import time
+import warnings
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
+from typing import TypeVar
 
+from app.errors import DeviceError, DisconnectError, describe
 from app.hardware.profile import Profile, ProfileError
 from engines.core import PLAYERS
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 class Scan(dict):
@@ -99,16 +108,20 @@ class MatrixScanner(SensorSource):
 
     def __init__(self, row_pins: Iterable[int], column_pins: Iterable[int],
                  channels: Mapping[int, str], *, settle_us: float = 20.0,
-                 pin_factory=None) -> None:
-        from gpiozero import DigitalInputDevice, DigitalOutputDevice
-
+                 pin_factory=None, label: str = "sensor matrix") -> None:
+        self._label = label
+        gpiozero = import_gpiozero(label)
         self._rows, self._columns = [], []
         try:
             for pin in row_pins:
-                self._rows.append(DigitalOutputDevice(pin, pin_factory=pin_factory))
+                self._rows.append(open_gpio(
+                    f"{label}: row GPIO{pin}",
+                    lambda: gpiozero.DigitalOutputDevice(pin, pin_factory=pin_factory)))
             for pin in column_pins:
-                self._columns.append(DigitalInputDevice(pin, pull_up=False,
-                                                        pin_factory=pin_factory))
+                self._columns.append(open_gpio(
+                    f"{label}: column GPIO{pin}",
+                    lambda: gpiozero.DigitalInputDevice(pin, pull_up=False,
+                                                        pin_factory=pin_factory)))
         except Exception:
             self.close()
             raise
@@ -130,13 +143,17 @@ class MatrixScanner(SensorSource):
 
     def read(self) -> Scan:
         occupied = {}
-        for row, plan in zip(self._rows, self._plan):
-            row.on()
-            if self._settle:
-                time.sleep(self._settle)
-            for hole, column in plan:
-                occupied[hole] = bool(column.value)
-            row.off()
+        try:
+            for row, plan in zip(self._rows, self._plan):
+                row.on()
+                if self._settle:
+                    time.sleep(self._settle)
+                for hole, column in plan:
+                    occupied[hole] = bool(column.value)
+                row.off()
+        except OSError as error:
+            raise DisconnectError(f"{self._label}: lost while scanning: "
+                                  f"{gpio_problem(error)}") from error
         return Scan(occupied)
 
     def close(self) -> None:
@@ -145,12 +162,82 @@ class MatrixScanner(SensorSource):
 
 
 def open_source(profile: Profile, *, pin_factory=None) -> SensorSource:
-    """The sensor source a profile describes."""
+    """The sensor source a profile describes; a real one that cannot be opened raises
+    :class:`~app.errors.DeviceError`, never a simulated board in its place."""
     config = profile.sensors
     if config.driver == "matrix":
         return MatrixScanner(config.row_pins, config.column_pins, profile.channels(),
-                             settle_us=config.settle_us, pin_factory=pin_factory)
+                             settle_us=config.settle_us, pin_factory=pin_factory,
+                             label=f"profile {profile.name}: sensor matrix")
     if config.driver == "simulated":
         return SimulatedSensors(profile.holes, colour_sensing=config.colour)
     raise ProfileError(f"{profile.path}: sensors.driver: no {config.driver!r} sensor driver "
                        f"is installed in this version")
+
+
+def import_gpiozero(where: str):
+    """The gpiozero module, or a :class:`DeviceError` saying it is not installed."""
+    try:
+        import gpiozero
+    except ImportError as error:
+        raise DeviceError(f"{where}: the gpiozero library is not installed "
+                          f"(install tabletop[pi])") from error
+    return gpiozero
+
+
+def open_gpio(where: str, make: Callable[[], T]) -> T:
+    """``make()`` a gpiozero device; any failure becomes a :class:`DeviceError` reading
+    ``WHERE: CAUSE`` with the original exception chained.
+
+    The first device opened makes gpiozero choose a pin factory, warning
+    ``PinFactoryFallback`` for each library it could not load. Those warnings would
+    be lines of noise on stderr: when every factory failed they are the cause and go
+    into the error's one line; when one worked they are logged. Other warnings pass.
+    """
+    failure = None
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            device = make()
+        except Exception as error:
+            failure = error
+    fallbacks = [str(w.message) for w in caught if _is_fallback(w.message)]
+    for w in caught:
+        if not _is_fallback(w.message):
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno,
+                                   source=w.source)
+    if failure is not None:
+        raise DeviceError(f"{where}: {gpio_problem(failure, fallbacks)}") from failure
+    for fallback in fallbacks:
+        log.warning("gpiozero: %s", fallback)
+    return device
+
+
+def _is_fallback(message: Warning | str) -> bool:
+    return type(message).__name__ in ("PinFactoryFallback", "NativePinFactoryFallback")
+
+
+def gpio_problem(error: BaseException, fallbacks: Iterable[str] = ()) -> str:
+    """What went wrong with a GPIO pin, as a phrase for a one-line message."""
+    name = type(error).__name__
+    if name == "BadPinFactory" and fallbacks:
+        tried = "; ".join(f.removeprefix("Falling back from ") for f in fallbacks)
+        return f"no GPIO on this machine: gpiozero could load no pin factory ({tried})"
+    if name == "PinUnknownPi":
+        return f"no GPIO on this machine, which is not a Raspberry Pi ({describe(error)})"
+    if isinstance(error, PermissionError):
+        return (f"permission denied on {error.filename or 'the GPIO device'}: "
+                f"add the user to the gpio group")
+    if isinstance(error, ImportError) and error.name:
+        return (f"the {error.name} library that gpiozero was told to use is not installed "
+                f"({describe(error)})")
+    if name == "error" and type(error).__module__ == "lgpio":
+        text = describe(error)
+        if "busy" in text.lower():
+            return f"lgpio: {text} (is another program using the pin?)"
+        if "gpiochip" in text.lower():
+            return f"lgpio: {text} (is the user in the gpio group?)"
+        return f"lgpio: {text}"
+    if type(error).__module__.startswith("gpiozero"):
+        return describe(error)
+    return f"{name}: {describe(error)}"
