@@ -1,10 +1,19 @@
-"""The ``tabletop`` console command: a thin dispatcher over ``app.commands``."""
+"""The ``tabletop`` console command: a thin dispatcher over the ``app.cli`` modules.
+
+Every expected failure is a :class:`~engines.errors.TabletopError` that the command lets
+go; :func:`main` is the one place that turns it into ``tabletop COMMAND: message`` on
+stderr and exit status 2. A traceback means a bug.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from importlib import import_module
+
+from app.errors import describe
+from engines.errors import OptionError, TabletopError
 
 #: Subcommand modules, in the order ``tabletop --help`` lists them.
 COMMANDS = (
@@ -27,12 +36,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def split_options(words: list[str]) -> dict[str, str]:
-    """Turn ``key=value`` words into a dict, refusing anything else with a clear error."""
+    """Turn ``key=value`` words into a dict, refusing anything else with
+    :class:`~engines.errors.OptionError`."""
     options = {}
     for word in words:
         key, sep, value = word.partition("=")
         if not sep or not key:
-            raise SystemExit(f"tabletop: expected key=value, got {word!r}")
+            raise OptionError(f"expected key=value, got {word!r}")
         options[key] = value
     return options
 
@@ -43,18 +53,41 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("options", nargs="*", metavar="key=value", help="game options")
 
 
-def game_from_args(args: argparse.Namespace, command: str):
-    """The new game the arguments name, or ``None`` after a one-line error on stderr."""
-    import engines
+def game_from_args(args: argparse.Namespace):
+    """The new game the arguments name; a bad game or option raises
+    :class:`~engines.errors.EngineError` for :func:`main` to print."""
     from app.games import new_game
-    try:
-        return new_game(args.game, **split_options(args.options))
-    except engines.EngineError as error:
-        print(f"tabletop {command}: {error}", file=sys.stderr)
-        return None
+    return new_game(args.game, **split_options(args.options))
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command; the exit status is its result, or 2 after a one-line error."""
     args = build_parser().parse_args(argv)
-    return args.run(args) or 0
+    try:
+        status = args.run(args) or 0
+        # Output still buffered for a pipe would otherwise be written at exit, outside
+        # this try, where a reader that has gone away would make a traceback.
+        sys.stdout.flush()
+        return status
+    except TabletopError as error:
+        print(f"tabletop {args.command}: {describe(error)}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        # Our output was piped into a reader that stopped reading (``| head -1``): it has
+        # what it wanted, so this is not a failure and the status is 0, as for any
+        # command that was cut short on purpose. The Python docs' recipe: point stdout
+        # at devnull, so the interpreter's own flush at exit cannot fail a second time.
+        _stdout_to_devnull()
+        return 0
+    except KeyboardInterrupt:
+        # Ctrl-C: stop without a traceback, with the shell's status for SIGINT.
+        return 130
+
+
+def _stdout_to_devnull() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass  # stdout is not a file descriptor (a test's capture): nothing to flush
 

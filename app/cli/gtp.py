@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 
-from engines import EngineError
 from engines.gtp import GtpEngine
 
 
@@ -18,11 +17,7 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from app.cli import split_options
-    try:
-        engine = GtpEngine(args.game, **split_options(args.options))
-    except EngineError as error:
-        print(f"tabletop gtp: {error}", file=sys.stderr)
-        return 2
+    engine = GtpEngine(args.game, **split_options(args.options))
     for line in sys.stdin:
         answer = engine.handle(line)
         if answer is not None:

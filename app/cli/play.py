@@ -28,9 +28,7 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    board = game_from_args(args, "play")
-    if board is None:
-        return 2
+    board = game_from_args(args)
     seats = {"b": args.red, "w": args.black}
     return play(board, seats, args.level, random.Random(args.seed), sys.stdin, sys.stdout)
 

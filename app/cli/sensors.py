@@ -8,12 +8,15 @@ and prints one JSON line per event: accepted moves and the holes lit by role.
 
 from __future__ import annotations
 
+import argparse
 import json
+import math
 import random
 import sys
 import time
 from contextlib import nullcontext
 
+from app.errors import describe
 from app.hardware.profile import ProfileError, load_profile
 from app.hardware.sensors import SimulatedSensors, open_source
 from app.sensing.pipeline import DEBOUNCE_S, SETTLE_S
@@ -41,38 +44,49 @@ def register(subparsers) -> None:
 
     play = actions.add_parser("replay", help="feed a log through the pipeline, print events")
     play.add_argument("log", help="a log written by 'tabletop sensors record'")
-    play.add_argument("--debounce", type=float, default=DEBOUNCE_S, help="seconds")
-    play.add_argument("--settle", type=float, default=SETTLE_S, help="seconds")
+    play.add_argument("--debounce", type=seconds, default=DEBOUNCE_S, metavar="SECONDS",
+                      help=f"seconds a reading must hold (default {DEBOUNCE_S:g})")
+    play.add_argument("--settle", type=seconds, default=SETTLE_S, metavar="SECONDS",
+                      help=f"seconds of quiet before a move is read (default {SETTLE_S:g})")
     play.set_defaults(run=run_replay)
 
 
-def run_record(args) -> int:
-    from app.cli import split_options
+def seconds(text: str) -> float:
+    """An argparse type: a time of zero seconds or more."""
     try:
-        profile = load_profile(args.profile)
-        options = split_options(args.options)
-        board = new_game(profile.game, **options)
-    except (ProfileError, EngineError) as error:
-        print(f"tabletop sensors: {error}", file=sys.stderr)
-        return 2
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") \
+            from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 seconds or more, not {text}")
+    return value
+
+
+def run_record(args) -> int:
+    """Profile, game and sensors are all opened before the log file, so a mistake in
+    any of them leaves an existing file untouched."""
+    from app.cli import split_options
+    profile = load_profile(args.profile)
+    options = split_options(args.options)
+    board = new_game(profile.game, **options)
     header = Header(profile.game, options, profile.name, profile.sensors.colour)
-    with (open(args.out, "w", encoding="utf-8") if args.out else nullcontext(sys.stdout)) \
-            as stream:
-        writer = LogWriter(stream, header, profile)
-        if args.play is not None:
-            if profile.sensors.driver != "simulated":
-                print("tabletop sensors: --play needs a simulated profile", file=sys.stderr)
-                return 2
-            play_scripted(board, profile, writer, args.play)
-            return 0
+    if args.play is not None and profile.sensors.driver != "simulated":
+        raise ProfileError("--play needs a simulated profile")
+    with (open_source(profile) if args.play is None else nullcontext()) as source:
         try:
-            with open_source(profile) as source:
+            out = open(args.out, "w", encoding="utf-8") if args.out else nullcontext(sys.stdout)
+        except OSError as error:
+            raise SensorLogError(f"{args.out}: cannot write: {error.strerror}") from error
+        with out as stream:
+            writer = LogWriter(stream, header, profile)
+            if args.play is not None:
+                play_scripted(board, profile, writer, args.play)
+                return 0
+            try:
                 scan_until(source, writer, args.seconds, 1 / args.scan_hz)
-        except ProfileError as error:
-            print(f"tabletop sensors: {error}", file=sys.stderr)
-            return 2
-        except KeyboardInterrupt:
-            pass
+            except KeyboardInterrupt:
+                pass  # Ctrl-C is how a recording without --seconds ends
     return 0
 
 
@@ -108,7 +122,8 @@ def run_replay(args) -> int:
             header, readings = read_log(stream)
         for record in replay(header, readings, debounce=args.debounce, settle=args.settle):
             print(json.dumps(record))
+    except BrokenPipeError:
+        raise  # the reader stopped reading our output: app.cli.main ends quietly
     except (OSError, SensorLogError, EngineError) as error:
-        print(f"tabletop sensors: {args.log}: {error}", file=sys.stderr)
-        return 2
+        raise SensorLogError(f"{args.log}: {describe(error)}") from error
     return 0

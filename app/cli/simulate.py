@@ -38,9 +38,7 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from app.screen.display import choose_display
-    board = game_from_args(args, "simulate")
-    if board is None:
-        return 2
+    board = game_from_args(args)
     from app.screen.display import NoDisplayError
     display = choose_display()
     if display is not None:
