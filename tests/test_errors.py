@@ -1,0 +1,391 @@
+"""Expected failures: one line on stderr and exit status 2, never a traceback.
+
+The command-line cases run the real ``tabletop`` in a subprocess. "On a desktop" means
+without the mock pin factory and Blinka's OS-agnostic board that conftest.py gives the
+test process: gpiozero and Blinka then see this machine as it is. The driver cases check
+that a real device that cannot be opened is a DeviceError with its cause chained, never a
+simulated device in its place; and the error classes form one tree.
+"""
+
+import importlib
+import inspect
+import os
+import pkgutil
+import subprocess
+import sys
+import types
+import warnings
+from pathlib import Path
+
+import pytest
+
+import app
+import engines
+from app.cli import main
+from app.errors import (ConfigError, DeviceError, DisconnectError, NoSuchPinError,
+                        ProfileError, SensorLogError)
+from app.hardware import leds
+from app.hardware.buttons import Buttons
+from app.hardware.leds import NeoPixelSpiStrip, NeoPixelStrip, SimulatedStrip, open_strip
+from app.hardware.profile import load_profile
+from app.hardware.sensors import MatrixScanner, open_source
+from app.screen.display import NoDisplayError
+from engines.errors import EngineError, TabletopError
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "app" / "table" / "tabletop.example.toml"
+ON_A_PI = "raspberry pi" in (Path("/proc/device-tree/model").read_text(errors="replace").lower()
+                             if Path("/proc/device-tree/model").exists() else "")
+desktop_only = pytest.mark.skipif(ON_A_PI, reason="on a Pi the GPIO and the LEDs are real")
+
+#: Make a real profile's LED libraries unimportable, then run the command line.
+NO_LED_LIBRARY = ("import sys; sys.modules['neopixel_spi'] = None; "
+                  "sys.modules['neopixel'] = None; from app.cli import main; "
+                  "sys.exit(main(sys.argv[1:]))")
+
+
+def desktop_env(tmp_path: Path) -> dict[str, str]:
+    """This machine as it is: no mock GPIO, no OS-agnostic Blinka, a throw-away home."""
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("GPIOZERO_PIN_FACTORY", "BLINKA_OS_AGNOSTIC", "STATE_DIRECTORY")}
+    env["XDG_DATA_HOME"] = str(tmp_path / "xdg")
+    env["SDL_VIDEODRIVER"] = "dummy"
+    return env
+
+
+def tabletop(tmp_path, *args, code=None, stdin="", env=None):
+    command = [sys.executable, *(("-c", code) if code else ("-m", "app.cli")), *args]
+    return subprocess.run(command, cwd=ROOT, env=env or desktop_env(tmp_path), input=stdin,
+                          capture_output=True, text=True, timeout=120)
+
+
+def one_line(result, command: str) -> str:
+    """The one error line, after checking there is nothing else: status 2, no traceback."""
+    assert "Traceback" not in result.stderr, result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert result.returncode == 2, result
+    assert lines[0].startswith(f"tabletop {command}: "), lines[0]
+    return lines[0]
+
+
+def config_file(tmp_path, text: str = "") -> Path:
+    """A configuration that keeps its games in ``tmp_path``, never in a person's home."""
+    path = tmp_path / "tabletop.toml"
+    path.write_text(f'data_dir = "{tmp_path / "data"}"\n{text}', encoding="utf-8")
+    return path
+
+
+def example_config(tmp_path) -> Path:
+    """The shipped example, [buttons] and all, with its data directory in ``tmp_path``."""
+    text = EXAMPLE.read_text(encoding="utf-8")
+    assert "\n[buttons]\n" in text and "\nconfirm = 27\n" in text
+    return config_file(tmp_path, text)
+
+
+@pytest.fixture(scope="module")
+def sensor_log(tmp_path_factory):
+    path = tmp_path_factory.mktemp("log") / "game.jsonl"
+    assert main(["sensors", "record", "kulami-sim", "--play", "5", "--out", str(path)]) == 0
+    return path
+
+
+# --- the command line ----------------------------------------------------------------
+
+@pytest.mark.parametrize("option, expected", [
+    ("seed=x", ("seed", "'x'")), ("level=x", ("level", "'x'")),
+    ("oops", ("expected key=value, got 'oops'",))])
+def test_bad_gtp_start_options_are_one_line(tmp_path, option, expected):
+    line = one_line(tabletop(tmp_path, "gtp", "kulami", option), "gtp")
+    assert all(fragment in line for fragment in expected), line
+
+
+def test_bad_game_for_play_is_one_line(tmp_path):
+    assert "unknown game 'chess'" in one_line(tabletop(tmp_path, "play", "chess"), "play")
+
+
+@pytest.mark.parametrize("option", ["--debounce", "--settle"])
+def test_negative_seconds_for_replay_are_refused_as_a_usage_error(tmp_path, option):
+    # A usage error stays as argparse prints it: the usage, then one error line.
+    result = tabletop(tmp_path, "sensors", "replay", str(tmp_path / "game.jsonl"), option, "-1")
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    errors = [line for line in result.stderr.splitlines() if "error:" in line]
+    assert errors == [f"tabletop sensors replay: error: argument {option}: "
+                      f"must be 0 seconds or more, not -1"]
+    assert result.stdout == ""
+
+
+@desktop_only
+def test_the_example_config_with_buttons_on_a_desktop_is_one_line(tmp_path):
+    result = tabletop(tmp_path, "run", "--profile", "kulami-sim",
+                      "--config", str(example_config(tmp_path)))
+    line = one_line(result, "run")
+    assert line.startswith("tabletop run: buttons: confirm on GPIO27: no GPIO on this machine")
+
+
+@desktop_only
+@pytest.mark.parametrize("command", [["run", "--profile", "kulami"],
+                                     ["selftest", "--profile", "kulami"]])
+def test_a_real_profile_on_a_desktop_is_one_line(tmp_path, command):
+    if command[0] == "run":
+        command += ["--config", str(config_file(tmp_path))]
+    line = one_line(tabletop(tmp_path, *command), command[0])
+    assert "profile kulami: LEDs (neopixel_spi on SPI)" in line
+    assert "not a Raspberry Pi" in line
+
+
+@desktop_only
+def test_a_real_profile_neopixel_pin_on_a_desktop_is_one_line(tmp_path):
+    line = one_line(tabletop(tmp_path, "selftest", "--profile", "akron"), "selftest")
+    assert "profile akron: LEDs (neopixel on D18)" in line
+    assert "not a Raspberry Pi" in line
+
+
+@desktop_only
+def test_recording_a_real_matrix_on_a_desktop_is_one_line_and_writes_nothing(tmp_path):
+    out = tmp_path / "kept.jsonl"
+    out.write_text("an earlier recording\n")
+    result = tabletop(tmp_path, "sensors", "record", "kulami", "--seconds", "0.1",
+                      "--out", str(out))
+    line = one_line(result, "sensors")
+    assert "profile kulami: sensor matrix: row GPIO2: no GPIO on this machine" in line
+    assert out.read_text() == "an earlier recording\n"
+
+
+@pytest.mark.parametrize("profile, library", [("kulami", "neopixel_spi"),
+                                              ("conhex", "neopixel")])
+def test_a_missing_led_library_is_an_error_never_a_simulated_strip(tmp_path, profile,
+                                                                   library):
+    for command in (["run", "--profile", profile, "--config", str(config_file(tmp_path))],
+                    ["selftest", "--profile", profile]):
+        result = tabletop(tmp_path, *command, code=NO_LED_LIBRARY)
+        line = one_line(result, command[0])
+        assert f"the {library} library is not installed (install tabletop[pi]" in line
+        assert "playing" not in result.stdout
+
+
+def test_output_piped_into_a_reader_that_stops_ends_quietly(tmp_path):
+    """``tabletop gtp kulami | head -1``: the reader goes away, the engine stops, silently."""
+    process = subprocess.Popen([sys.executable, "-m", "app.cli", "gtp", "kulami"], cwd=ROOT,
+                               env=desktop_env(tmp_path), stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process.stdin.write("name\n")
+    process.stdin.flush()
+    assert process.stdout.readline().startswith("= ")
+    process.stdout.close()
+    _, stderr = process.communicate("showboard\n" * 2000, timeout=60)
+    assert stderr == ""
+    assert process.returncode == 0
+
+
+def test_a_replay_piped_into_head_ends_quietly(tmp_path, sensor_log):
+    reader = subprocess.Popen(["head", "-1"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    writer = subprocess.run([sys.executable, "-m", "app.cli", "sensors", "replay",
+                             str(sensor_log)], cwd=ROOT, env=desktop_env(tmp_path),
+                            stdout=reader.stdin, stderr=subprocess.PIPE, text=True,
+                            timeout=120)
+    reader.stdin.close()
+    assert reader.stdout.read().count(b"\n") == 1
+    reader.wait(timeout=10)
+    assert writer.stderr == ""
+    assert writer.returncode == 0
+
+
+def test_main_turns_any_tabletop_error_into_one_line(monkeypatch, capsys):
+    import app.cli.gtp as gtp
+
+    def fail(args):
+        raise DisconnectError("LEDs: lost\nwhile in use")
+
+    monkeypatch.setattr(gtp, "run", fail)
+    assert main(["gtp", "kulami"]) == 2
+    assert capsys.readouterr().err == "tabletop gtp: LEDs: lost while in use\n"
+
+
+def test_ctrl_c_is_status_130_without_a_traceback(monkeypatch, capsys):
+    import app.cli.gtp as gtp
+
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(gtp, "run", interrupted)
+    assert main(["gtp", "kulami"]) == 130
+    assert capsys.readouterr().err == ""
+
+
+def test_a_bug_keeps_its_traceback(monkeypatch):
+    import app.cli.gtp as gtp
+
+    def bug(args):
+        raise ValueError("not an expected failure")
+
+    monkeypatch.setattr(gtp, "run", bug)
+    with pytest.raises(ValueError, match="not an expected failure"):
+        main(["gtp", "kulami"])
+
+
+# --- drivers: DeviceError with the cause chained, never a simulated device -----------
+
+@pytest.fixture
+def without(monkeypatch):
+    """Make modules unimportable, as if their library were not installed."""
+    def hide(*names):
+        for name in names:
+            monkeypatch.setitem(sys.modules, name, None)
+    return hide
+
+
+def test_a_missing_neopixel_spi_library_is_a_device_error(without):
+    without("neopixel_spi")
+    with pytest.raises(DeviceError, match=r"LEDs \(neopixel_spi on SPI\): the neopixel_spi "
+                                          r"library is not installed") as error:
+        NeoPixelSpiStrip(4)
+    assert isinstance(error.value.__cause__, ImportError)
+
+
+def test_a_missing_neopixel_library_is_a_device_error(without):
+    without("neopixel")
+    with pytest.raises(DeviceError, match="the neopixel library is not installed") as error:
+        NeoPixelStrip(4)
+    assert isinstance(error.value.__cause__, ImportError)
+
+
+def test_blinka_refusing_the_board_is_a_device_error(monkeypatch):
+    real = leds.import_module
+
+    def refuse(name):
+        if name == "neopixel":
+            raise NotImplementedError("Board not supported")
+        return real(name)
+
+    monkeypatch.setattr(leds, "import_module", refuse)
+    with pytest.raises(DeviceError, match="not a Raspberry Pi") as error:
+        NeoPixelStrip(4)
+    assert isinstance(error.value.__cause__, NotImplementedError)
+
+
+def fake_neopixel_spi(monkeypatch, error: Exception):
+    module = types.ModuleType("neopixel_spi")
+
+    def refuse(*args, **kwargs):
+        raise error
+
+    module.NeoPixel_SPI = refuse
+    monkeypatch.setitem(sys.modules, "neopixel_spi", module)
+
+
+def test_permission_denied_on_spidev_is_a_device_error_naming_the_file(monkeypatch):
+    denied = PermissionError(13, "Permission denied", "/dev/spidev0.0")
+    fake_neopixel_spi(monkeypatch, denied)
+    with pytest.raises(DeviceError, match="permission denied on /dev/spidev0.0") as error:
+        NeoPixelSpiStrip(4, spi=object(), label="profile kulami: LEDs")
+    assert error.value.__cause__ is denied
+    assert str(error.value).startswith("profile kulami: LEDs (neopixel_spi on SPI): ")
+
+
+def test_a_strip_that_goes_away_in_use_is_a_disconnect_error(monkeypatch):
+    class Pixels(list):
+        def show(self):
+            raise OSError(5, "Input/output error")
+
+    module = types.ModuleType("neopixel_spi")
+    module.NeoPixel_SPI = lambda spi, count, **kwargs: Pixels([(0, 0, 0)] * count)
+    monkeypatch.setitem(sys.modules, "neopixel_spi", module)
+    strip = NeoPixelSpiStrip(2, spi=object())
+    with pytest.raises(DisconnectError, match="lost while in use") as error:
+        strip.show([(1, 2, 3), (4, 5, 6)])
+    assert isinstance(error.value.__cause__, OSError)
+
+
+def test_a_pin_the_board_lacks_is_a_device_error_and_a_value_error(monkeypatch):
+    monkeypatch.setenv("BLINKA_OS_AGNOSTIC", "1")
+    with pytest.raises(NoSuchPinError, match="this board has no pin D99") as error:
+        NeoPixelStrip(2, pin="D99")
+    assert isinstance(error.value, DeviceError) and isinstance(error.value, ValueError)
+
+
+def test_a_real_profile_never_gets_a_simulated_strip(without):
+    without("neopixel_spi", "neopixel")
+    for name in ("kulami", "akron"):
+        with pytest.raises(DeviceError, match=f"^profile {name}: LEDs"):
+            open_strip(load_profile(name))
+    assert isinstance(open_strip(load_profile("kulami-sim")), SimulatedStrip)
+
+
+def test_a_pin_in_use_is_a_device_error_naming_the_pin():
+    from gpiozero import DigitalOutputDevice
+    taken = DigitalOutputDevice(27)
+    try:
+        with pytest.raises(DeviceError, match="^buttons: confirm on GPIO27: ") as error:
+            Buttons({"confirm": 27})
+        assert type(error.value.__cause__).__name__ == "GPIOPinInUse"
+        with pytest.raises(DeviceError, match="^sensor matrix: column GPIO27: "):
+            MatrixScanner([5], [6, 27], {0: "a1", 1: "a2"})
+    finally:
+        taken.close()
+
+
+@desktop_only
+def test_no_gpio_on_this_machine_is_a_device_error_and_no_warning_noise(monkeypatch):
+    from gpiozero import Device
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    monkeypatch.setattr(Device, "pin_factory", None)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with pytest.raises(DeviceError, match="^buttons: confirm on GPIO27: no GPIO on this "
+                                              "machine") as error:
+            Buttons({"confirm": 27})
+        with pytest.raises(DeviceError, match="^profile kulami: sensor matrix: row GPIO2: "
+                                              "no GPIO on this machine"):
+            open_source(load_profile("kulami"))
+    assert type(error.value.__cause__).__name__ == "BadPinFactory"
+    assert not [w for w in caught if "PinFactoryFallback" in type(w.message).__name__]
+
+
+def test_a_matrix_that_goes_away_in_use_is_a_disconnect_error(monkeypatch):
+    scanner = MatrixScanner([5], [6], {0: "a1"}, settle_us=0)
+    try:
+        def gone():
+            raise OSError(19, "No such device")
+
+        monkeypatch.setattr(scanner._rows[0], "on", gone)
+        with pytest.raises(DisconnectError, match="^sensor matrix: lost while scanning") \
+                as error:
+            scanner.read()
+        assert isinstance(error.value.__cause__, OSError)
+    finally:
+        monkeypatch.undo()
+        scanner.close()
+
+
+# --- one tree ------------------------------------------------------------------------
+
+def test_the_errors_are_one_tree():
+    assert issubclass(ProfileError, ConfigError)
+    for error in (ConfigError, ProfileError, SensorLogError, DeviceError, DisconnectError,
+                  NoSuchPinError, NoDisplayError, EngineError):
+        assert issubclass(error, TabletopError), error
+    assert issubclass(DisconnectError, DeviceError) and issubclass(NoDisplayError, DeviceError)
+    # The names stay importable from where they were raised before.
+    from app.hardware.profile import ProfileError as profile_error
+    from app.sensing.sensorlog import SensorLogError as log_error
+    from app.table.config import ConfigError as config_error
+    assert (profile_error, config_error, log_error) == (ProfileError, ConfigError,
+                                                        SensorLogError)
+    assert engines.EngineError is EngineError
+
+
+def test_every_error_class_of_the_app_and_engines_is_a_tabletop_error():
+    found = []
+    for package in (app, engines):
+        for module in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+            if module.name.endswith("__main__"):
+                continue
+            for _, cls in inspect.getmembers(importlib.import_module(module.name),
+                                             inspect.isclass):
+                if (issubclass(cls, BaseException) and cls.__name__.endswith("Error")
+                        and cls.__module__.split(".")[0] in ("app", "engines")):
+                    found.append(cls)
+    assert {cls.__name__ for cls in found} >= {"ConfigError", "ProfileError", "DeviceError",
+                                               "SensorLogError", "NoDisplayError"}
+    assert [cls for cls in found if not issubclass(cls, TabletopError)] == []
