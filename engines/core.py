@@ -1,19 +1,25 @@
 """The board protocol every game engine follows, modelled on python-chess.
 
-A game is a board object: ``legal_moves``, ``push``/``pop``, ``outcome()``, moves as
-small immutable values that round-trip through text. Two more views serve the layers
-above without them knowing the rules: ``sensor_view()`` says what a sensor under each
-hole would see, and ``lights()`` says what the board would light, as plain data.
-Engines never import hardware, pygame or do I/O.
+A game is a board object: ``turn``, ``legal_moves``, ``push``/``pop``, ``outcome()``,
+moves as small immutable values that round-trip through text, :data:`PASS` among them.
+Two more views serve the layers above without them knowing the rules: ``sensor_view()``
+says what a sensor under each hole would see, and ``lights()`` says what the board would
+light, as plain data; ``moves_sensed_at`` and ``moves_from`` tell the sensing layer which
+moves a change at one hole can belong to. Engines never import hardware, pygame or do I/O.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from itertools import chain
 from types import MappingProxyType
 from typing import Any, ClassVar
+
+from engines.errors import (EngineError, IllegalMoveError, InvalidMoveError, OptionError,
+                            RecordError, TabletopError)
+from engines.options import Option, validate
 
 #: Wire colours in every game: ``b`` moves first, ``w`` second.
 PLAYERS = ("b", "w")
@@ -34,24 +40,20 @@ def check_player(text: str) -> str:
     raise EngineError(f"unknown colour {text!r} (use b or w)")
 
 
-class EngineError(ValueError):
-    """Any input an engine refuses; the message is one line meant for a person."""
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """The pass: the player to move plays nothing and the turn moves on.
+
+    One value for every game, written ``pass`` as GTP writes it, so that it reads and
+    prints the same everywhere; whether it is legal is each game's rule
+    (:meth:`Board.may_pass`). Kulami and ConHex never allow it: their games end instead.
+    """
+
+    def __str__(self) -> str:
+        return "pass"
 
 
-class InvalidMoveError(EngineError):
-    """Move text that does not name a move on this board."""
-
-
-class IllegalMoveError(EngineError):
-    """A well-formed move that the rules do not allow now."""
-
-
-class OptionError(EngineError):
-    """A game option that is unknown or has a bad value."""
-
-
-class RecordError(EngineError):
-    """A game record that cannot be read."""
+PASS = Pass()
 
 
 @dataclass(frozen=True)
@@ -102,23 +104,125 @@ class Lights:
                    frozenset(last))
 
 
+class LegalMoves:
+    """The legal moves of ``player`` in the board's position, generated when asked.
+
+    Like python-chess's ``LegalMoveGenerator``, a live view rather than a list: iterating
+    runs the game's :meth:`Board.generate_legal_moves` (and yields :data:`PASS` last where
+    the game allows it), so :meth:`any` stops at the first move, and ``move in moves``
+    asks the rule (:meth:`Board.is_legal`) without generating anything. Once the game is
+    over there are none. Take ``list(moves)`` before pushing or popping in a loop.
+
+    Whatever needs every move at once (``len``, ``count``, indexing) generates them once
+    and keeps them until the board changes, so ``list(moves)`` (which asks ``len`` first)
+    and ``random.choice(moves)`` (``len``, then an index) generate once, not twice.
+    Indexing stays for callers written when this was a list; prefer ``next(iter(moves))``.
+    """
+
+    __slots__ = ("board", "player", "_listed", "_listed_at")
+
+    def __init__(self, board: "Board", player: str) -> None:
+        self.board, self.player = board, player
+        self._listed: tuple[Hashable, ...] = ()
+        self._listed_at = -1
+
+    def __iter__(self) -> Iterator[Hashable]:
+        return iter(self._listed) if self._listed_at == self.board._changes else self._generate()
+
+    def _generate(self) -> Iterator[Hashable]:
+        board, player = self.board, self.player
+        if board.is_game_over():
+            return iter(())
+        moves = board.generate_legal_moves(player)
+        return chain(moves, (PASS,)) if board.may_pass(player) else moves
+
+    def _all(self) -> tuple[Hashable, ...]:
+        """Every move, generated once per position of the board."""
+        changes = self.board._changes
+        if self._listed_at != changes:
+            self._listed, self._listed_at = tuple(self._generate()), changes
+        return self._listed
+
+    def count(self) -> int:
+        return len(self._all())
+
+    def any(self) -> bool:
+        for _ in self:
+            return True
+        return False
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __bool__(self) -> bool:
+        return self.any()
+
+    def __contains__(self, move: Hashable) -> bool:
+        """By the rule for the player to move; the other player's moves are searched
+        (the rules are written for the mover, and only GTP's ``all_legal`` asks)."""
+        if self.player == self.board.turn:
+            return self.board.is_legal(move)
+        return any(move == legal for legal in self)
+
+    def __getitem__(self, index: int | slice) -> Any:
+        return self._all()[index]
+
+    def __repr__(self) -> str:
+        moves = ", ".join(self.board.move_text(move) for move in self)
+        return f"<LegalMoves {self.player} ({moves})>"
+
+
+#: A game's own GTP command: ``(board, argument words) -> (new board or None, answer)``.
+GtpCommand = Callable[["Board", list[str]], "tuple[Board | None, str]"]
+
+
+@dataclass(frozen=True)
+class RecordFormat:
+    """A game's record format: ``write(board) -> text`` and ``read(text) -> board``,
+    which raises :class:`RecordError` naming what is broken."""
+
+    write: Callable[["Board"], str]
+    read: Callable[[str], "Board"]
+
+
 class Board(ABC):
-    """One game in progress. Subclasses implement the abstract rules hooks.
+    """One game in progress. Subclasses implement the abstract methods plus
+    :meth:`parse_notation` and :meth:`generate_legal_moves`, and override the hooks with
+    defaults where their rules differ (``is_legal`` by the rule, ``may_pass``,
+    ``_turn_after``, ``moves_sensed_at``, ``moves_from``).
 
     ``push`` checks legality and leaves the board untouched when it refuses; ``pop``
-    restores the exact previous state. ``copy()`` is cheap enough for search.
+    restores the exact previous state, the turn included. ``copy()`` is cheap enough for
+    search.
     """
 
     #: Registry name, e.g. ``"kulami"``.
     game: ClassVar[str]
-    #: Option names and defaults; ``new_game`` validates against these.
-    default_options: ClassVar[Mapping[str, Any]] = {}
-    #: Game-specific GTP commands: command name -> method taking the argument words and
-    #: returning ``(replacement board or None, answer text)``.
-    gtp_extensions: ClassVar[Mapping[str, str]] = {}
+    #: The options a game is created with; :meth:`new` checks raw options against them.
+    OPTIONS: ClassVar[tuple[Option, ...]] = ()
+    #: The defaults of :attr:`OPTIONS` by name, derived for each class (a convenience).
+    default_options: ClassVar[Mapping[str, Any]] = MappingProxyType({})
+    #: The game's own GTP commands by name (Kulami's ``layout``); ``GtpEngine`` adds them
+    #: to the standard ones.
+    gtp_commands: ClassVar[Mapping[str, GtpCommand]] = MappingProxyType({})
+    #: The refusal of a pass the rules do not allow, for a person.
+    pass_refused: ClassVar[str] = "this game has no passing"
+    #: The game's record format. The game's package sets it once both its board and its
+    #: record module are loaded: the record module builds boards, so the board module
+    #: cannot import it without a cycle.
+    record_format: ClassVar[RecordFormat]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.default_options = MappingProxyType({o.name: o.default for o in cls.OPTIONS})
 
     def __init__(self) -> None:
         self.move_stack: list[Hashable] = []
+        self._turn = PLAYERS[0]
+        #: The player who made each move of ``move_stack``, so ``pop`` restores the turn.
+        self._movers: list[str] = []
+        #: Counts every push and pop: what :class:`LegalMoves` keeps is valid while it holds.
+        self._changes = 0
 
     # --- identity -------------------------------------------------------------------
     @property
@@ -127,9 +231,10 @@ class Board(ABC):
         """The options this game was created with (all keys, defaults filled in)."""
 
     @property
-    @abstractmethod
     def turn(self) -> str:
-        """The player to move, ``b`` or ``w``."""
+        """The player to move, ``b`` or ``w``: state that ``push`` and ``pop`` keep, so a
+        game whose turns do not simply alternate says so in :meth:`_turn_after`."""
+        return self._turn
 
     @property
     @abstractmethod
@@ -142,32 +247,80 @@ class Board(ABC):
         return MappingProxyType({})
 
     # --- moves ----------------------------------------------------------------------
-    @abstractmethod
     def parse_move(self, text: str) -> Hashable:
-        """Parse move text, raising :class:`InvalidMoveError` with the reason."""
+        """Parse move text: ``pass`` in every game, else the game's own notation; raises
+        :class:`InvalidMoveError` with the reason."""
+        if text.strip().lower() == str(PASS):
+            return PASS
+        return self.parse_notation(text)
+
+    def parse_notation(self, text: str) -> Hashable:
+        """Parse the game's own move text, raising :class:`InvalidMoveError` with the
+        reason. Every game implements this."""
+        raise NotImplementedError(f"{type(self).__name__} reads no move text")
 
     def move_text(self, move: Hashable) -> str:
         return str(move)
 
-    @abstractmethod
-    def legal_moves_for(self, player: str) -> list:
-        """Legal moves for ``player`` in this position, whoever is to move."""
+    def generate_legal_moves(self, player: str) -> Iterator[Hashable]:
+        """Yield the moves the rules allow ``player`` now, one at a time, without checking
+        whether the game is over (:class:`LegalMoves` does) and without the pass (which
+        :meth:`may_pass` decides). Every game implements this; a board written before it
+        may instead override :meth:`legal_moves_for` to return a list."""
+        raise NotImplementedError(f"{type(self).__name__} generates no moves")
+
+    def legal_moves_for(self, player: str) -> LegalMoves:
+        """The legal moves of ``player`` in this position, whoever is to move."""
+        return LegalMoves(self, player)
 
     @property
-    def legal_moves(self) -> list:
-        """Legal moves for the player to move (empty once the game is over)."""
-        if self.outcome() is not None:
-            return []
+    def legal_moves(self) -> LegalMoves:
+        """The legal moves of the player to move (none once the game is over)."""
         return self.legal_moves_for(self.turn)
 
     def is_legal(self, move: Hashable) -> bool:
-        return move in self.legal_moves
+        """Whether the player to move may play ``move`` now. Games override this with the
+        rule itself; this default looks for ``move`` among the generated moves."""
+        return any(move == legal for legal in self.legal_moves_for(self.turn))
+
+    def may_pass(self, player: str) -> bool:
+        """Whether the rules let ``player`` pass now; :data:`PASS` is then a legal move.
+        Never, by default."""
+        return False
 
     def illegal_reason(self, move: Hashable) -> str:
-        """Why ``move`` is not legal now; games override with a precise reason."""
-        if self.outcome() is not None:
+        """Why ``move`` is not legal now, in words for a person."""
+        if self.is_game_over():
             return "the game is over"
+        if move == PASS:
+            return self.pass_refused
+        return self._why_illegal(move)
+
+    def _why_illegal(self, move: Hashable) -> str:
+        """Which rule refuses ``move`` in a game still going; games say it precisely."""
         return f"{self.move_text(move)} is not a legal move for {self.turn}"
+
+    def moves_from(self, hole: str) -> Iterator[Hashable]:
+        """The legal moves that start by lifting the piece in ``hole``: what a lifted
+        piece may become (Akron moves a ball from one point to another). Placement games
+        never move a piece once placed, so there are none by default."""
+        return iter(())
+
+    def moves_sensed_at(self, hole: str) -> Iterator[Hashable]:
+        """The legal moves of the player to move that change what a sensor under ``hole``
+        sees (occupancy or colour): the moves a new reading there can belong to, found
+        without the sensing layer walking every legal move.
+
+        This default plays every legal move to compare :meth:`sensor_view` before and
+        after: right for any game, slow; games override it by their rule."""
+        seen = self.sensor_view().get(hole)
+        sensed = []
+        for move in list(self.legal_moves):
+            self.push(move)
+            if self.sensor_view().get(hole) != seen:
+                sensed.append(move)
+            self.pop()
+        return iter(sensed)
 
     def push(self, move: Hashable) -> None:
         """Play ``move`` for the player to move; refuse an illegal one untouched."""
@@ -175,6 +328,9 @@ class Board(ABC):
             raise IllegalMoveError(self.illegal_reason(move))
         self._apply(move)
         self.move_stack.append(move)
+        self._movers.append(self._turn)
+        self._turn = self._turn_after(move)
+        self._changes += 1
 
     def push_text(self, text: str) -> Hashable:
         """Parse and push ``text``; returns the move."""
@@ -183,11 +339,13 @@ class Board(ABC):
         return move
 
     def pop(self) -> Hashable:
-        """Take back the last move and return it."""
+        """Take back the last move and return it; the turn goes back to its player."""
         if not self.move_stack:
             raise EngineError("no move to take back")
         move = self.move_stack.pop()
+        self._turn = self._movers.pop()
         self._undo(move)
+        self._changes += 1
         return move
 
     @property
@@ -196,11 +354,17 @@ class Board(ABC):
 
     @abstractmethod
     def _apply(self, move: Hashable) -> None:
-        """Change the state for a move already known to be legal."""
+        """Change the state for a move already known to be legal (:data:`PASS` too, in a
+        game that allows it); ``turn`` is still the mover."""
 
     @abstractmethod
     def _undo(self, move: Hashable) -> None:
-        """Exactly reverse :meth:`_apply` for the last move."""
+        """Exactly reverse :meth:`_apply` for the last move; ``turn`` is its mover again."""
+
+    def _turn_after(self, move: Hashable) -> str:
+        """Who moves after ``move``; ``push`` asks once the move is applied and on the
+        stack, while ``turn`` is still its mover. Turns alternate by default."""
+        return other(self._turn)
 
     # --- the end --------------------------------------------------------------------
     @abstractmethod
@@ -227,7 +391,19 @@ class Board(ABC):
     def ascii(self) -> str:
         """A plain-text board for ``showboard`` and logs."""
 
-    # --- copying and records --------------------------------------------------------
+    # --- creating, copying and records ----------------------------------------------
+    @classmethod
+    def new(cls, **options: Any) -> "Board":
+        """A new game with ``options`` checked against :attr:`OPTIONS`: text is converted
+        to each option's type, anything else must be of that type already."""
+        return cls.from_options(validate(cls.game, cls.OPTIONS, options))
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> "Board":
+        """A new game from checked options, every key present; ``cls(**options)`` unless
+        the game builds differently."""
+        return cls(**options)
+
     def copy(self) -> "Board":
         """An independent board with the same position and history."""
         clone = type(self).from_options(self.options)
@@ -235,19 +411,26 @@ class Board(ABC):
             clone.push(move)
         return clone
 
-    @classmethod
-    @abstractmethod
-    def from_options(cls, options: Mapping[str, Any]) -> "Board":
-        """A new game with validated options (unknown keys already rejected)."""
+    def _copy_history(self, clone: "Board") -> None:
+        """Give ``clone`` this board's moves and turns, for a ``copy`` that copies the
+        game's state directly instead of replaying the moves."""
+        clone.move_stack = list(self.move_stack)
+        clone._movers = list(self._movers)
+        clone._turn = self._turn
 
-    @abstractmethod
     def to_record(self) -> str:
         """The game so far as a record in the game's documented format."""
+        return self.record_format.write(self)
 
     @classmethod
-    @abstractmethod
     def from_record(cls, text: str) -> "Board":
         """Rebuild a game from its record, raising :class:`RecordError` when broken."""
+        return cls.record_format.read(text)
 
     def __str__(self) -> str:
         return self.ascii()
+
+
+__all__ = ["PASS", "PLAYERS", "Board", "EngineError", "GtpCommand", "IllegalMoveError",
+           "InvalidMoveError", "LegalMoves", "Lights", "Option", "OptionError", "Outcome",
+           "Pass", "RecordError", "RecordFormat", "TabletopError", "check_player", "other"]

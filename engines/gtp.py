@@ -3,20 +3,28 @@
 Pure protocol: ``GtpEngine.handle(line)`` takes one command line and returns the full
 response text (``= ...`` or ``? ...`` followed by a blank line), so the same object serves
 the ``tabletop gtp`` command, tests and other front ends. Errors are answers, never
-tracebacks.
+tracebacks. A game adds its own commands by listing them in its board class's
+``gtp_commands`` (Kulami's ``layout``); they are listed and known like the standard ones.
 """
 
 from __future__ import annotations
 
 import random
 from importlib.metadata import PackageNotFoundError, version as package_version
+from typing import Any
 
-from engines import board_class, coerce_options
-from engines.core import Board, EngineError, check_player
+from engines import board_class
+from engines.core import Board, check_player
+from engines.errors import EngineError
+from engines.options import Option, validate
 from engines.players import LEVELS, choose_move
 
 #: Options that configure the engine player, not the game.
-PLAYER_OPTIONS = {"level": 1, "seed": None}
+PLAYER_OPTIONS = (
+    Option("level", 1, int, "how strong the engine player is", choices=LEVELS),
+    Option("seed", None, int, "seed of the engine player's random choices (default: fresh)"),
+)
+_PLAYER_KEYS = frozenset(option.name for option in PLAYER_OPTIONS)
 
 
 def _version() -> str:
@@ -33,20 +41,20 @@ class GtpEngine:
                      "quit", "clear_board", "play", "genmove", "undo", "showboard",
                      "final_score", "all_legal")
 
-    def __init__(self, game: str, **options: str) -> None:
-        player = {k: options.pop(k) for k in list(options) if k in PLAYER_OPTIONS}
-        self.level = int(player.get("level", 1))
-        if self.level not in LEVELS:
-            raise EngineError(f"level must be one of {LEVELS}, not {self.level}")
-        seed = player.get("seed")
-        self.rng = random.Random(None if seed is None else int(seed))
-        self.cls = board_class(game)
-        self.board: Board = self.cls.from_options(coerce_options(self.cls, options))
+    def __init__(self, game: str | type[Board], **options: Any) -> None:
+        """A session of ``game`` (a registered name or a board class); ``level`` and
+        ``seed`` set the engine player, the other options the game."""
+        player = validate("gtp", PLAYER_OPTIONS,
+                          {key: options.pop(key) for key in list(options) if key in _PLAYER_KEYS})
+        self.level = player["level"]
+        self.rng = random.Random(player["seed"])
+        self.cls = board_class(game) if isinstance(game, str) else game
+        self.board: Board = self.cls.new(**options)
         self.finished = False
 
     @property
     def commands(self) -> tuple[str, ...]:
-        return self.BASE_COMMANDS + tuple(self.cls.gtp_extensions)
+        return self.BASE_COMMANDS + tuple(self.cls.gtp_commands)
 
     def handle(self, line: str) -> str | None:
         """Answer one command line; ``None`` for blank and comment lines."""
@@ -68,8 +76,9 @@ class GtpEngine:
         return f"{mark}{ident} {body}".rstrip(" ") + "\n\n"
 
     def _dispatch(self, name: str, args: list[str]) -> str:
-        if name in self.cls.gtp_extensions:
-            board, answer = getattr(self.board, self.cls.gtp_extensions[name])(args)
+        command = self.cls.gtp_commands.get(name)
+        if command is not None:
+            board, answer = command(self.board, args)
             if board is not None:
                 self.board = board
             return answer
@@ -140,7 +149,5 @@ class GtpEngine:
         if len(args) != 1:
             raise EngineError("all_legal wants a colour")
         colour = check_player(args[0])
-        if self.board.is_game_over():
-            return ""
         return "\n".join(self.board.move_text(m) for m in self.board.legal_moves_for(colour))
 

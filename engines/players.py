@@ -23,7 +23,8 @@ def choose_move(board: Board, level: int = 1, rng: random.Random | None = None,
     no longer wants the result raises from it, which ends the search there."""
     rng = rng or random.Random()
     player = player or board.turn
-    moves = board.legal_moves_for(player) if board.outcome() is None else []
+    # A list: the random choice indexes it and the search pushes and pops while it runs.
+    moves = list(board.legal_moves_for(player))
     if not moves:
         return None
     if level <= 1 or player != board.turn:

@@ -8,7 +8,7 @@ with a clear error: a game record of ours is one line of play.
 
 from __future__ import annotations
 
-from engines.core import RecordError
+from engines.errors import RecordError
 
 Node = dict[str, list[str]]
 

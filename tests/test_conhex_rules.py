@@ -90,7 +90,7 @@ def test_claims_are_never_lost_over_whole_random_games():
         board = ConHexBoard()
         owned = {"b": set(), "w": set()}
         while not board.is_game_over():
-            board.push(rng.choice(board.legal_moves))
+            board.push(rng.choice(list(board.legal_moves)))
             for player in "bw":
                 now = cells_of(board, player)
                 assert owned[player] <= now
@@ -111,7 +111,7 @@ def test_b_wins_down_the_west_edge_with_both_corner_cells():
     outcome = board.outcome()
     assert outcome.winner == "b" and "N and S" in outcome.reason
     assert {0, 12, 13, 14, 15} <= cells_of(board, "b")
-    assert board.legal_moves == [] and board.lights().mover is None
+    assert list(board.legal_moves) == [] and board.lights().mover is None
 
 
 def test_w_wins_along_the_north_edge_with_both_corner_cells():
@@ -252,10 +252,10 @@ def test_handicap_gems_claim_cells_like_any_other():
 
 
 @pytest.mark.parametrize("options, message", [
-    ({"handicap": "1"}, "handicap wants 0, 2 or 3"),
-    ({"handicap": "4"}, "handicap wants 0, 2 or 3"),
-    ({"handicap": "two"}, "handicap wants a int"),
-    ({"pie": "maybe"}, "pie wants true or false"),
+    ({"handicap": "1"}, "handicap must be 0, 2 or 3, not '1'"),
+    ({"handicap": "4"}, "handicap must be 0, 2 or 3"),
+    ({"handicap": "two"}, "handicap must be 0, 2 or 3, not 'two'"),
+    ({"pie": "maybe"}, "pie must be true or false, not 'maybe'"),
     ({"komi": "1"}, "no option 'komi'"),
 ])
 def test_bad_options_are_refused(options, message):

@@ -13,7 +13,7 @@ def test_unknown_games_list_the_known_ones():
 
 def test_option_strings_are_converted_and_checked():
     assert engines.new_game("kulami", scoring="2").scoring == 2
-    with pytest.raises(EngineError, match="option scoring wants a int, not 'two'"):
+    with pytest.raises(EngineError, match="scoring must be 0, 1 or 2, not 'two'"):
         engines.new_game("kulami", scoring="two")
 
 
@@ -21,7 +21,7 @@ def test_every_registered_game_keeps_the_board_protocol():
     for name in engines.GAMES:
         board = engines.new_game(name)
         assert board.turn == "b" and board.outcome() is None
-        move = board.legal_moves[0]
+        move = next(iter(board.legal_moves))
         assert board.parse_move(board.move_text(move)) == move  # text round trip
         board.push(move)
         assert board.turn == "w" and board.pop() == move and board.turn == "b"

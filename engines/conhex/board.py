@@ -24,16 +24,24 @@ Rules as ``rules.md`` and the seed sheet state them, with these readings made ex
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Iterator, Mapping
+import operator
 from dataclasses import dataclass
+from itertools import chain, compress
 from types import MappingProxyType
 from typing import Any
 
 from engines.conhex.geometry import (CELLS, CELLS_OF_HOLE, COLUMNS, HOLE_INDEX, HOLES,
                                      NEIGHBOURS, PLAYER_SIDES, SIZE, grid_name)
-from engines.core import Board, InvalidMoveError, Lights, OptionError, Outcome
+from engines.core import Board, Lights, Outcome
+from engines.errors import InvalidMoveError
+from engines.options import Option
 
 HANDICAPS = (0, 2, 3)
+PIE = Option("pie", True, bool, "the pie rule: w may take over b's first gem instead of "
+             "placing one")
+HANDICAP = Option("handicap", 0, int, "gems b places in a row before turns alternate",
+                  choices=HANDICAPS)
 
 
 def player_at(ply: int, handicap: int = 0) -> str:
@@ -71,15 +79,13 @@ class ConHexBoard(Board):
     """A ConHex game. Options: ``pie`` (bool, default on), ``handicap`` (0, 2 or 3)."""
 
     game = "conhex"
-    default_options = MappingProxyType({"pie": True, "handicap": 0})
+    OPTIONS = (PIE, HANDICAP)
+    pass_refused = "conhex has no passing: a chain always wins before the holes run out"
 
     def __init__(self, pie: bool = True, handicap: int = 0) -> None:
         super().__init__()
-        if not isinstance(pie, bool):
-            raise OptionError(f"option pie wants true or false, not {pie!r}")
-        if handicap not in HANDICAPS:
-            raise OptionError(f"option handicap wants 0, 2 or 3 gems, not {handicap!r}")
-        self._options = MappingProxyType({"pie": pie, "handicap": handicap})
+        self._options = MappingProxyType({"pie": PIE.accept(pie),
+                                          "handicap": HANDICAP.accept(handicap)})
         self._gem: list[str | None] = [None] * len(HOLES)
         self._count = {"b": [0] * len(CELLS), "w": [0] * len(CELLS)}
         self._owner: list[str | None] = [None] * len(CELLS)
@@ -90,18 +96,10 @@ class ConHexBoard(Board):
         self._undo_log: list[tuple[list[int], int]] = []
         self._winner: str | None = None
 
-    @classmethod
-    def from_options(cls, options: Mapping[str, Any]) -> "ConHexBoard":
-        return cls(**options)
-
     # --- identity ---------------------------------------------------------------------
     @property
     def options(self) -> Mapping[str, Any]:
         return self._options
-
-    @property
-    def turn(self) -> str:
-        return player_at(len(self.move_stack), self._options["handicap"])
 
     @property
     def holes(self) -> tuple[str, ...]:
@@ -121,7 +119,7 @@ class ConHexBoard(Board):
         return self._gem[HOLE_INDEX[hole]]
 
     # --- moves ------------------------------------------------------------------------
-    def parse_move(self, text: str) -> Move:
+    def parse_notation(self, text: str) -> Move:
         name = text.strip().lower()
         if name == SWAP.name:
             return SWAP
@@ -131,26 +129,22 @@ class ConHexBoard(Board):
                                    f"f6 and b2-j10 as drawn in conhex-board.md) nor swap")
         return PLACEMENTS[index]
 
-    def legal_moves_for(self, player: str) -> list[Move]:
-        if self._winner is not None:
-            return []
-        gem = self._gem
-        moves = [move for move, taken in zip(PLACEMENTS, gem) if taken is None]
+    def generate_legal_moves(self, player: str) -> Iterator[Move]:
+        """Every open hole, then the swap; iterators all the way, so nothing is built."""
+        open_holes = compress(PLACEMENTS, map(operator.not_, self._gem))
         if player == "w" and self._swap_allowed():
-            moves.append(SWAP)
-        return moves
+            return chain(open_holes, (SWAP,))
+        return open_holes
 
     def is_legal(self, move: Hashable) -> bool:
         if self._winner is not None or not isinstance(move, Move):
             return False
-        if move == SWAP:
-            return self._swap_allowed()
         index = HOLE_INDEX.get(move.name)
-        return index is not None and self._gem[index] is None
+        if index is None:
+            return move == SWAP and self._swap_allowed()
+        return self._gem[index] is None
 
-    def illegal_reason(self, move: Hashable) -> str:
-        if self._winner is not None:
-            return "the game is over"
+    def _why_illegal(self, move: Hashable) -> str:
         if move == SWAP:
             if not self._options["pie"]:
                 return "swap needs the pie rule, which is off in this game"
@@ -164,6 +158,18 @@ class ConHexBoard(Board):
     def _swap_allowed(self) -> bool:
         return (self._options["pie"] and not self._options["handicap"]
                 and len(self.move_stack) == 1 and self._winner is None)
+
+    def moves_sensed_at(self, hole: str) -> Iterator[Move]:
+        """A gem is sensed in its hole: the placement there if legal, and the swap at the
+        first gem's hole, since it changes that gem's colour."""
+        index = HOLE_INDEX.get(hole)
+        if index is None:
+            return iter(())
+        here = PLACEMENTS[index]
+        sensed = [here] if self.is_legal(here) else []
+        if self.is_legal(SWAP) and self.move_stack[0] == here:
+            sensed.append(SWAP)
+        return iter(sensed)
 
     def _apply(self, move: Move) -> None:
         if move == SWAP:
@@ -212,6 +218,10 @@ class ConHexBoard(Board):
             count[cell] -= 1
         self._gem[hole] = None
         self._winner = None
+
+    def _turn_after(self, move: Move) -> str:
+        """The handicap: ``b`` places its gems in a row before turns alternate."""
+        return player_at(len(self.move_stack), self._options["handicap"])
 
     def _recolour(self, hole: int, old: str, new: str) -> None:
         """The swap: one gem changes colour; a single gem claims nothing, so no cells move."""
@@ -290,10 +300,10 @@ class ConHexBoard(Board):
         lines.append(f"winner: {self._winner}" if self._winner else f"to move: {self.turn}")
         return "\n".join(lines)
 
-    # --- copying and records ----------------------------------------------------------
+    # --- copying ----------------------------------------------------------------------
     def copy(self) -> "ConHexBoard":
         clone = type(self)(**self._options)
-        clone.move_stack = list(self.move_stack)
+        self._copy_history(clone)
         clone._gem = list(self._gem)
         clone._count = {p: list(c) for p, c in self._count.items()}
         clone._owner = list(self._owner)
@@ -302,16 +312,6 @@ class ConHexBoard(Board):
         clone._undo_log = [(list(claimed), before) for claimed, before in self._undo_log]
         clone._winner = self._winner
         return clone
-
-    # record.py builds boards, so it is imported where it is used, not at the top.
-    def to_record(self) -> str:
-        from engines.conhex.record import write
-        return write(self)
-
-    @classmethod
-    def from_record(cls, text: str) -> "ConHexBoard":
-        from engines.conhex.record import read
-        return read(text).board
 
 
 _AREAS = MappingProxyType({str(cell.number): frozenset(HOLES[h] for h in cell.holes)

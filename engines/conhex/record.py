@@ -16,6 +16,10 @@ has a gem on C10 and J3 is empty again (players do play J3 later). Our swap, the
 recolours the gem in its own hole. Both leave the same position when our first gem is
 the mirror of Little Golem's, so reading turns ``B[J3];R[swap]`` into ``c10 swap`` and
 writing turns ``c10 swap`` back into ``B[J3];R[swap]``; every later move is unchanged.
+
+This module builds boards, so it depends on ``board.py`` and never the other way round:
+the package (``__init__.py``) gives the board its ``to_record``/``from_record`` by
+setting :attr:`ConHexBoard.record_format` to :func:`write` and :func:`read_board`.
 """
 
 from __future__ import annotations
@@ -27,7 +31,8 @@ from types import MappingProxyType
 from engines import sgf
 from engines.conhex.board import SWAP, ConHexBoard, player_at
 from engines.conhex.geometry import HOLE_INDEX, mirror
-from engines.core import EngineError, RecordError, other
+from engines.core import other
+from engines.errors import EngineError, RecordError
 
 #: SGF move property -> our player.
 _COLOURS = {"B": "b", "R": "w", "W": "w"}
@@ -87,6 +92,11 @@ def read(text: str) -> Record:
     record = Record(board, MappingProxyType(players), resigned)
     _check_result(root, record)
     return record
+
+
+def read_board(text: str) -> ConHexBoard:
+    """The board a record leaves, for :meth:`ConHexBoard.from_record`."""
+    return read(text).board
 
 
 def write(board: ConHexBoard, players: Mapping[str, str] | None = None,

@@ -9,19 +9,30 @@ and columns too).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from engines.kulami import record
-from engines.core import (PLAYERS, Board, InvalidMoveError, Lights, OptionError, Outcome,
-                          RecordError)
+from engines.core import PLAYERS, Board, Lights, Outcome
+from engines.errors import InvalidMoveError
+from engines.kulami.gtp import GTP_COMMANDS
 from engines.kulami.layout import Layout, field_name, resolve
 from engines.kulami.scoring import panel_owner, score
+from engines.options import Option
 
 MARBLES_EACH = 28
 _FIELD_TEXT = re.compile(r"([a-j])(10|[1-9])")
+
+OPTIONS = (
+    Option("layout", "square-1", str,
+           "a name from layouts.txt, random:SEED, random-free:SEED or layout text"),
+    Option("scoring", 0, int, "0 panels only, 1 adds the largest area, 2 adds chains",
+           choices=(0, 1, 2)),
+    Option("chain_lines", "diagonal", str,
+           "the lines level 2 counts chains on: diagonal, or all (rows and columns too)",
+           choices=("diagonal", "all")),
+)
 
 
 @dataclass(frozen=True, order=True)
@@ -44,33 +55,30 @@ class KulamiMove:
 
 
 class KulamiBoard(Board):
+    """A Kulami game. Built from checked values: :meth:`KulamiBoard.new` takes raw options."""
+
     game = "kulami"
-    default_options = MappingProxyType({"layout": "square-1", "scoring": 0,
-                                        "chain_lines": "diagonal"})
-    gtp_extensions = MappingProxyType({"layout": "gtp_layout"})
+    OPTIONS = OPTIONS
+    gtp_commands = GTP_COMMANDS
+    pass_refused = ("kulami has no passing: the game ends when the player to move has no "
+                    "legal field")
 
     def __init__(self, layout: Layout, scoring: int = 0, chain_lines: str = "diagonal"):
         super().__init__()
-        if scoring not in (0, 1, 2):
-            raise OptionError(f"scoring must be 0, 1 or 2, not {scoring!r}")
-        if chain_lines not in ("diagonal", "all"):
-            raise OptionError(f"chain_lines must be diagonal or all, not {chain_lines!r}")
         self.layout = layout
         self.scoring, self.chain_lines = scoring, chain_lines
         self.occupancy: dict[tuple[int, int], str] = {}
-        panel_of = layout.panel_of
-        self._panel_of = panel_of
+        self._panel_of = layout.panel_of
         self._lines: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {
             (x, y): tuple(f for f in layout.fields if (f[0] == x or f[1] == y) and f != (x, y))
             for x, y in layout.fields}
+        #: The legal fields of this position (see :meth:`_legal_fields`): ``outcome()``
+        #: needs them on every turn, and so do the players.
         self._legal: list[KulamiMove] | None = None
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any]) -> "KulamiBoard":
-        layout = options["layout"]
-        if not isinstance(layout, Layout):
-            layout = resolve(str(layout))
-        return cls(layout, int(options["scoring"]), str(options["chain_lines"]))
+        return cls(resolve(options["layout"]), options["scoring"], options["chain_lines"])
 
     @property
     def options(self) -> Mapping[str, Any]:
@@ -78,10 +86,6 @@ class KulamiBoard(Board):
                 "chain_lines": self.chain_lines}
 
     # --- identity -----------------------------------------------------------------------
-    @property
-    def turn(self) -> str:
-        return PLAYERS[len(self.move_stack) % 2]
-
     @property
     def holes(self) -> tuple[str, ...]:
         return tuple(field_name(*f) for f in self.layout.fields)
@@ -92,7 +96,7 @@ class KulamiBoard(Board):
                                  for panel, fields in self.layout.panels.items()})
 
     # --- moves --------------------------------------------------------------------------
-    def parse_move(self, text: str) -> KulamiMove:
+    def parse_notation(self, text: str) -> KulamiMove:
         move = KulamiMove.parse(text)
         if (move.x, move.y) not in self._panel_of:
             raise InvalidMoveError(f"{move} is not a field of this layout")
@@ -102,27 +106,50 @@ class KulamiBoard(Board):
         """The panels of the last two marbles, where the next marble may not go."""
         return frozenset(self._panel_of[(m.x, m.y)] for m in self.move_stack[-2:])
 
-    def legal_moves_for(self, player: str) -> list[KulamiMove]:
+    def _marbles_left(self, player: str) -> bool:
         placed = (len(self.move_stack) + (player == "b")) // 2
-        if placed >= MARBLES_EACH:
-            return []
-        if self._legal is None:
-            self._legal = self._generate()
-        return list(self._legal)
+        return placed < MARBLES_EACH
 
-    def _generate(self) -> list[KulamiMove]:
+    def generate_legal_moves(self, player: str) -> Iterator[KulamiMove]:
+        return iter(self._legal_fields() if self._marbles_left(player) else ())
+
+    def _legal_fields(self) -> list[KulamiMove]:
+        """The fields the move rule leaves open, whoever has marbles left: found on
+        first ask and kept until the position changes."""
+        if self._legal is not None:
+            return self._legal
         if not self.move_stack:
-            return [KulamiMove(x, y) for x, y in self.layout.fields]
+            self._legal = [KulamiMove(*field) for field in self.layout.fields]
+            return self._legal
         last = self.move_stack[-1]
         banned = self.off_limits_panels()
         occupied, panel_of = self.occupancy, self._panel_of
-        return [KulamiMove(*f) for f in self._lines[(last.x, last.y)]
-                if f not in occupied and panel_of[f] not in banned]
+        self._legal = [KulamiMove(*field) for field in self._lines[(last.x, last.y)]
+                       if field not in occupied and panel_of[field] not in banned]
+        return self._legal
 
-    def illegal_reason(self, move: KulamiMove) -> str:
-        if self.outcome() is not None:
-            return "the game is over"
+    def is_legal(self, move: Hashable) -> bool:
+        """The move rule itself: an empty field in the row or column of the last marble,
+        not on the panel of either of the last two marbles, with a marble left to place."""
+        if not isinstance(move, KulamiMove):
+            return False
         field = (move.x, move.y)
+        if field not in self._panel_of or field in self.occupancy:
+            return False
+        if not self._marbles_left(self.turn):
+            return False
+        last = self.last_move
+        if last is None:
+            return True
+        return ((move.x == last.x or move.y == last.y)
+                and self._panel_of[field] not in self.off_limits_panels())
+
+    def _why_illegal(self, move: Hashable) -> str:
+        if not isinstance(move, KulamiMove):
+            return f"{move!r} is not a Kulami move"
+        field = (move.x, move.y)
+        if field not in self._panel_of:
+            return f"{move} is not a field of this layout"
         if field in self.occupancy:
             return f"{move} is already taken"
         last = self.last_move
@@ -131,6 +158,14 @@ class KulamiBoard(Board):
         if self._panel_of[field] in self.off_limits_panels():
             return f"{move} is on an off-limits panel (the panel of one of the last two marbles)"
         return f"{move} is not a legal move"
+
+    def moves_sensed_at(self, hole: str) -> Iterator[KulamiMove]:
+        """A marble is sensed where it is placed: the placement on ``hole``, if legal."""
+        try:
+            move = self.parse_notation(hole)
+        except InvalidMoveError:
+            return iter(())
+        return iter((move,) if self.is_legal(move) else ())
 
     def _apply(self, move: KulamiMove) -> None:
         self.occupancy[(move.x, move.y)] = self.turn
@@ -147,7 +182,7 @@ class KulamiBoard(Board):
     def outcome(self) -> Outcome | None:
         if len(self.move_stack) >= 2 * MARBLES_EACH:
             reason = "all marbles placed"
-        elif not self.legal_moves_for(self.turn):
+        elif not self._legal_fields():  # the mover has marbles left: not all are placed
             reason = f"{self.turn} has no legal field"
         else:
             return None
@@ -196,28 +231,5 @@ class KulamiBoard(Board):
     def copy(self) -> "KulamiBoard":
         clone = KulamiBoard(self.layout, self.scoring, self.chain_lines)
         clone.occupancy = dict(self.occupancy)
-        clone.move_stack = list(self.move_stack)
+        self._copy_history(clone)
         return clone
-
-    # --- GTP and records ----------------------------------------------------------------
-    def gtp_layout(self, args: list[str]) -> tuple["KulamiBoard | None", str]:
-        """``layout`` shows the layout; ``layout SPEC`` starts a new game on SPEC."""
-        if not args:
-            return None, self.layout.text()
-        layout = resolve(" ".join(args))
-        return KulamiBoard(layout, self.scoring, self.chain_lines), ""
-
-    def to_record(self) -> str:
-        outcome = self.outcome()
-        return record.write(self.options, [str(m) for m in self.move_stack],
-                            outcome.result() if outcome else None)
-
-    @classmethod
-    def from_record(cls, text: str) -> "KulamiBoard":
-        options, moves = record.read(text)
-        try:
-            board = cls.from_options(options)
-        except OptionError as error:
-            raise RecordError(f"record options: {error}") from None
-        record.replay(board, moves)
-        return board

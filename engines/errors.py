@@ -1,0 +1,39 @@
+"""The errors engines raise: one root for everything a person should read as one line.
+
+:class:`TabletopError` is the root of every expected failure in the product, engines and
+app alike: its message is one line meant for a person, and the command line prints it as
+one line with exit status 2 and no traceback (anything else is a bug and keeps its
+traceback). The engine errors stay ``ValueError`` too, so code that caught bad input as
+``ValueError`` keeps working. ``engines.core`` and ``engines`` re-export them.
+"""
+
+from __future__ import annotations
+
+
+class TabletopError(Exception):
+    """Every error a person should see as one line; the CLI turns it into one line and
+    exit status 2."""
+
+
+class EngineError(TabletopError, ValueError):
+    """Any input an engine refuses: a move, an option, a record, a command."""
+
+
+class InvalidMoveError(EngineError):
+    """Move text that does not name a move on this board."""
+
+
+class IllegalMoveError(EngineError):
+    """A well-formed move that the rules do not allow now."""
+
+
+class OptionError(EngineError):
+    """A game option that is unknown or has a bad value."""
+
+
+class RecordError(EngineError):
+    """A game record that cannot be read."""
+
+
+__all__ = ["EngineError", "IllegalMoveError", "InvalidMoveError", "OptionError",
+           "RecordError", "TabletopError"]
