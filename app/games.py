@@ -84,8 +84,7 @@ class GameInfo:
 
     def new_board(self, **options: Any) -> Board:
         """A new game with ``options`` (``key=value`` strings are converted and checked)."""
-        from engines import coerce_options
-        return self.board_class.from_options(coerce_options(self.board_class, options))
+        return self.board_class.new(**options)
 
     def drawer_class(self) -> type:
         """The simulator's drawer for this board (imports pygame)."""
