@@ -13,7 +13,7 @@ from typing import Any
 from engines.core import PASS, PLAYERS, Board, LegalMoves, Lights, Outcome, other
 from engines.errors import (EngineError, IllegalMoveError, InvalidMoveError, OptionError,
                             RecordError, TabletopError)
-from engines.options import Option, validate
+from engines.options import Option
 
 #: Game name -> "module:BoardClass". Later engines add one line each.
 GAMES: dict[str, str] = {
@@ -32,12 +32,6 @@ def board_class(name: str) -> type[Board]:
     return getattr(import_module(module), cls)
 
 
-def coerce_options(cls: type[Board], raw: dict[str, Any]) -> dict[str, Any]:
-    """``raw`` options checked against ``cls.OPTIONS``, defaults filled in. Kept for
-    callers of the old name; ``cls.new(**raw)`` checks and builds in one step."""
-    return validate(cls.game, cls.OPTIONS, raw)
-
-
 def new_game(name: str, **options: Any) -> Board:
     """A new game of ``name`` with ``options`` (text is converted to each option's type)."""
     return board_class(name).new(**options)
@@ -45,5 +39,4 @@ def new_game(name: str, **options: Any) -> Board:
 
 __all__ = ["GAMES", "PASS", "PLAYERS", "Board", "EngineError", "IllegalMoveError",
            "InvalidMoveError", "LegalMoves", "Lights", "Option", "OptionError", "Outcome",
-           "RecordError", "TabletopError", "board_class", "coerce_options", "new_game",
-           "other"]
+           "RecordError", "TabletopError", "board_class", "new_game", "other"]

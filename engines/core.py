@@ -40,7 +40,7 @@ def check_player(text: str) -> str:
     raise EngineError(f"unknown colour {text!r} (use b or w)")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Pass:
     """The pass: the player to move plays nothing and the turn moves on.
 
@@ -137,10 +137,9 @@ class LegalMoves:
         return chain(moves, (PASS,)) if board.may_pass(player) else moves
 
     def _all(self) -> tuple[Hashable, ...]:
-        """Every move, generated once per position of the board."""
-        changes = self.board._changes
-        if self._listed_at != changes:
-            self._listed, self._listed_at = tuple(self._generate()), changes
+        """Every move at once, generated once per position of the board."""
+        if self._listed_at != self.board._changes:
+            self._listed, self._listed_at = tuple(self._generate()), self.board._changes
         return self._listed
 
     def count(self) -> int:
@@ -200,8 +199,6 @@ class Board(ABC):
     game: ClassVar[str]
     #: The options a game is created with; :meth:`new` checks raw options against them.
     OPTIONS: ClassVar[tuple[Option, ...]] = ()
-    #: The defaults of :attr:`OPTIONS` by name, derived for each class (a convenience).
-    default_options: ClassVar[Mapping[str, Any]] = MappingProxyType({})
     #: The game's own GTP commands by name (Kulami's ``layout``); ``GtpEngine`` adds them
     #: to the standard ones.
     gtp_commands: ClassVar[Mapping[str, GtpCommand]] = MappingProxyType({})
@@ -211,10 +208,6 @@ class Board(ABC):
     #: record module are loaded: the record module builds boards, so the board module
     #: cannot import it without a cycle.
     record_format: ClassVar[RecordFormat]
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        cls.default_options = MappingProxyType({o.name: o.default for o in cls.OPTIONS})
 
     def __init__(self) -> None:
         self.move_stack: list[Hashable] = []
@@ -263,14 +256,16 @@ class Board(ABC):
         return str(move)
 
     def generate_legal_moves(self, player: str) -> Iterator[Hashable]:
-        """Yield the moves the rules allow ``player`` now, one at a time, without checking
+        """The moves the rules allow ``player`` now, as an iterator that makes them as it
+        goes (a generator, or ``itertools`` over the game's state), without checking
         whether the game is over (:class:`LegalMoves` does) and without the pass (which
         :meth:`may_pass` decides). Every game implements this; a board written before it
         may instead override :meth:`legal_moves_for` to return a list."""
         raise NotImplementedError(f"{type(self).__name__} generates no moves")
 
     def legal_moves_for(self, player: str) -> LegalMoves:
-        """The legal moves of ``player`` in this position, whoever is to move."""
+        """The legal moves of ``player`` in this position, whoever is to move (GTP's
+        ``all_legal`` asks for either colour)."""
         return LegalMoves(self, player)
 
     @property

@@ -74,6 +74,34 @@ def test_administrative_commands():
     assert engine.handle("# a comment") is None and engine.handle("   ") is None
 
 
+def test_the_games_own_commands_are_known_and_listed():
+    engine = GtpEngine("kulami")
+    assert engine.handle("known_command layout") == "= true\n\n"
+    assert "layout" in engine.handle("list_commands")[2:].split()
+    assert GtpEngine("conhex").handle("known_command layout") == "= false\n\n"
+    assert GtpEngine("conhex").handle("layout") == "? unknown command\n\n"
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"level": "x"}, "level must be 1 or 2, not 'x'"),
+    ({"level": "3"}, "level must be 1 or 2, not '3'"),
+    ({"level": 2.0}, "level must be 1 or 2, not 2.0"),
+    ({"seed": "x"}, "seed must be a whole number, not 'x'"),
+    ({"seed": "1.5"}, "seed must be a whole number, not '1.5'"),
+])
+def test_bad_player_options_are_one_line_engine_errors(options, message):
+    with pytest.raises(EngineError) as error:
+        GtpEngine("kulami", **options)
+    assert str(error.value) == message
+
+
+def test_player_options_from_the_command_line_are_checked():
+    result = run_gtp("kulami", "seed=x", stdin="")
+    assert result.returncode == 2
+    assert result.stderr.strip() == "tabletop gtp: seed must be a whole number, not 'x'"
+    assert GtpEngine("kulami", level="2", seed="7").level == 2
+
+
 def test_genmove_undo_clear_and_showboard():
     engine = GtpEngine("kulami", seed="1", level="2")
     move = engine.handle("genmove b")[2:].strip()

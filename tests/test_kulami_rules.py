@@ -81,6 +81,14 @@ def test_malformed_fields_are_refused(text):
         engines.new_game("kulami").parse_move(text)
 
 
+def test_pass_is_no_field_but_the_pass_move_which_kulami_refuses():
+    board = engines.new_game("kulami")
+    with pytest.raises(InvalidMoveError, match="is not a field"):
+        board.parse_notation("pass")
+    with pytest.raises(IllegalMoveError, match="kulami has no passing"):
+        board.push_text("pass")
+
+
 def random_game(seed, **options):
     rng = random.Random(seed)
     board = engines.new_game("kulami", **options)

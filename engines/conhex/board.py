@@ -25,7 +25,6 @@ Rules as ``rules.md`` and the seed sheet state them, with these readings made ex
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterator, Mapping
-import operator
 from dataclasses import dataclass
 from itertools import chain, compress
 from types import MappingProxyType
@@ -87,6 +86,9 @@ class ConHexBoard(Board):
         self._options = MappingProxyType({"pie": PIE.accept(pie),
                                           "handicap": HANDICAP.accept(handicap)})
         self._gem: list[str | None] = [None] * len(HOLES)
+        #: ``_open[h]`` is ``_gem[h] is None``, kept as a list of its own so that the open
+        #: holes come out of one C-level pass (``compress``) on every turn.
+        self._open = [True] * len(HOLES)
         self._count = {"b": [0] * len(CELLS), "w": [0] * len(CELLS)}
         self._owner: list[str | None] = [None] * len(CELLS)
         self._parent = list(range(len(CELLS) + len(_SIDE_NODE)))
@@ -131,7 +133,7 @@ class ConHexBoard(Board):
 
     def generate_legal_moves(self, player: str) -> Iterator[Move]:
         """Every open hole, then the swap; iterators all the way, so nothing is built."""
-        open_holes = compress(PLACEMENTS, map(operator.not_, self._gem))
+        open_holes = compress(PLACEMENTS, self._open)
         if player == "w" and self._swap_allowed():
             return chain(open_holes, (SWAP,))
         return open_holes
@@ -185,6 +187,7 @@ class ConHexBoard(Board):
 
     def _place(self, hole: int, player: str) -> None:
         self._gem[hole] = player
+        self._open[hole] = False
         count, owner = self._count[player], self._owner
         claimed: list[int] = []
         joins_before = len(self._joins)
@@ -217,6 +220,7 @@ class ConHexBoard(Board):
         for cell in CELLS_OF_HOLE[hole]:
             count[cell] -= 1
         self._gem[hole] = None
+        self._open[hole] = True
         self._winner = None
 
     def _turn_after(self, move: Move) -> str:
@@ -255,6 +259,10 @@ class ConHexBoard(Board):
         return Outcome(self._winner, self.scores(),
                        f"{self._winner} joins {start} and {end} with a chain of cells",
                        by_score=False)
+
+    def is_game_over(self) -> bool:
+        """A lookup: the win is kept as gems are placed, and only a win ends ConHex."""
+        return self._winner is not None
 
     def scores(self) -> dict[str, int]:
         """Owned cells per player: the progress measure; the win is the chain alone."""
@@ -305,6 +313,7 @@ class ConHexBoard(Board):
         clone = type(self)(**self._options)
         self._copy_history(clone)
         clone._gem = list(self._gem)
+        clone._open = list(self._open)
         clone._count = {p: list(c) for p, c in self._count.items()}
         clone._owner = list(self._owner)
         clone._parent, clone._size = list(self._parent), list(self._size)

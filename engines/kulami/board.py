@@ -69,8 +69,12 @@ class KulamiBoard(Board):
         self.scoring, self.chain_lines = scoring, chain_lines
         self.occupancy: dict[tuple[int, int], str] = {}
         self._panel_of = layout.panel_of
-        self._lines: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {
-            (x, y): tuple(f for f in layout.fields if (f[0] == x or f[1] == y) and f != (x, y))
+        #: One move value per field, made once rather than on every turn.
+        self._move_at = {field: KulamiMove(*field) for field in layout.fields}
+        #: Field -> the other fields of its row and column, each with its move.
+        self._lines: dict[tuple[int, int], tuple[tuple[tuple[int, int], KulamiMove], ...]] = {
+            (x, y): tuple((f, self._move_at[f]) for f in layout.fields
+                          if (f[0] == x or f[1] == y) and f != (x, y))
             for x, y in layout.fields}
         #: The legal fields of this position (see :meth:`_legal_fields`): ``outcome()``
         #: needs them on every turn, and so do the players.
@@ -107,6 +111,7 @@ class KulamiBoard(Board):
         return frozenset(self._panel_of[(m.x, m.y)] for m in self.move_stack[-2:])
 
     def _marbles_left(self, player: str) -> bool:
+        """Whether ``player`` has a marble left to place (turns alternate in Kulami)."""
         placed = (len(self.move_stack) + (player == "b")) // 2
         return placed < MARBLES_EACH
 
@@ -119,12 +124,12 @@ class KulamiBoard(Board):
         if self._legal is not None:
             return self._legal
         if not self.move_stack:
-            self._legal = [KulamiMove(*field) for field in self.layout.fields]
+            self._legal = list(self._move_at.values())
             return self._legal
         last = self.move_stack[-1]
         banned = self.off_limits_panels()
         occupied, panel_of = self.occupancy, self._panel_of
-        self._legal = [KulamiMove(*field) for field in self._lines[(last.x, last.y)]
+        self._legal = [move for field, move in self._lines[(last.x, last.y)]
                        if field not in occupied and panel_of[field] not in banned]
         return self._legal
 

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engines.kulami.board import KulamiBoard
 
 
-def layout(board, args: list[str]):
+def layout(board: KulamiBoard, args: list[str]) -> tuple[KulamiBoard | None, str]:
     """``layout`` answers the layout text; ``layout SPEC`` starts a new game on SPEC
     (a name, ``random:SEED``, ``random-free:SEED`` or layout text), other options kept."""
     if not args:

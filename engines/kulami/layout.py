@@ -16,7 +16,7 @@ from functools import cached_property
 from importlib import resources
 from types import MappingProxyType
 
-from engines.core import OptionError
+from engines.errors import OptionError
 
 MAX_SIDE = 10
 #: Panel size in fields -> (short side, long side, how many the set has).

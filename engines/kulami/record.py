@@ -10,6 +10,10 @@ between rows, a panel letter per field, ``.`` for none); ``SC`` the scoring leve
 or 2); ``CL`` the chain lines of level 2 (``diagonal`` or ``all``); ``RE`` the result in
 GTP's form once the game is over. Each later node holds one move: ``B`` for the first
 player, ``W`` for the second, a field in the board's notation (``a1`` lower left).
+
+This module builds boards, so it depends on ``board.py`` and never the other way round:
+the package (``__init__.py``) gives the board its ``to_record``/``from_record`` by
+setting :attr:`KulamiBoard.record_format` to :func:`write` and :func:`read`.
 """
 
 from __future__ import annotations
