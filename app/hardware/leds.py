@@ -106,7 +106,23 @@ class SimulatedStrip(LedStrip):
         self.frames.append(frame)
 
 
-class NeoPixelStrip(LedStrip):
+class _AdafruitStrip(LedStrip):
+    """What both Adafruit NeoPixel drivers share: ``_pixels`` takes a whole frame, and a
+    write that fails once the strip was open means the LEDs went away."""
+
+    _pixels: object
+    _where: str
+
+    def _write(self, frame: list[Colour]) -> None:
+        try:
+            self._pixels[:] = frame
+            self._pixels.show()
+        except (OSError, RuntimeError) as error:
+            raise DisconnectError(f"{self._where}: lost while in use: "
+                                  f"{led_problem(error)}") from error
+
+
+class NeoPixelStrip(_AdafruitStrip):
     """WS2812 LEDs on a PWM or PCM pin through adafruit-circuitpython-neopixel (needs root)."""
 
     def __init__(self, count: int, *, pin: str = "D18", pixel_order: str = "GRB",
@@ -125,19 +141,11 @@ class NeoPixelStrip(LedStrip):
         except Exception as error:
             raise DeviceError(f"{where}: cannot open: {led_problem(error)}") from error
 
-    def _write(self, frame: list[Colour]) -> None:
-        try:
-            self._pixels[:] = frame
-            self._pixels.show()
-        except (OSError, RuntimeError) as error:
-            raise DisconnectError(f"{self._where}: lost while in use: "
-                                  f"{led_problem(error)}") from error
-
     def _release(self) -> None:
         self._pixels.deinit()
 
 
-class NeoPixelSpiStrip(LedStrip):
+class NeoPixelSpiStrip(_AdafruitStrip):
     """WS2812 LEDs on the SPI MOSI pin through adafruit-circuitpython-neopixel-spi.
 
     SPI needs no root and no DMA channel; ``spi`` defaults to the board's SPI bus.
@@ -164,14 +172,6 @@ class NeoPixelSpiStrip(LedStrip):
                                                      pixel_order=pixel_order)
         except Exception as error:
             raise DeviceError(f"{where}: cannot open: {led_problem(error)}") from error
-
-    def _write(self, frame: list[Colour]) -> None:
-        try:
-            self._pixels[:] = frame
-            self._pixels.show()
-        except (OSError, RuntimeError) as error:
-            raise DisconnectError(f"{self._where}: lost while in use: "
-                                  f"{led_problem(error)}") from error
 
 
 def _blinka_module(name: str, package: str, where: str):
