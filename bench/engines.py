@@ -11,7 +11,7 @@ import random
 import sys
 import time
 
-import engines
+from app.games import GAMES, new_game
 
 PLAYOUT_SECONDS = 3.0
 #: Options for each game's benchmark (a representative real set-up).
@@ -31,14 +31,14 @@ def bench(game: str) -> dict:
     options = SETUPS.get(game, {})
     start, games, plies = time.perf_counter(), 0, 0
     while time.perf_counter() - start < PLAYOUT_SECONDS:
-        plies += playout(engines.new_game(game, **options), rng)
+        plies += playout(new_game(game, **options), rng)
         games += 1
     elapsed = time.perf_counter() - start
 
     # Legal moves at every ply of a few games, each position asked afresh.
     positions = []
     for _ in range(5):
-        board = engines.new_game(game, **options)
+        board = new_game(game, **options)
         while not board.is_game_over():
             positions.append(board.copy())
             board.push(rng.choice(board.legal_moves))
@@ -51,7 +51,7 @@ def bench(game: str) -> dict:
 
 
 def main(names: list[str]) -> None:
-    rows = [bench(name) for name in (names or sorted(engines.GAMES))]
+    rows = [bench(name) for name in (names or sorted(GAMES))]
     print(f"{'game':<10} {'playouts/s':>11} {'plies/game':>11} {'legal moves (us)':>17}")
     for row in rows:
         print(f"{row['game']:<10} {row['playouts/s']:>11.0f} {row['plies/game']:>11.1f} "

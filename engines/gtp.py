@@ -13,7 +13,6 @@ import random
 from importlib.metadata import PackageNotFoundError, version as package_version
 from typing import Any
 
-from engines import board_class
 from engines.core import Board, check_player
 from engines.errors import EngineError
 from engines.options import Option, validate
@@ -41,14 +40,14 @@ class GtpEngine:
                      "quit", "clear_board", "play", "genmove", "undo", "showboard",
                      "final_score", "all_legal")
 
-    def __init__(self, game: str | type[Board], **options: Any) -> None:
-        """A session of ``game`` (a registered name or a board class); ``level`` and
-        ``seed`` set the engine player, the other options the game."""
+    def __init__(self, cls: type[Board], **options: Any) -> None:
+        """A session of the game of board class ``cls``; ``level`` and ``seed`` set the
+        engine player, the other options the game."""
         player = validate("gtp", PLAYER_OPTIONS,
                           {key: options.pop(key) for key in list(options) if key in _PLAYER_KEYS})
         self.level = player["level"]
         self.rng = random.Random(player["seed"])
-        self.cls = board_class(game) if isinstance(game, str) else game
+        self.cls = cls
         self.board: Board = self.cls.new(**options)
         self.finished = False
 

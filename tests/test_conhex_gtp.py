@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from engines.conhex.board import ConHexBoard
 from engines.conhex.geometry import HOLES
 from engines.conhex.record import read
 from engines.gtp import GtpEngine
@@ -32,19 +33,19 @@ def test_tabletop_gtp_conhex_plays_a_swap():
 
 
 def test_swap_is_refused_with_a_reason_when_not_legal():
-    engine = GtpEngine("conhex")
+    engine = GtpEngine(ConHexBoard)
     assert engine.handle("play b swap") == "? swap is only legal as w's first action\n\n"
     ok(engine, "play b j3")
     ok(engine, "play w f6")
     assert engine.handle("play b swap") == "? swap is only legal as w's first action\n\n"
-    engine = GtpEngine("conhex", pie="false")
+    engine = GtpEngine(ConHexBoard, pie="false")
     ok(engine, "play b j3")
     assert "pie rule, which is off" in engine.handle("play w swap")
     assert "swap" not in ok(engine, "all_legal w").split()
 
 
 def test_undo_takes_back_a_swap():
-    engine = GtpEngine("conhex")
+    engine = GtpEngine(ConHexBoard)
     ok(engine, "play b j3")
     ok(engine, "play w swap")
     assert engine.board.sensor_view() == {"j3": "w"}
@@ -53,7 +54,7 @@ def test_undo_takes_back_a_swap():
 
 
 def test_bad_moves_answer_with_one_line():
-    engine = GtpEngine("conhex")
+    engine = GtpEngine(ConHexBoard)
     assert engine.handle("play b c9").startswith("? 'c9' is not a ConHex hole")
     ok(engine, "play b f6")
     assert engine.handle("play w f6") == "? f6 is taken\n\n"
@@ -61,7 +62,7 @@ def test_bad_moves_answer_with_one_line():
 
 
 def test_a_handicap_game_over_gtp():
-    engine = GtpEngine("conhex", handicap="3")
+    engine = GtpEngine(ConHexBoard, handicap="3")
     for hole in ("f6", "e6", "d6"):
         ok(engine, f"play b {hole}")
     assert engine.handle("play b c6") == "? it is w's turn, not b's\n\n"
@@ -70,7 +71,7 @@ def test_a_handicap_game_over_gtp():
 
 def test_the_recorded_game_over_gtp_ends_with_ws_win():
     moves = read((DATA / "won-by-w.sgf").read_text()).board.move_stack
-    engine = GtpEngine("conhex")
+    engine = GtpEngine(ConHexBoard)
     for ply, move in enumerate(moves):
         ok(engine, f"play {'bw'[ply % 2]} {move}")
     assert ok(engine, "final_score") == "W+"
@@ -81,7 +82,7 @@ def test_the_recorded_game_over_gtp_ends_with_ws_win():
 
 @pytest.mark.parametrize("level", ["1", "2"])
 def test_engine_players_play_whole_games(level):
-    engine = GtpEngine("conhex", level=level, seed="5")
+    engine = GtpEngine(ConHexBoard, level=level, seed="5")
     for ply in range(len(HOLES) + 1):
         move = ok(engine, f"genmove {'bw'[ply % 2]}")
         if move == "pass":

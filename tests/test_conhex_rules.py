@@ -5,7 +5,7 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
-import engines
+from app.games import new_game
 from engines.conhex.board import PLACEMENTS, SWAP, ConHexBoard, Move
 from engines.conhex.geometry import CELLS, HOLES, NEIGHBOURS, PLAYER_SIDES, SIDES
 from engines.core import IllegalMoveError, InvalidMoveError, OptionError
@@ -237,7 +237,7 @@ def test_swap_twice_is_refused():
 
 @pytest.mark.parametrize("handicap", [2, 3])
 def test_handicap_gems_are_placed_by_b_in_a_row_then_w_moves(handicap):
-    board = engines.new_game("conhex", handicap=str(handicap))
+    board = new_game("conhex", handicap=str(handicap))
     turns = []
     for hole in ["f6", "a1", "k1", "a11", "k11", "j5"]:
         turns.append(board.turn)
@@ -260,11 +260,11 @@ def test_handicap_gems_claim_cells_like_any_other():
 ])
 def test_bad_options_are_refused(options, message):
     with pytest.raises(OptionError, match=message):
-        engines.new_game("conhex", **options)
+        new_game("conhex", **options)
 
 
 def test_pie_can_be_turned_off_by_option_text():
-    board = engines.new_game("conhex", pie="off")
+    board = new_game("conhex", pie="off")
     assert board.options == {"pie": False, "handicap": 0}
     assert SWAP not in play(board, "j3").legal_moves
 

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from app.cli import main
+from app.games import new_game
 from app.hardware.profile import load_profile
 from app.hardware.sensors import SimulatedSensors
 from app.sensing.events import Candidates, InSync, Moved, OutOfSync, Takeback
@@ -16,7 +17,6 @@ from app.sensing.pipeline import Pipeline
 from app.sensing.script import Hand
 from app.sensing.sensorlog import Header, LogWriter, read_log
 from app.table.replay import replay
-from engines import new_game
 from engines.players import choose_move
 from pipeline_driver import drive as drive_pipeline
 

@@ -6,6 +6,7 @@ import pytest
 
 import engines
 import engines.core
+from app.games import GAMES, new_game
 from engines.conhex.board import SWAP, ConHexBoard
 from engines.core import PASS, Board, Lights, Outcome, Pass
 from engines.errors import (EngineError, IllegalMoveError, InvalidMoveError, OptionError,
@@ -84,7 +85,7 @@ def test_every_engine_error_has_one_root_and_stays_a_value_error():
 # --- the turn is state ----------------------------------------------------------------
 
 def test_the_turn_follows_push_and_pop_exactly():
-    board = engines.new_game("kulami")
+    board = new_game("kulami")
     turns = [board.turn]
     for text in ("d4", "d7", "d2", "d5"):
         board.push_text(text)
@@ -119,7 +120,7 @@ def test_after_a_swap_b_moves_and_pop_gives_the_swap_back_to_w():
 
 
 def test_a_copy_keeps_the_turn_and_pops_like_the_original():
-    for board in (ConHexBoard(handicap=2), engines.new_game("kulami")):
+    for board in (ConHexBoard(handicap=2), new_game("kulami")):
         for _ in range(2):
             board.push(next(iter(board.legal_moves)))
         clone = board.copy()
@@ -137,9 +138,9 @@ def test_pass_is_one_small_immutable_value_written_pass():
         PASS.player = "b"
 
 
-@pytest.mark.parametrize("game", sorted(engines.GAMES))
+@pytest.mark.parametrize("game", sorted(GAMES))
 def test_pass_round_trips_through_text_in_every_game(game):
-    board = engines.new_game(game)
+    board = new_game(game)
     for text in ("pass", " PASS ", "Pass"):
         assert board.parse_move(text) == PASS
     assert board.move_text(PASS) == "pass"
@@ -151,7 +152,7 @@ def test_pass_round_trips_through_text_in_every_game(game):
     ("conhex", "conhex has no passing: a chain always wins before the holes run out"),
 ])
 def test_kulami_and_conhex_refuse_a_pass_with_the_rule_and_change_nothing(game, reason):
-    board = engines.new_game(game)
+    board = new_game(game)
     board.push(next(iter(board.legal_moves)))
     before = state(board)
     assert not board.is_legal(PASS) and PASS not in board.legal_moves
@@ -166,7 +167,7 @@ def test_kulami_and_conhex_refuse_a_pass_with_the_rule_and_change_nothing(game, 
 
 @pytest.mark.parametrize("game", ["kulami", "conhex"])
 def test_gtp_play_pass_is_a_one_line_refusal(game):
-    engine = GtpEngine(game)
+    engine = GtpEngine(GAMES[game].board_class)
     reply = engine.handle("play b pass")
     assert reply == f"? {engine.board.pass_refused}\n\n"
     assert engine.board.move_stack == []
@@ -208,9 +209,9 @@ def test_gtp_plays_and_lists_a_pass_where_the_game_allows_it():
 
 # --- the defaults of the newer hooks --------------------------------------------------
 
-@pytest.mark.parametrize("game", sorted(engines.GAMES))
+@pytest.mark.parametrize("game", sorted(GAMES))
 def test_placement_games_move_no_piece_once_placed(game):
-    board = engines.new_game(game)
+    board = new_game(game)
     board.push(next(iter(board.legal_moves)))
     assert all(list(board.moves_from(hole)) == [] for hole in board.holes)
 

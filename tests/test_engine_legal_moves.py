@@ -5,7 +5,7 @@ import random
 import pytest
 from hypothesis import example, given, settings, strategies as st
 
-import engines
+from app.games import new_game
 from engines.conhex.board import SWAP, ConHexBoard, Move
 from engines.core import PASS, Board
 from engines.kulami.board import KulamiBoard, KulamiMove
@@ -33,14 +33,14 @@ def spy(monkeypatch):
 
 
 def played(game, *texts, **options):
-    board = engines.new_game(game, **options)
+    board = new_game(game, **options)
     for text in texts:
         board.push_text(text)
     return board
 
 
 def random_position(game, seed, plies, **options):
-    board, rng = engines.new_game(game, **options), random.Random(seed)
+    board, rng = new_game(game, **options), random.Random(seed)
     while len(board.move_stack) < plies and not board.is_game_over():
         board.push(rng.choice(list(board.legal_moves)))
     return board

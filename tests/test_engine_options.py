@@ -2,7 +2,7 @@
 
 import pytest
 
-import engines
+from app.games import game, new_game
 from engines.conhex.board import ConHexBoard
 from engines.core import Board
 from engines.errors import OptionError
@@ -23,8 +23,8 @@ def test_new_checks_builds_and_fills_the_defaults():
                              "chain_lines": "diagonal"}
     assert ConHexBoard.new(pie="off").options == {"pie": False, "handicap": 0}
     assert ConHexBoard.new(handicap=3).options == {"pie": True, "handicap": 3}
-    assert engines.new_game("conhex", handicap="2").options == {"pie": True, "handicap": 2}
-    assert engines.board_class("Kulami") is KulamiBoard
+    assert new_game("conhex", handicap="2").options == {"pie": True, "handicap": 2}
+    assert game("Kulami").board_class is KulamiBoard
 
 
 @pytest.mark.parametrize("text, value", [("true", True), (" Yes", True), ("on", True),
@@ -64,7 +64,7 @@ def test_kulami_option_errors_name_the_key_and_the_allowed_values(options, messa
 ])
 def test_conhex_option_errors_name_the_key_and_the_allowed_values(options, message):
     with pytest.raises(OptionError) as error:
-        engines.new_game("conhex", **options)
+        new_game("conhex", **options)
     assert str(error.value) == message
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import engines
+from app.games import GAMES, game as game_info
 
 ENGINES = Path(engines.__file__).parent
 
@@ -46,9 +47,9 @@ def test_a_fresh_interpreter_reaches_the_records_whichever_module_it_imports_fir
     assert result.stderr == "" and result.stdout == "1\n"
 
 
-@pytest.mark.parametrize("game", sorted(engines.GAMES))
+@pytest.mark.parametrize("game", sorted(GAMES))
 def test_every_game_writes_and_reads_its_record_through_the_board(game):
-    cls = engines.board_class(game)
+    cls = game_info(game).board_class
     board = cls.new()
     for _ in range(3):
         board.push(next(iter(board.legal_moves)))

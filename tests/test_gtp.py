@@ -5,8 +5,10 @@ import sys
 
 import pytest
 
+from engines.conhex.board import ConHexBoard
 from engines.core import EngineError
 from engines.gtp import GtpEngine
+from engines.kulami.board import KulamiBoard
 from engines.kulami.layout import random_layout
 
 SESSION = "all_legal b\nplay b d4\nall_legal w\nfinal_score\nquit\n"
@@ -47,7 +49,7 @@ def reference_legal(layout, played):
 @pytest.mark.parametrize("seed, square", [(3, True), (11, False), (29, False)])
 def test_on_any_layout_all_legal_is_right_at_every_step(seed, square):
     layout = random_layout(seed, square=square)
-    engine = GtpEngine("kulami", layout=layout.text())
+    engine = GtpEngine(KulamiBoard, layout=layout.text())
     played = []
     while True:
         colour = "bw"[len(played) % 2]
@@ -63,7 +65,7 @@ def test_on_any_layout_all_legal_is_right_at_every_step(seed, square):
 
 
 def test_administrative_commands():
-    engine = GtpEngine("kulami")
+    engine = GtpEngine(KulamiBoard)
     assert engine.handle("protocol_version") == "= 2\n\n"
     assert engine.handle("name") == "= Tabletop\n\n"
     assert engine.handle("7 known_command genmove") == "=7 true\n\n"
@@ -75,11 +77,11 @@ def test_administrative_commands():
 
 
 def test_the_games_own_commands_are_known_and_listed():
-    engine = GtpEngine("kulami")
+    engine = GtpEngine(KulamiBoard)
     assert engine.handle("known_command layout") == "= true\n\n"
     assert "layout" in engine.handle("list_commands")[2:].split()
-    assert GtpEngine("conhex").handle("known_command layout") == "= false\n\n"
-    assert GtpEngine("conhex").handle("layout") == "? unknown command\n\n"
+    assert GtpEngine(ConHexBoard).handle("known_command layout") == "= false\n\n"
+    assert GtpEngine(ConHexBoard).handle("layout") == "? unknown command\n\n"
 
 
 @pytest.mark.parametrize("options, message", [
@@ -91,7 +93,7 @@ def test_the_games_own_commands_are_known_and_listed():
 ])
 def test_bad_player_options_are_one_line_engine_errors(options, message):
     with pytest.raises(EngineError) as error:
-        GtpEngine("kulami", **options)
+        GtpEngine(KulamiBoard, **options)
     assert str(error.value) == message
 
 
@@ -99,11 +101,11 @@ def test_player_options_from_the_command_line_are_checked():
     result = run_gtp("kulami", "seed=x", stdin="")
     assert result.returncode == 2
     assert result.stderr.strip() == "tabletop gtp: seed must be a whole number, not 'x'"
-    assert GtpEngine("kulami", level="2", seed="7").level == 2
+    assert GtpEngine(KulamiBoard, level="2", seed="7").level == 2
 
 
 def test_genmove_undo_clear_and_showboard():
-    engine = GtpEngine("kulami", seed="1", level="2")
+    engine = GtpEngine(KulamiBoard, seed="1", level="2")
     move = engine.handle("genmove b")[2:].strip()
     assert engine.board.move_stack and str(engine.board.last_move) == move
     assert "X" in engine.handle("showboard")
@@ -115,7 +117,7 @@ def test_genmove_undo_clear_and_showboard():
 
 def test_the_layout_option_and_command():
     layout = random_layout(5, square=False).text()
-    engine = GtpEngine("kulami", layout=layout)
+    engine = GtpEngine(KulamiBoard, layout=layout)
     assert engine.handle("layout") == f"= {layout}\n\n"
     engine.handle("play b " + engine.board.holes[0])
     assert engine.handle("layout square-2") == "=\n\n"
@@ -134,13 +136,13 @@ def test_the_layout_option_and_command():
     ("all_legal", "? all_legal wants a colour"),
 ])
 def test_bad_commands_answer_with_a_message_never_a_traceback(line, error):
-    engine = GtpEngine("kulami")
+    engine = GtpEngine(KulamiBoard)
     reply = engine.handle(line)
     assert reply.startswith(error) and reply.endswith("\n\n") and reply.count("\n") == 2
 
 
 def test_a_finished_game_refuses_play_and_genmove_passes():
-    engine = GtpEngine("kulami", seed="4")
+    engine = GtpEngine(KulamiBoard, seed="4")
     while not engine.board.is_game_over():
         engine.handle(f"genmove {engine.board.turn}")
     assert engine.handle("genmove b") == "= pass\n\n"
@@ -149,8 +151,9 @@ def test_a_finished_game_refuses_play_and_genmove_passes():
 
 
 def test_bad_start_options_are_clear():
-    with pytest.raises(EngineError, match="unknown game 'chess'"):
-        GtpEngine("chess")
+    result = run_gtp("chess", stdin="")
+    assert result.returncode == 2
+    assert result.stderr.startswith("tabletop gtp: unknown game 'chess' (known: kulami, conhex")
     result = run_gtp("kulami", "layout=zz/zz", stdin="")
     assert result.returncode == 2
     assert result.stderr.strip() == "tabletop gtp: layout has 0 panels of 2x3; the set has 4"

@@ -5,7 +5,7 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
-import engines
+from app.games import new_game
 from engines.core import RecordError
 from engines.kulami.board import KulamiBoard
 from engines.kulami.scoring import chains, largest_area
@@ -29,7 +29,7 @@ def reference_panel_score(board):
 def test_engine_players_finish_on_any_generated_layout_and_score_right(seed, square, level,
                                                                        levels):
     spec = f"{'random' if square else 'random-free'}:{seed}"
-    board = engines.new_game("kulami", layout=spec, scoring=level)
+    board = new_game("kulami", layout=spec, scoring=level)
     rng = random.Random(seed)
     while not board.is_game_over():
         move = choose_move(board, levels[len(board.move_stack) % 2], rng)
@@ -60,7 +60,7 @@ def test_engine_players_finish_on_any_generated_layout_and_score_right(seed, squ
 def test_the_greedy_player_beats_the_random_player_more_often_than_not():
     wins = 0
     for seed in range(20):
-        board = engines.new_game("kulami", layout=f"random:{seed}")
+        board = new_game("kulami", layout=f"random:{seed}")
         rng = random.Random(seed)
         greedy = "b" if seed % 2 else "w"
         while not board.is_game_over():

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-import engines
+from app.games import new_game
 from engines.core import IllegalMoveError, InvalidMoveError, OptionError
 from engines.kulami.layout import Layout
 from engines.kulami.scoring import chains, largest_area, panel_scores, score, surplus
@@ -29,17 +29,17 @@ def play(board, *fields):
 
 
 def test_the_first_marble_goes_anywhere():
-    assert engines.new_game("kulami", layout=SQUARE).legal_moves.count() == 64
+    assert new_game("kulami", layout=SQUARE).legal_moves.count() == 64
 
 
 def test_next_marble_in_the_row_or_column_but_not_on_the_same_panel():
-    board = play(engines.new_game("kulami", layout=SQUARE), "d4")  # panel j
+    board = play(new_game("kulami", layout=SQUARE), "d4")  # panel j
     # Row 4 and column d, without e4, d5 and d3 (panel j).
     assert legal(board) == ["a4", "b4", "c4", "d1", "d2", "d6", "d7", "d8", "f4", "g4", "h4"]
 
 
 def test_the_two_panels_last_used_are_off_limits():
-    board = play(engines.new_game("kulami", layout=SQUARE), "d4", "f4")  # panels j, h
+    board = play(new_game("kulami", layout=SQUARE), "d4", "f4")  # panels j, h
     # Column f loses f6 and f5 (panel h); row 4 loses e4 (j) and g4 (h). Rows run
     # across the occupied d4.
     assert legal(board) == ["a4", "b4", "c4", "f1", "f2", "f3", "f7", "f8", "h4"]
@@ -47,14 +47,14 @@ def test_the_two_panels_last_used_are_off_limits():
 
 
 def test_a_panel_used_before_that_is_free_again():
-    board = play(engines.new_game("kulami", layout=SQUARE), "d4", "d7", "d2")  # j, e, o
+    board = play(new_game("kulami", layout=SQUARE), "d4", "d7", "d2")  # j, e, o
     # Panel j (d4's) is two marbles back: d5 and d3 are playable again.
     assert legal(board) == ["a2", "b2", "c2", "d3", "d5", "d8", "f2", "g2", "h2"]
     board.push_text("d5")
 
 
 def test_rows_continue_across_gaps():
-    board = play(engines.new_game("kulami", layout=GAPPED), "a5")  # panel i, then the gap d
+    board = play(new_game("kulami", layout=GAPPED), "a5")  # panel i, then the gap d
     row_5 = [f for f in legal(board) if f.endswith("5")]
     assert row_5 == ["c5", "e5", "f5", "g5", "h5", "i5"]
     with pytest.raises(InvalidMoveError, match="d5 is not a field of this layout"):
@@ -68,7 +68,7 @@ def test_rows_continue_across_gaps():
     (["d4", "f4"], "g4", "g4 is on an off-limits panel"),
 ])
 def test_illegal_placements_are_refused_with_the_reason_and_change_nothing(moves, field, reason):
-    board = play(engines.new_game("kulami", layout=SQUARE), *moves)
+    board = play(new_game("kulami", layout=SQUARE), *moves)
     before = (board.ascii(), list(board.move_stack), board.turn)
     with pytest.raises(IllegalMoveError, match=reason):
         board.push_text(field)
@@ -78,11 +78,11 @@ def test_illegal_placements_are_refused_with_the_reason_and_change_nothing(moves
 @pytest.mark.parametrize("text", ["", "d", "k1", "a11", "a0", "4d", "d4x", "passe"])
 def test_malformed_fields_are_refused(text):
     with pytest.raises(InvalidMoveError, match="is not a field"):
-        engines.new_game("kulami").parse_move(text)
+        new_game("kulami").parse_move(text)
 
 
 def test_pass_is_no_field_but_the_pass_move_which_kulami_refuses():
-    board = engines.new_game("kulami")
+    board = new_game("kulami")
     with pytest.raises(InvalidMoveError, match="is not a field"):
         board.parse_notation("pass")
     with pytest.raises(IllegalMoveError, match="kulami has no passing"):
@@ -91,7 +91,7 @@ def test_pass_is_no_field_but_the_pass_move_which_kulami_refuses():
 
 def random_game(seed, **options):
     rng = random.Random(seed)
-    board = engines.new_game("kulami", **options)
+    board = new_game("kulami", **options)
     while not board.is_game_over():
         board.push(rng.choice(list(board.legal_moves)))
     return board
@@ -120,7 +120,7 @@ def test_the_game_ends_when_the_player_to_move_has_no_legal_field():
 def test_push_and_pop_restore_everything():
     board = random_game(7)
     states = []
-    replay = engines.new_game("kulami")
+    replay = new_game("kulami")
     for move in board.move_stack:
         states.append((replay.ascii(), legal(replay), replay.turn, replay.lights()))
         replay.push(move)
@@ -130,7 +130,7 @@ def test_push_and_pop_restore_everything():
 
 
 def test_copy_is_independent():
-    board = play(engines.new_game("kulami"), "d4")
+    board = play(new_game("kulami"), "d4")
     clone = board.copy()
     clone.push_text("d7")
     assert len(board.move_stack) == 1 and len(clone.move_stack) == 2
@@ -207,4 +207,4 @@ def test_chains_shorter_than_five_score_nothing():
 ])
 def test_bad_options_are_refused(options, message):
     with pytest.raises(OptionError, match=message):
-        engines.new_game("kulami", **options)
+        new_game("kulami", **options)

@@ -146,8 +146,8 @@ def test_profiles_layouts_and_the_example_config_are_package_data(venv, tmp_path
     shipped = sorted(p.stem for p in (ROOT / "app" / "hardware" / "profiles").glob("*.toml"))
     script = ("from app.hardware.profile import shipped_profiles\n"
               "print(*shipped_profiles())\n"
-              "import engines\n"  # Kulami's layouts and ConHex's cells are text files
-              "print(*[engines.new_game(g).game for g in ('kulami', 'conhex')])\n")
+              "from app.games import new_game\n"  # layouts and cells are text files
+              "print(*[new_game(g).game for g in ('kulami', 'conhex')])\n")
     result = in_venv(venv, "-c", script, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == [" ".join(shipped), "kulami conhex"]

@@ -6,12 +6,12 @@ from collections.abc import Mapping
 
 import pytest
 
+from app.games import new_game
 from app.sensing.debounce import Change, Debouncer
 from app.sensing.events import Candidates, InSync, Moved, OutOfSync, Takeback, Waiting
 from app.sensing.inference import Inference
 from app.sensing.pipeline import DEBOUNCE_S, SETTLE_S, Pipeline
 from app.sensing.script import Hand, Touch
-from engines import new_game
 from engines.core import Board, Lights
 from pipeline_driver import drive
 

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
+from app.games import GAMES, new_game
 from app.hardware.profile import (PROFILE_DIR, ProfileError, grid_chain, load_profile,
                                   shipped_profiles)
-from engines import GAMES, new_game
 
 GAMES_WITH_PROFILES = ("kulami", "conhex", "akron", "blokus-duo")
 

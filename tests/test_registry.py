@@ -2,24 +2,24 @@
 
 import pytest
 
-import engines
+from app.games import GAMES, new_game
 from engines.core import EngineError, Outcome, check_player
 
 
 def test_unknown_games_list_the_known_ones():
     with pytest.raises(EngineError, match=r"unknown game 'chess' \(known: .*kulami"):
-        engines.new_game("chess")
+        new_game("chess")
 
 
 def test_option_strings_are_converted_and_checked():
-    assert engines.new_game("kulami", scoring="2").scoring == 2
+    assert new_game("kulami", scoring="2").scoring == 2
     with pytest.raises(EngineError, match="scoring must be 0, 1 or 2, not 'two'"):
-        engines.new_game("kulami", scoring="two")
+        new_game("kulami", scoring="two")
 
 
 def test_every_registered_game_keeps_the_board_protocol():
-    for name in engines.GAMES:
-        board = engines.new_game(name)
+    for name in GAMES:
+        board = new_game(name)
         assert board.turn == "b" and board.outcome() is None
         move = next(iter(board.legal_moves))
         assert board.parse_move(board.move_text(move)) == move  # text round trip

@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-import engines
 from app.cli import main
-from app.table.loop import Table
+from app.games import new_game
 from app.hardware.leds import SimulatedStrip
 from app.hardware.profile import load_profile
 from app.hardware.sensors import SimulatedSensors
+from app.table.loop import Table
 from app.table.service import Notifier, ServiceStop, stop_on_signals
 from app.table.session import Session
 from app.table.store import RecordStore
@@ -125,7 +125,7 @@ def test_the_service_notifies_systemd_and_stops_on_sigterm(tmp_path, two_people)
 
 def test_sigterm_in_the_main_loop_turns_the_leds_off(tmp_path):
     profile = load_profile("kulami-sim")
-    board = engines.new_game("kulami")
+    board = new_game("kulami")
     board.push_text("d4")
     session = Session(board, seed=1)
     strip = SimulatedStrip(profile.led_count)
@@ -152,11 +152,12 @@ def test_sigterm_in_the_main_loop_turns_the_leds_off(tmp_path):
 
 def test_buttons_reach_the_session(tmp_path):
     from gpiozero.pins.mock import MockFactory
+
     from app.hardware.buttons import Buttons
 
     factory = MockFactory()
     profile = load_profile("kulami-sim")
-    board = engines.new_game("kulami")
+    board = new_game("kulami")
     board.push_text("d4")
     session = Session(board, seed=1)
     buttons = Buttons({"hint": 5, "undo": 6}, pin_factory=factory)

@@ -2,21 +2,20 @@
 
 from hypothesis import given, settings, strategies as st
 
-import engines
 from app.colours import ROLE_COLOURS, SETUP_COLOURS
-from app.games import game
+from app.games import game, new_game
 from app.hardware.leds import SimulatedStrip, frame_ma
 from app.hardware.profile import load_profile
-from app.table.scene import (DIM, Scene, Light, game_scene, placed_holes, role_colour, setup_scene,
-                       single_scene)
 from app.sensing.events import OutOfSync
+from app.table.scene import (DIM, Light, Scene, game_scene, placed_holes, role_colour, setup_scene,
+                             single_scene)
 
 PROFILE = load_profile("kulami-sim")
 RED, BLUE = game("kulami").players["b"].led, game("kulami").players["w"].led
 
 
 def kulami(*moves, **options):
-    board = engines.new_game("kulami", **options)
+    board = new_game("kulami", **options)
     for move in moves:
         board.push_text(move)
     return board
@@ -76,7 +75,7 @@ def test_legal_targets_can_be_kept_for_hints():
 
 
 def test_at_the_end_the_winners_panels_blink_and_nothing_is_legal():
-    board = engines.new_game("kulami")
+    board = new_game("kulami")
     while not board.is_game_over():
         board.push(min(board.legal_moves, key=str))
     outcome = board.outcome()
@@ -108,7 +107,7 @@ def test_the_setup_scene_shows_every_panel_with_touching_panels_apart():
 
 
 def test_games_without_loose_panels_have_an_empty_setup_scene():
-    assert setup_scene(engines.new_game("conhex")).lights == {}
+    assert setup_scene(new_game("conhex")).lights == {}
 
 
 def test_a_frame_puts_each_hole_on_its_leds_and_blinks():
@@ -125,7 +124,7 @@ def test_a_frame_puts_each_hole_on_its_leds_and_blinks():
 
 def test_area_lights_go_to_area_leds_where_the_profile_has_them():
     profile = load_profile("conhex-sim")
-    board = engines.new_game("conhex")
+    board = new_game("conhex")
     area = next(iter(board.areas))
     frame = Scene({area: Light("owned_b", (9, 0, 0))}).frame(profile)
     assert [i for i, c in enumerate(frame) if c == (9, 0, 0)] == list(profile.areas[area])
@@ -136,7 +135,7 @@ def test_area_lights_go_to_area_leds_where_the_profile_has_them():
 def test_no_scene_draws_more_than_the_cap(moves, seed):
     import random
     rng = random.Random(seed)
-    board = engines.new_game("kulami")
+    board = new_game("kulami")
     for _ in range(moves):
         if board.is_game_over():
             break

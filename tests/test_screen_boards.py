@@ -7,8 +7,7 @@ from types import SimpleNamespace
 import pygame
 import pytest
 
-import engines
-from app.games import GAMES, game as game_entry
+from app.games import GAMES, game as game_entry, new_game
 from app.screen.boards import GLOW_RADIUS, HOLE, PIECE_RADIUS, drawer_for
 from app.screen.boards.conhex import ConHexDrawer
 from app.screen.boards.kulami import WOOD, KulamiDrawer, _panel_shades
@@ -21,7 +20,7 @@ AREAS = [pygame.Rect(0, 0, 600, 600), pygame.Rect(40, 10, 900, 500)]
 
 
 def played(game, options, plies=12):
-    board = engines.new_game(game, **options)
+    board = new_game(game, **options)
     rng = random.Random(2)
     for _ in range(plies):
         board.push(choose_move(board, 1, rng))
@@ -31,7 +30,7 @@ def played(game, options, plies=12):
 @pytest.mark.parametrize("area", AREAS)
 @pytest.mark.parametrize("game,options", BOARDS)
 def test_every_hole_lies_in_the_area_and_the_mouse_finds_it(game, options, area):
-    board = engines.new_game(game, **options)
+    board = new_game(game, **options)
     drawer = drawer_for(board, area)
     assert sorted(drawer.centres) == sorted(board.holes)
     for hole, centre in drawer.centres.items():
@@ -67,7 +66,7 @@ def test_a_lit_led_glows_at_its_hole_in_its_exact_colour(game, options):
 
 
 def test_a_black_led_draws_nothing():
-    board = engines.new_game("kulami")
+    board = new_game("kulami")
     surface, lit = pygame.Surface((500, 500)), pygame.Surface((500, 500))
     drawer = drawer_for(board, surface.get_rect())
     drawer.draw(surface, {})
@@ -76,7 +75,7 @@ def test_a_black_led_draws_nothing():
 
 
 def test_conhex_cells_tile_the_board_exactly():
-    drawer = ConHexDrawer(engines.new_game("conhex"), pygame.Rect(0, 0, 1140, 1140))
+    drawer = ConHexDrawer(new_game("conhex"), pygame.Rect(0, 0, 1140, 1140))
 
     def area(polygon):
         return abs(sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1)
@@ -104,7 +103,7 @@ def test_conhex_cell_leds_light_their_cells():
 
 @pytest.mark.parametrize("layout", ["square-1", "square-4", "cross", "random-free:3"])
 def test_kulami_panels_that_touch_are_shaded_differently(layout):
-    board = engines.new_game("kulami", layout=layout)
+    board = new_game("kulami", layout=layout)
     panels = board.layout.panels
     shade = _panel_shades(panels)
     panel_of = board.layout.panel_of

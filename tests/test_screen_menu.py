@@ -5,7 +5,7 @@ import random
 import pygame
 import pytest
 
-import engines
+from app.games import new_game
 from app.screen.menu import BACK, SET, START, Choice, Menu
 from app.screen.paint import Action
 from engines.kulami.layout import named_layouts
@@ -70,7 +70,7 @@ def test_the_layout_steps_through_every_named_layout_then_random():
     tap(menu, "<")
     layout = tap(menu, "Start").options["layout"]
     assert layout.startswith("random:")
-    engines.new_game("kulami", layout=layout)
+    new_game("kulami", layout=layout)
 
 
 def test_a_person_opponent_hides_level_and_who_starts():
@@ -110,7 +110,7 @@ def test_every_value_the_menu_offers_makes_a_game():
             for value in row.values:
                 menu.press(Action(SET, (row.key, value)))
                 choice = menu.choice()
-                board = engines.new_game(choice.game, **choice.options)
+                board = new_game(choice.game, **choice.options)
                 assert board.game == game
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-import engines
+from app.games import new_game
 from app.table.status import Status
 from engines.players import choose_move
 
@@ -14,7 +14,7 @@ SEATS = {"b": "person", "w": "engine"}
 
 
 def played(game: str, plies: int, seed: int = 3):
-    board = engines.new_game(game, **GAMES[game])
+    board = new_game(game, **GAMES[game])
     rng = random.Random(seed)
     while len(board.move_stack) < plies and not board.is_game_over():
         board.push(choose_move(board, 1, rng))
@@ -31,7 +31,7 @@ def snapshot(board, **changes) -> Status:
 
 
 def finished(game: str):
-    board = engines.new_game(game, **GAMES[game])
+    board = new_game(game, **GAMES[game])
     rng = random.Random(5)
     while not board.is_game_over():
         board.push(choose_move(board, 2, rng))
@@ -238,7 +238,7 @@ def test_options_read_as_words():
         "layout cross, scoring level 2, all chains"
     assert words.options("kulami", {"layout": "random:7", "scoring": 0}) == \
         "layout random:7, scoring level 0"
-    custom = engines.new_game("kulami", layout="random-free:4").options["layout"]
+    custom = new_game("kulami", layout="random-free:4").options["layout"]
     assert words.options("kulami", {"layout": custom, "scoring": 0}).startswith(
         "layout of your own")
     assert words.options("conhex", {"pie": False, "handicap": 3}) == "no pie rule, handicap 3"

@@ -8,13 +8,13 @@ import random
 import pytest
 
 from app.cli import main
+from app.games import new_game
 from app.hardware.profile import load_profile
 from app.hardware.sensors import SimulatedSensors
-from app.table.roles import by_role, hole_roles
 from app.sensing.events import OutOfSync
 from app.sensing.sensorlog import Header, LogWriter, Reading, SensorLogError, read_log
 from app.table.replay import replay
-from engines import new_game
+from app.table.roles import by_role, hole_roles
 from engines.players import choose_move
 
 OPTIONS = {"layout": "square-1"}

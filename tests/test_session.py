@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-import engines
+from app.games import new_game
 from app.hardware.sensors import SimulatedSensors
 from app.table.session import Session, SessionError
 from app.table.store import RecordStore
@@ -44,7 +44,7 @@ class Board:
 
 
 def session(tmp_path=None, moves=(), **kwargs):
-    board = engines.new_game("kulami")
+    board = new_game("kulami")
     for move in moves:
         board.push_text(move)
     store = None
@@ -230,7 +230,7 @@ def test_resume_or_start_resumes_then_reports_a_corrupt_record(tmp_path):
                                           ({"b": "person", "w": "person"}, 0)])
 def test_impossible_seats_and_levels_are_refused(seats, level):
     with pytest.raises(SessionError):
-        Session(engines.new_game("kulami"), seats=seats, level=level)
+        Session(new_game("kulami"), seats=seats, level=level)
 
 
 def test_undoing_one_move_waits_for_the_piece_to_be_lifted():

@@ -150,7 +150,7 @@ def test_a_conhex_game_claims_cells_and_lights_them():
         click(sim, hole)
     assert "1" in sim.session.board.owned("b")
     assert any(sim.area_leds()["1"])
-    assert f"Red 1" in sim.draw(sim.window).text
+    assert "Red 1" in sim.draw(sim.window).text
 
 
 def test_the_simulator_offers_the_games_it_can_draw():

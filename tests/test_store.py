@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
-import engines
+from app.games import new_game
 from app.table import store
 from app.table.store import RecordStore, default_data_dir, write_atomically
 
 
 def kulami(*moves):
-    board = engines.new_game("kulami")
+    board = new_game("kulami")
     for move in moves:
         board.push_text(move)
     return board

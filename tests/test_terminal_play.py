@@ -4,15 +4,15 @@ import io
 import random
 import re
 
-import engines
 from app.cli.play import play
 from app.cli.terminal import render
+from app.games import new_game
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def run_game(lines, seats, seed=1, **options):
-    board = engines.new_game("kulami", **options)
+    board = new_game("kulami", **options)
     out = io.StringIO()
     play(board, seats, 2, random.Random(seed), io.StringIO("".join(l + "\n" for l in lines)), out)
     return board, out.getvalue()
@@ -30,7 +30,7 @@ def test_undo_takes_back_the_engine_reply_too_and_hint_suggests_a_legal_move():
     board, text = run_game(["d4", "hint", "undo", "quit"], {"b": "person", "w": "engine"})
     assert board.move_stack == []
     hint = re.search(r"hint: (\w+)", text)[1]
-    replay = engines.new_game("kulami")
+    replay = new_game("kulami")
     replay.push_text("d4")
     replay.push(replay.parse_move(re.search(r"plays (\w+)", text)[1]))
     assert hint in {str(m) for m in replay.legal_moves}
@@ -48,7 +48,7 @@ def test_end_of_input_stops_cleanly():
 
 
 def test_the_board_drawing_shows_pieces_legal_fields_and_coordinates():
-    board = engines.new_game("kulami", layout="square-1")
+    board = new_game("kulami", layout="square-1")
     board.push_text("d4")
     plain = ANSI.sub("", render(board)).splitlines()
     assert plain[-1].split() == list("abcdefgh")

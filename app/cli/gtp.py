@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 
+from app.games import game
 from engines.gtp import GtpEngine
 
 
@@ -17,7 +18,7 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from app.cli import split_options
-    engine = GtpEngine(args.game, **split_options(args.options))
+    engine = GtpEngine(game(args.game).board_class, **split_options(args.options))
     for line in sys.stdin:
         answer = engine.handle(line)
         if answer is not None:
