@@ -6,10 +6,12 @@ import logging
 import pygame
 import pytest
 
-from app.cli import main
+from app.cli import main, run
+from app.games import new_game
 from app.screen import display
 from app.screen.display import DisplayChoice, NoDisplayError, choose_display, open_display
 from app.screen.simulator import Simulator
+from app.table.session import Session
 
 
 @pytest.mark.parametrize("environ,card,expected", [
@@ -44,6 +46,25 @@ def test_sdl_falling_back_to_a_driver_that_shows_nothing_is_refused(monkeypatch,
     out = capsys.readouterr().out
     assert out.startswith("tabletop simulate: no display (SDL could only open its ")
     assert "Game over (" in out
+
+
+def test_a_display_sdl_cannot_open_is_one_line_and_the_board_plays_on(monkeypatch, caplog):
+    """A Pi user without access to /dev/dri, or (here) a machine without KMS/DRM: SDL
+    fails in init or in set_mode, and pygame.error never leaks out."""
+    def refuse(*args, **kwargs):
+        raise pygame.error("Could not initialize KMSDRM: Permission denied")
+
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")  # restored after open_display sets it
+    monkeypatch.setattr(pygame.display, "set_mode", refuse)
+    with pytest.raises(NoDisplayError) as refused:
+        open_display(DisplayChoice("kmsdrm", True), (800, 480))
+    message = str(refused.value)
+    assert message.startswith("SDL cannot open the kmsdrm display: ") and "\n" not in message
+    # `tabletop run` says so in one log line and plays on without a screen.
+    monkeypatch.setattr(display, "choose_display", lambda: DisplayChoice("kmsdrm", True))
+    with caplog.at_level(logging.INFO, logger=run.log.name):
+        assert run.status_screen(Session(new_game("kulami"))) is None
+    assert caplog.messages == [f"no display ({message}): playing without a screen"]
 
 
 @pytest.mark.parametrize("game", ["kulami", "conhex"])

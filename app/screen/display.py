@@ -54,17 +54,24 @@ def open_display(choice: DisplayChoice, size: tuple[int, int], caption: str = "T
     """Open the window (or the whole screen) and log which SDL driver drives it; returns
     the display surface. SDL quietly falls back to its offscreen driver when it cannot
     reach the display, which would be a window nobody sees: that is refused with
-    :class:`NoDisplayError`. pygame is imported here so that choosing costs nothing."""
+    :class:`NoDisplayError`, as is a display SDL cannot open at all (on a Pi, a user
+    without access to ``/dev/dri``). pygame is imported here so that choosing costs
+    nothing."""
     import pygame
 
     if choice.driver:
         os.environ["SDL_VIDEODRIVER"] = choice.driver
-    pygame.display.init()
-    pygame.font.init()
-    if choice.fullscreen:
-        surface = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
-    else:
-        surface = pygame.display.set_mode(size, pygame.RESIZABLE)
+    try:
+        pygame.display.init()
+        pygame.font.init()
+        if choice.fullscreen:
+            surface = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+        else:
+            surface = pygame.display.set_mode(size, pygame.RESIZABLE)
+    except pygame.error as error:
+        pygame.display.quit()
+        raise NoDisplayError(f"SDL cannot open the {choice.driver or 'desktop'} display: "
+                             f"{error}") from None
     pygame.display.set_caption(caption)
     driver = pygame.display.get_driver()
     if driver in INVISIBLE and driver != choice.driver:
