@@ -105,14 +105,26 @@ def test_bad_game_for_play_is_one_line(tmp_path):
 
 
 @pytest.mark.parametrize("option", ["--debounce", "--settle"])
-def test_negative_seconds_for_replay_are_refused_as_a_usage_error(tmp_path, option):
-    # A usage error stays as argparse prints it: the usage, then one error line.
+def test_negative_seconds_for_replay_are_one_line(tmp_path, option):
     result = tabletop(tmp_path, "sensors", "replay", str(tmp_path / "game.jsonl"), option, "-1")
-    assert result.returncode == 2 and "Traceback" not in result.stderr
-    errors = [line for line in result.stderr.splitlines() if "error:" in line]
-    assert errors == [f"tabletop sensors replay: error: argument {option}: "
-                      f"must be 0 seconds or more, not -1"]
-    assert result.stdout == ""
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == (f"tabletop sensors replay: argument {option}: "
+                             f"must be 0 seconds or more, not -1\n")
+
+
+@pytest.mark.parametrize("args, message", [
+    ((), "tabletop: the following arguments are required: COMMAND"),
+    (("dance",), "tabletop: argument COMMAND: invalid choice: 'dance' (choose from "),
+    (("selftest",), "tabletop selftest: the following arguments are required: --profile"),
+    (("selftest", "--profile", "kulami-sim", "--step", "inf"),
+     "tabletop selftest: argument --step: must be 0 seconds or more, not inf"),
+    (("sensors", "replay", "log", "--settle", "soon"),
+     "tabletop sensors replay: argument --settle: expected a number of seconds, not 'soon'"),
+])
+def test_usage_mistakes_are_one_line(tmp_path, args, message):
+    result = tabletop(tmp_path, *args)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith(message) and result.stderr.count("\n") == 1, result.stderr
 
 
 @desktop_only

@@ -187,4 +187,7 @@ def test_hold_step_and_timeout_are_seconds_zero_or_more(value, capsys):
     with pytest.raises(SystemExit) as stop:
         main(["selftest", "--profile", "kulami-sim", "--hold", value])
     assert stop.value.code == 2
-    assert "--hold: must be a number of seconds, 0 or more" in capsys.readouterr().err
+    error = capsys.readouterr().err
+    assert error.startswith("tabletop selftest: argument --hold: ") and value in error
+    assert ("must be 0 seconds or more" in error or "expected a number of seconds" in error)
+    assert error.count("\n") == 1

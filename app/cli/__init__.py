@@ -8,6 +8,7 @@ stderr and exit status 2. A traceback means a bug.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 from importlib import import_module
@@ -26,9 +27,31 @@ COMMANDS = (
 )
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, with a usage mistake told as one line like every other error:
+    ``tabletop sensors replay: argument --debounce: must be 0 seconds or more, not -1``
+    and exit status 2. The usage itself is one ``--help`` away. Subcommand parsers are
+    made of the same class."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: {message}\n")
+
+
+def seconds(text: str) -> float:
+    """An argparse type: a finite number of seconds, zero or more."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") \
+            from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 seconds or more, not {text}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="tabletop",
-                                     description="An electronic tabletop for abstract games.")
+    parser = OneLineParser(prog="tabletop",
+                           description="An electronic tabletop for abstract games.")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:
         import_module(name).register(subparsers)

@@ -15,12 +15,12 @@ and exercises the whole test end to end without a board.
 
 from __future__ import annotations
 
-import argparse
 import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from app.cli import seconds
 from app.colours import ROLE_COLOURS
 from app.hardware.leds import Colour, LedStrip, SimulatedStrip, frame_ma, open_strip
 from app.hardware.profile import Profile, load_profile
@@ -162,16 +162,6 @@ class SelfTest:
             self.sleep(poll_s)
         return None
 
-
-def seconds(text: str) -> float:
-    """An argparse type: a number of seconds, zero or more."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not value >= 0 or math.isinf(value):
-        raise argparse.ArgumentTypeError(f"must be a number of seconds, 0 or more, not {text!r}")
-    return value
 
 
 def register(subparsers) -> None:

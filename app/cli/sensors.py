@@ -8,14 +8,13 @@ and prints one JSON line per event: accepted moves and the holes lit by role.
 
 from __future__ import annotations
 
-import argparse
 import json
-import math
 import random
 import sys
 import time
 from contextlib import nullcontext
 
+from app.cli import seconds
 from app.errors import describe
 from app.hardware.profile import ProfileError, load_profile
 from app.hardware.sensors import SimulatedSensors, open_source
@@ -50,17 +49,6 @@ def register(subparsers) -> None:
                       help=f"seconds of quiet before a move is read (default {SETTLE_S:g})")
     play.set_defaults(run=run_replay)
 
-
-def seconds(text: str) -> float:
-    """An argparse type: a time of zero seconds or more."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") \
-            from None
-    if not math.isfinite(value) or value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 seconds or more, not {text}")
-    return value
 
 
 def run_record(args) -> int:
