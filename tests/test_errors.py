@@ -190,10 +190,15 @@ def test_output_piped_into_a_reader_that_stops_ends_quietly(tmp_path):
     assert process.returncode == 0
 
 
-def test_a_replay_piped_into_head_ends_quietly(tmp_path, sensor_log):
+@pytest.mark.parametrize("command", ["sensors replay {log}",
+                                     "run --profile kulami-sim --log {log} --config {config}"])
+def test_output_piped_into_head_ends_quietly(tmp_path, sensor_log, command):
+    """``tabletop sensors replay LOG | head -1``, and ``tabletop run``, whose log lines go
+    to standard output: no traceback, and no logging error for each line after."""
+    args = command.format(log=sensor_log, config=config_file(tmp_path)).split()
     reader = subprocess.Popen(["head", "-1"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-    writer = subprocess.run([sys.executable, "-m", "app.cli", "sensors", "replay",
-                             str(sensor_log)], cwd=ROOT, env=desktop_env(tmp_path),
+    writer = subprocess.run([sys.executable, "-m", "app.cli", *args],
+                            cwd=ROOT, env=desktop_env(tmp_path),
                             stdout=reader.stdin, stderr=subprocess.PIPE, text=True,
                             timeout=120)
     reader.stdin.close()

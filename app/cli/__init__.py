@@ -8,9 +8,11 @@ stderr and exit status 2. A traceback means a bug.
 from __future__ import annotations
 
 import argparse
+import logging
 import math
 import os
 import sys
+import threading
 from importlib import import_module
 
 from app.errors import describe
@@ -105,6 +107,30 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         # Ctrl-C: stop without a traceback, with the shell's status for SIGINT.
         return 130
+
+
+class _PipeLogHandler(logging.StreamHandler):
+    """Logs to standard output, and treats a reader that went away (``tabletop run |
+    head``) as :func:`main` treats it: stdout goes to devnull and, in the main thread,
+    the BrokenPipeError goes on up to :func:`main`, which ends the command quietly.
+    logging's own handler would print a traceback for every later line instead."""
+
+    def handleError(self, record: logging.LogRecord) -> None:
+        error = sys.exc_info()[1]
+        if not isinstance(error, BrokenPipeError):
+            super().handleError(record)
+            return
+        _stdout_to_devnull()
+        if threading.current_thread() is threading.main_thread():
+            raise error
+
+
+def log_to_stdout() -> None:
+    """Log INFO and above to standard output, one line per record: ``tabletop run``'s
+    progress, which systemd's journal keeps on a Pi."""
+    handler = _PipeLogHandler(sys.stdout)
+    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=logging.INFO, handlers=[handler], force=True)
 
 
 def _stdout_to_devnull() -> None:

@@ -17,6 +17,7 @@ import logging
 import os
 import sys
 
+from app.cli import log_to_stdout
 from app.hardware.buttons import Buttons
 from app.hardware.leds import open_strip
 from app.hardware.profile import ProfileError, load_profile
@@ -48,8 +49,7 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    logging.basicConfig(stream=sys.stdout, level=logging.INFO,
-                        format="%(levelname)s %(name)s: %(message)s", force=True)
+    log_to_stdout()
     try:
         profile = load_profile(args.profile)
         config = load_config(args.config)
