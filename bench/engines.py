@@ -1,8 +1,9 @@
 """Engine speed on this machine: legal-move generation and random playouts per game.
 
-Run from the repository: ``.venv/bin/python -m bench.engines [GAME ...]``. Prints one table row per game.
-Legal-move time is measured over the positions of real random games (every ply), so it
-reflects the whole game rather than the empty board.
+Run from the repository: ``.venv/bin/python -m bench.engines [GAME ...]``. Prints one
+table row per game. Legal-move time is the time to list every legal move, measured over
+the positions of real random games (every ply), so it reflects the whole game rather
+than the empty board.
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ def bench(game: str) -> dict:
         games += 1
     elapsed = time.perf_counter() - start
 
-    # Legal moves at every ply of a few games, each position asked afresh.
+    # Every legal move listed at every ply of a few games, each position asked afresh
+    # (a fresh copy keeps no list from before).
     positions = []
     for _ in range(5):
         board = new_game(game, **options)
@@ -44,7 +46,7 @@ def bench(game: str) -> dict:
             board.push(rng.choice(board.legal_moves))
     start = time.perf_counter()
     for board in positions:
-        board.legal_moves_for(board.turn)
+        board.legal_moves.count()
     legal_us = (time.perf_counter() - start) / len(positions) * 1e6
     return {"game": game, "playouts/s": games / elapsed, "plies/game": plies / games,
             "legal moves (us)": legal_us}

@@ -259,8 +259,7 @@ class Board(ABC):
         """The moves the rules allow ``player`` now, as an iterator that makes them as it
         goes (a generator, or ``itertools`` over the game's state), without checking
         whether the game is over (:class:`LegalMoves` does) and without the pass (which
-        :meth:`may_pass` decides). Every game implements this; a board written before it
-        may instead override :meth:`legal_moves_for` to return a list."""
+        :meth:`may_pass` decides). Every game implements this."""
         raise NotImplementedError(f"{type(self).__name__} generates no moves")
 
     def legal_moves_for(self, player: str) -> LegalMoves:

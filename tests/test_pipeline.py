@@ -126,7 +126,6 @@ class Dominoes(Board):
         self.pieces = {}
 
     options = property(lambda self: {})
-    turn = property(lambda self: "bw"[len(self.move_stack) % 2])
     holes = property(lambda self: ("a1", "b1", "c1", "d1"))
 
     def parse_move(self, text):
@@ -135,8 +134,8 @@ class Dominoes(Board):
     def move_text(self, move):
         return ",".join(move)
 
-    def legal_moves_for(self, player):
-        return [m for m in self.MOVES if not set(m) & self.pieces.keys()]
+    def generate_legal_moves(self, player):
+        return (m for m in self.MOVES if not set(m) & self.pieces.keys())
 
     def _apply(self, move):
         self.pieces.update(dict.fromkeys(move, self.turn))
