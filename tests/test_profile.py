@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from app.cli import main
 from app.games import GAMES, new_game
 from app.hardware.profile import (PROFILE_DIR, ProfileError, grid_chain, load_profile,
                                   shipped_profiles)
@@ -80,23 +81,26 @@ def test_grid_chain_orders_start_at_the_lower_left(order, expected):
     assert grid_chain(["a", "b", "c"], ["1", "2"], order) == expected
 
 
+#: The smallest board Kulami fits: its 8x8 frame, one sensor and one LED per hole.
 GOOD = """
 game = "kulami"
 [holes]
-columns = 3
-rows = 2
+columns = 8
+rows = 8
 [chain]
 order = "serpentine"
 [sensors]
 driver = "matrix"
-row_pins = [4, 5]
-column_pins = [6, 12, 13]
+row_pins = [2, 3, 4, 5, 6, 12, 13, 14]
+column_pins = [15, 16, 17, 19, 20, 21, 22, 23]
 [leds]
 driver = "neopixel"
 pin = "D18"
 brightness = 0.5
 max_ma = 500
 """
+ROWS = "row_pins = [2, 3, 4, 5, 6, 12, 13, 14]"
+COLUMNS = "column_pins = [15, 16, 17, 19, 20, 21, 22, 23]"
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -107,16 +111,19 @@ def write(tmp_path: Path, text: str) -> Path:
 
 def test_a_minimal_profile_loads_from_a_path(tmp_path):
     profile = load_profile(write(tmp_path, GOOD))
-    assert profile.name == "board" and profile.led_count == 6
-    assert profile.sensors.row_pins == (4, 5) and profile.leds.pin == "D18"
+    assert profile.name == "board" and profile.led_count == 64
+    assert profile.sensors.row_pins == (2, 3, 4, 5, 6, 12, 13, 14)
+    assert profile.leds.pin == "D18"
     assert (profile.brightness, profile.max_ma) == (0.5, 500)
 
 
 def test_an_explicit_chain_may_give_a_hole_two_leds_and_light_areas(tmp_path):
-    text = GOOD.replace('order = "serpentine"',
-                        'areas = ["x"]\norder = ["a1", "b1", "c1", "x", "a2", "b2", "c2", "c2"]')
+    order = ["a1", "b1", "c1", "x"] + grid_chain(list("abcdefgh"), list("12345678"),
+                                                  "rows")[3:] + ["h8"]
+    text = GOOD.replace('order = "serpentine"', f'areas = ["x"]\norder = {order}'.replace(
+        "'", '"'))
     profile = load_profile(write(tmp_path, text))
-    assert profile.holes["c2"].leds == (6, 7) and profile.areas["x"] == (3,)
+    assert profile.holes["h8"].leds == (64, 65) and profile.areas["x"] == (3,)
 
 
 BROKEN = [
@@ -124,24 +131,29 @@ BROKEN = [
     ('game = "kulami"', 'game = "kulami"\ncolour = 1', "colour: unknown key"),
     ('[chain]\norder = "serpentine"\n', "", "chain: missing table"),
     ('[chain]', '[chained]', "chained: unknown key"),
-    ("columns = 3", "columns = 0", "holes.columns: must be 1 to 26"),
-    ("columns = 3", 'columns = [""]', "holes.columns: must be a count or a list"),
-    ("columns = 3\nrows = 2", 'names = ["a1", "a1"]', "holes.names: a1 is listed twice"),
-    ("columns = 3\nrows = 2", 'names = ["a1", 5]', "holes.names[1]: must be a hole name"),
-    ("columns = 3", 'columns = 3\nnames = ["a1"]', "holes: give either names"),
+    ("columns = 8", "columns = 0", "holes.columns: must be 1 to 26"),
+    ("columns = 8", 'columns = [""]', "holes.columns: must be a count or a list"),
+    ("columns = 8\nrows = 8", 'names = ["a1", "a1"]', "holes.names: a1 is listed twice"),
+    ("columns = 8\nrows = 8", 'names = ["a1", 5]', "holes.names[1]: must be a hole name"),
+    ("columns = 8", 'columns = 8\nnames = ["a1"]', "holes: give either names"),
+    # The issue's case: a profile wired for one row of the 8x8 frame loaded without a word.
+    ("rows = 8", "rows = 1", "holes: 56 of the 64 holes of kulami have no sensor: a8, b8, "),
+    ("columns = 8\nrows = 8", 'names = ["a1", "-", "b1"]',
+     "holes: 62 of the 64 holes of kulami have no sensor: a8, "),
     ('order = "serpentine"', 'order = "spiral"', "chain.order: unknown order 'spiral'"),
     ('order = "serpentine"', 'order = ["a1", "z9"]', "chain.order[1]: 'z9' is neither"),
     ('order = "serpentine"', 'order = ["a1", "b1"]', "chain.order: c1 has no LED"),
     ('order = "serpentine"', 'order = ["a1"]\nareas = ["a1"]', "chain.areas[0]: must be an"),
     ('driver = "matrix"', 'driver = "usb"', "sensors.driver: must be one of"),
-    ("row_pins = [4, 5]", "row_pins = [4, 4]", "sensors.row_pins: GPIO4 is listed twice"),
-    ("row_pins = [4, 5]", "row_pins = [4, 1]", "sensors.row_pins[1]: must be a BCM GPIO"),
-    ("row_pins = [4, 5]", "row_pins = [4, 6]", "sensors.column_pins: GPIO6 is also a row"),
-    ("row_pins = [4, 5]", "row_pins = [4]", "sensors: 1 rows x 3 columns scan 3 channels"),
-    ("row_pins = [4, 5]", "row_pins = [4, 5]\ncolour = true", "sensors.colour: a diode"),
-    ("row_pins = [4, 5]", "row_pins = [4, 5]\nsettle_us = -1", "sensors.settle_us: must be"),
+    (ROWS, "row_pins = [4, 4]", "sensors.row_pins: GPIO4 is listed twice"),
+    (ROWS, "row_pins = [4, 1]", "sensors.row_pins[1]: must be a BCM GPIO"),
+    (ROWS, "row_pins = [4, 15]", "sensors.column_pins: GPIO15 is also a row"),
+    (ROWS, "row_pins = [4]", "sensors: 1 rows x 8 columns scan 8 channels; the profile "
+                             "has 64 holes"),
+    (ROWS, ROWS + "\ncolour = true", "sensors.colour: a diode"),
+    (ROWS, ROWS + "\nsettle_us = -1", "sensors.settle_us: must be"),
     ('pin = "D18"', 'pin = "D4"', "leds.pin: must be one of D12, D18, D21"),
-    ("row_pins = [4, 5]", "row_pins = [4, 18]", "leds.pin: D18 is also a sensor pin"),
+    (ROWS, ROWS.replace("14]", "18]"), "leds.pin: D18 is also a sensor pin"),
     ('pin = "D18"\n', 'pin = "D18"\nspeed = 3\n', "leds.speed: unknown key"),
     ('driver = "neopixel"\npin = "D18"', 'driver = "neopixel_spi"\npin = "D18"',
      "leds.pin: unknown key"),
@@ -149,6 +161,9 @@ BROKEN = [
     ("brightness = 0.5", "brightness = 0", "leds.brightness: must be above 0"),
     ("brightness = 0.5", 'brightness = "half"', "leds.brightness: must be a whole number"),
     ("max_ma = 500", "max_ma = -5", "leds.max_ma: must be a positive number of milliamps"),
+    # A budget of nothing would leave every LED dark, which looks like a wiring fault.
+    ("max_ma = 500", "max_ma = 0", "leds.max_ma: must be a positive number of milliamps, "
+                                   "not 0"),
     ("max_ma = 500", "max_ma = true", "leds.max_ma: must be a whole number, not True"),
     ("max_ma = 500", "", "leds.max_ma: missing"),
     ('pin = "D18"', 'pin = "D18"\npixel_order = "XYZ"', "leds.pixel_order: must be one of"),
@@ -163,7 +178,7 @@ def test_a_broken_profile_fails_with_one_line_naming_file_key_and_problem(
     assert old in GOOD
     text = GOOD.replace(old, new)
     if message is None:  # the SPI variant of the same wiring claims GPIO 7-11
-        text = text.replace("column_pins = [6, 12, 13]", "column_pins = [6, 10, 13]")
+        text = text.replace(COLUMNS, COLUMNS.replace("17", "10"))
         message = "leds.driver: SPI0 needs GPIO10, which is a sensor pin"
     with pytest.raises(ProfileError) as error:
         load_profile(write(tmp_path, text))
@@ -175,8 +190,29 @@ def test_a_broken_profile_fails_with_one_line_naming_file_key_and_problem(
 
 def test_serial_sensors_need_a_port(tmp_path):
     text = GOOD.replace('driver = "matrix"', 'driver = "serial"\nport = ""').replace(
-        "row_pins = [4, 5]\ncolumn_pins = [6, 12, 13]\n", "")
+        f"{ROWS}\n{COLUMNS}\n", "")
     with pytest.raises(ProfileError, match="sensors.port: must name a serial device"):
+        load_profile(write(tmp_path, text))
+
+
+def test_a_byte_that_is_not_utf8_is_one_line_naming_the_file_and_its_offset(tmp_path, capsys):
+    # A description typed in a Latin-1 editor: "café" with a lone 0xe9.
+    data = GOOD.replace('game = "kulami"', 'game = "kulami"\ndescription = "café"').encode(
+        "latin-1")
+    path = tmp_path / "board.toml"
+    path.write_bytes(data)
+    expected = f"{path}: not UTF-8 text: byte 0xe9 at offset {data.index(0xe9)}"
+    with pytest.raises(ProfileError) as error:
+        load_profile(path)
+    assert str(error.value) == expected
+    assert main(["selftest", "--profile", str(path)]) == 2
+    assert capsys.readouterr().err == f"tabletop selftest: {expected}\n"
+
+
+def test_a_maker_profile_on_a_shipped_base_still_covers_the_game(tmp_path):
+    text = 'base = "kulami"\n[holes]\ncolumns = 8\nrows = 7\n'
+    with pytest.raises(ProfileError, match=r"holes: 8 of the 64 holes of kulami have no "
+                                           r"sensor: a8, b8, c8, d8, e8, f8, g8, h8$"):
         load_profile(write(tmp_path, text))
 
 

@@ -19,6 +19,8 @@ from types import MappingProxyType
 from typing import Any
 
 from app.errors import ProfileError
+from app.games import GAMES, new_game
+from app.textfile import read_text
 
 #: Shipped profiles are package data, found through importlib.resources so that they are
 #: there wherever the package is installed; ``load_profile("kulami")`` reads ``kulami.toml``.
@@ -131,7 +133,7 @@ def _resolve(path_or_name: str | Path) -> Path | Traversable:
 def _read(path: Path | Traversable, seen: tuple[str, ...] = ()) -> dict[str, Any]:
     """The TOML tables of ``path``, with any missing table taken from its ``base``."""
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        raw = tomllib.loads(read_text(path, ProfileError))
     except tomllib.TOMLDecodeError as error:
         raise ProfileError(f"{path}: not valid TOML: {error}") from None
     base = raw.pop("base", None)
@@ -194,6 +196,7 @@ class _Checker:
         for name in TABLES:
             self.table(name, self.raw, name)
         names, grid = self.holes()
+        self.cover(game.strip(), names)
         chain, area_names = self.chain(names, grid)
         hole_leds: dict[str, list[int]] = {name: [] for name in names if name != UNWIRED}
         area_leds: dict[str, list[int]] = {name: [] for name in area_names}
@@ -233,6 +236,21 @@ class _Checker:
         if len(set(names)) != len(names):
             raise self.fail("holes", "column and row labels make the same name twice")
         return names, (columns, rows)
+
+    def cover(self, game: str, names: list[str]) -> None:
+        """Every hole of ``game`` needs a sensor: a hole the board cannot see would hide
+        moves from the table, and a profile written for a smaller board would load and
+        then miss them without a word. The game is its default setup (Kulami's 8x8
+        frame; a 10x10 profile also fits the free layouts). Games the registry does not
+        have yet (a board built for a planned game) have no holes to check against."""
+        if game.lower() not in GAMES:
+            return
+        holes = new_game(game).holes
+        wired = set(names)
+        missing = [hole for hole in holes if hole not in wired]
+        if missing:
+            raise self.fail("holes", f"{len(missing)} of the {len(holes)} holes of {game} "
+                                     f"have no sensor: {', '.join(missing)}")
 
     def labels(self, name: str, data: dict, letters: str | None) -> list[str]:
         """Grid labels: a count (letters a.. or numbers 1..) or an explicit list."""
