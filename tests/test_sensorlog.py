@@ -106,10 +106,11 @@ def line(t, hole, on):
 def test_replay_reports_takebacks_and_what_to_fix():
     records = replay_lines([HEADER, line(1, "d4", True), line(3, "d4", False),
                             line(5, "d4", True), line(7, "e4", True), line(9, "e4", False)])
-    assert [r["event"] for r in records] == ["moved", "takeback", "moved", "out_of_sync",
+    assert [r["event"] for r in records] == ["moved", "takeback", "moved", "not_legal",
                                              "in_sync"]
     assert records[1]["move"] == "d4" and "last" not in records[1]["lights"]
-    assert records[3]["empty"] == ["e4"] and records[3]["lights"]["empty"] == ["e4"]
+    assert records[3]["hole"] == "e4" and records[3]["lights"]["error"] == ["e4"]
+    assert records[3]["reason"].startswith("e4 is on an off-limits panel")
     assert records[3]["t"] == pytest.approx(7.5)  # settled half a second after e4 came on
     assert records[4]["lights"]["last"] == ["d4"]
 
@@ -143,10 +144,86 @@ def test_the_writer_records_changes_only_with_channel_and_colour():
     ([HEADER, line(2, "d4", True), line(1, "d4", False)], "line 3: t 1 goes back in time"),
     ([HEADER, '{"t": 1, "hole": "d4", "on": true, "colour": "red"}'],
      "line 2: colour must be b or w"),
+    # Wrong types, as a hand-edited or truncated log has them.
+    ([HEADER, '{"t": 1, "hole": "d4", "on": "yes"}'], "line 2: needs a hole name and on"),
+    ([HEADER, '{"t": "1", "hole": "d4", "on": true}'], "line 2: t must be a number"),
+    ([HEADER, '{"t": true, "hole": "d4", "on": true}'], "line 2: t must be a number"),
+    ([HEADER, '{"t": 1, "hole": 33, "on": true}'], "line 2: needs a hole name and on"),
+    ([HEADER, '{"t": 1, "hole": "d4", "on": true, "colour": ""}'], "line 2: colour must be"),
+    ([HEADER, '{"t": 1, "hole": "d4", "on": true, "colour": ["b"]}'],
+     "line 2: colour must be b or w"),
+    ([HEADER, '{"t": 1, "hole": "d4", "on": true, "channel": "33"}'],
+     "line 2: channel must be a sensor number, not '33'"),
+    ([HEADER, '{"t": 1, "hole": "d4", "on": true, "channel": -1}'], "line 2: channel must"),
+    ([HEADER.replace('"colour": false', '"colour": "no"')], "line 1: the header's profile"),
+    # Times that are not times: JSON has NaN and Infinity, and integers beyond a float.
+    ([HEADER, '{"t": NaN, "hole": "d4", "on": true}'], "line 2: t must be a number"),
+    ([HEADER, line(1, "d4", True), '{"t": Infinity, "hole": "d4", "on": false}'],
+     "line 3: t must be a number of seconds, not inf"),
+    ([HEADER, '{"t": 1e999, "hole": "d4", "on": true}'], "line 2: t must be a number"),
+    ([HEADER, '{"t": 1%s, "hole": "d4", "on": true}' % ("0" * 400)], "line 2: t must be"),
+    ([HEADER, '{"t": 1%s, "hole": "d4", "on": true}' % ("0" * 5000)],
+     "line 2: not JSON .a number too long"),
+    ([HEADER, "[" * 100_000], "line 2: not JSON .nested too deeply"),
+    ([HEADER, line(2.5, "d4", True), line(2.25, "d4", False)], "line 3: t 2.25 goes back"),
+    # Holes that are not on the board: the pipeline would ignore them without a word.
+    ([HEADER, line(1, "d4", True), line(2, "z99", True)],
+     "line 3: 'z99' is not a hole of profile kulami-sim"),
+    ([HEADER, line(1, "D4", True)], "line 2: 'D4' is not a hole of profile kulami-sim"),
+    ([HEADER.replace('"kulami-sim"', '""'), line(1, "j10", True)],
+     "line 2: 'j10' is not a hole of this kulami board"),
+    ([HEADER.replace('"kulami-sim"', '"conhex-sim"'), line(1, "j10", True)],
+     "line 2: 'j10' is not a hole of this kulami board"),
+    ([HEADER.replace('"kulami-sim"', '""').replace('"kulami"', '"chess"')],
+     "line 1: unknown game 'chess'"),
 ])
 def test_a_broken_log_names_its_line(lines, message):
-    with pytest.raises(SensorLogError, match=message):
+    with pytest.raises(SensorLogError, match=message) as error:
         read_log(lines)
+    assert "\n" not in str(error.value)
+
+
+def test_a_log_names_the_holes_of_the_board_it_was_recorded_on():
+    """kulami-sim is 10x10: a square layout leaves its outer holes empty, but a hand
+    hovering over them is still a reading of the board, as `sensors record` writes it."""
+    header, readings = read_log([HEADER, line(1, "j10", True), line(1.5, "j10", False)])
+    assert [r.hole for r in readings] == ["j10", "j10"]
+    no_profile = HEADER.replace('"kulami-sim"', '"my-own"')
+    with pytest.raises(SensorLogError, match="'j10' is not a hole of this kulami board"):
+        read_log([no_profile, line(1, "j10", True)])
+    header, readings = read_log([no_profile, line(1, "j10", True)], load_profile("kulami"))
+    assert readings[0].hole == "j10"
+
+
+@pytest.fixture(scope="module")
+def recorded_log(tmp_path_factory):
+    path = tmp_path_factory.mktemp("log") / "game.jsonl"
+    assert main(["sensors", "record", "kulami-sim", "--play", "5", "--out", str(path)]) == 0
+    return path
+
+
+def with_bad_byte(log, tmp_path):
+    """The log with one byte of a reading's hole name turned into 0xff, its line and its
+    offset in the file: a log cut or corrupted on the SD card."""
+    data = bytearray(log.read_bytes())
+    offset = data.index(b'"hole": "', len(data) // 2) + len('"hole": "')
+    data[offset] = 0xFF
+    path = tmp_path / "bad.jsonl"
+    path.write_bytes(bytes(data))
+    return path, data[:offset].count(b"\n") + 1, offset
+
+
+def test_a_byte_that_is_not_utf8_is_one_line_naming_the_file_line_and_offset(
+        tmp_path, capsys, recorded_log):
+    path, number, offset = with_bad_byte(recorded_log, tmp_path)
+    where = f"{path}: line {number}: not UTF-8 text: byte 0xff at offset {offset}"
+    assert run_cli(capsys, "sensors", "replay", str(path)) == (
+        2, "", f"tabletop sensors: {where}\n")
+    config = tmp_path / "tabletop.toml"
+    config.write_text(f'data_dir = "{tmp_path / "data"}"\n', encoding="utf-8")
+    assert run_cli(capsys, "run", "--profile", "kulami-sim", "--config", str(config),
+                   "--log", str(path)) == (2, "", f"tabletop run: {where}\n")
+    assert not (tmp_path / "data").exists()
 
 
 def test_replay_of_a_missing_or_broken_log_is_one_line_on_stderr(tmp_path, capsys):

@@ -22,7 +22,7 @@ from app.hardware.buttons import Buttons
 from app.hardware.leds import open_strip
 from app.hardware.profile import ProfileError, load_profile
 from app.hardware.sensors import open_source
-from app.sensing.sensorlog import SensorLogError, read_log
+from app.sensing.sensorlog import SensorLogError, read_log_file
 from app.table.config import ConfigError, load_config
 from app.table.loop import Table
 from app.table.service import Notifier, ServiceStop, stop_on_signals
@@ -59,8 +59,7 @@ def run(args) -> int:
             if profile.sensors.driver != "simulated":
                 raise ProfileError(f"--log drives simulated sensors; profile {profile.name} "
                                    f"has {profile.sensors.driver} sensors")
-            with open(args.log, encoding="utf-8") as stream:
-                header, readings = read_log(stream)
+            header, readings = read_log_file(args.log, profile)
             if header.game != profile.game:
                 raise SensorLogError(f"the log is a {header.game} game, the profile "
                                      f"{profile.game}")

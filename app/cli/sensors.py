@@ -106,7 +106,7 @@ def scan_until(source, writer: LogWriter, seconds: float | None, period: float) 
 
 def run_replay(args) -> int:
     try:
-        with open(args.log, encoding="utf-8") as stream:
+        with open(args.log, "rb") as stream:
             header, readings = read_log(stream)
         for record in replay(header, readings, debounce=args.debounce, settle=args.settle):
             print(json.dumps(record))

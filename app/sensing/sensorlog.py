@@ -13,12 +13,16 @@ import json
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import IO, Any
 
-from app.errors import SensorLogError
-from app.hardware.profile import Profile
+from app.errors import SensorLogError, describe
+from app.games import new_game
+from app.hardware.profile import Profile, load_profile, shipped_profiles
 from app.hardware.sensors import Scan
+from app.textfile import decode
 from engines.core import PLAYERS
+from engines.errors import EngineError
 
 FORMAT = "tabletop-sensors"
 VERSION = 1
@@ -76,26 +80,67 @@ class LogWriter:
                                           state[1]).to_json() + "\n")
 
 
-def read_log(lines: Iterable[str]) -> tuple[Header, list[Reading]]:
-    """Parse a log; raises :class:`SensorLogError` naming the first bad line."""
+def read_log(lines: Iterable[str | bytes], profile: Profile | None = None
+             ) -> tuple[Header, list[Reading]]:
+    """Parse a log; raises :class:`SensorLogError` naming the first bad line.
+
+    Lines may be bytes, as a file opened ``"rb"`` yields them: each is decoded here, so
+    a byte that is not UTF-8 is reported with its line and its offset in the file.
+    Readings must name holes of the board the log was recorded on: ``profile`` when the
+    caller knows it, else the shipped profile the header names, else the holes of the
+    header's game. A hole outside them would be ignored by the pipeline, so a log with
+    a misnamed hole would replay a game that never happened without a word.
+    """
     header: Header | None = None
+    holes: tuple[frozenset[str], str] = (frozenset(), "")
     readings: list[Reading] = []
-    for number, text in enumerate(lines, 1):
+    offset = 0
+    for number, line in enumerate(lines, 1):
+        if isinstance(line, bytes):
+            text = decode(line, f"line {number}", SensorLogError, offset=offset)
+            offset += len(line)
+        else:
+            text = line
         if not text.strip():
             continue
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise SensorLogError(f"line {number}: not JSON ({error.msg})") from None
-        if not isinstance(data, dict):
-            raise SensorLogError(f"line {number}: expected a JSON object")
+        data = _json(number, text)
         if header is None:
             header = _header(number, data)
+            holes = _holes(number, header, profile)
         else:
-            readings.append(_reading(number, data, readings[-1].t if readings else -math.inf))
+            readings.append(_reading(number, data, readings[-1].t if readings else -math.inf,
+                                     holes))
     if header is None:
         raise SensorLogError("the log is empty (expected a header line)")
     return header, readings
+
+
+def read_log_file(path: str | Path, profile: Profile | None = None
+                  ) -> tuple[Header, list[Reading]]:
+    """:func:`read_log` of the file at ``path``; every error is one line that starts
+    with the path."""
+    try:
+        with open(path, "rb") as stream:
+            return read_log(stream, profile)
+    except OSError as error:
+        raise SensorLogError(f"{path}: cannot read: {error.strerror or describe(error)}") \
+            from None
+    except SensorLogError as error:
+        raise SensorLogError(f"{path}: {error}") from None
+
+
+def _json(number: int, text: str) -> dict:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise SensorLogError(f"line {number}: not JSON ({error.msg})") from None
+    except ValueError:  # an integer of more digits than Python will convert
+        raise SensorLogError(f"line {number}: not JSON (a number too long)") from None
+    except RecursionError:
+        raise SensorLogError(f"line {number}: not JSON (nested too deeply)") from None
+    if not isinstance(data, dict):
+        raise SensorLogError(f"line {number}: expected a JSON object")
+    return data
 
 
 def _header(number: int, data: dict) -> Header:
@@ -105,18 +150,54 @@ def _header(number: int, data: dict) -> Header:
     if not isinstance(game, str) or not isinstance(options, dict):
         raise SensorLogError(f"line {number}: the header needs a game name and an options "
                              f"object")
-    return Header(game, options, str(data.get("profile", "")), bool(data.get("colour")))
+    profile, colour = data.get("profile", ""), data.get("colour", False)
+    if not isinstance(profile, str) or not isinstance(colour, bool):
+        raise SensorLogError(f"line {number}: the header's profile must be a name and its "
+                             f"colour true or false")
+    return Header(game, options, profile, colour)
 
 
-def _reading(number: int, data: dict, previous: float) -> Reading:
+def _holes(number: int, header: Header, profile: Profile | None) -> tuple[frozenset[str], str]:
+    """The holes readings may name, and how to call them in an error: those of the
+    first of ``profile`` and the header's shipped profile that is a board of the log's
+    game (a caller's profile of another game is the caller's error to report)."""
+    named = load_profile(header.profile) if header.profile in shipped_profiles() else None
+    for board in (profile, named):
+        if board is not None and board.game == header.game:
+            return frozenset(board.holes), f"profile {board.name}"
+    try:
+        board = new_game(header.game, **header.options)
+    except EngineError as error:
+        raise SensorLogError(f"line {number}: {describe(error)}") from None
+    return frozenset(board.holes), f"this {board.game} board"
+
+
+def _reading(number: int, data: dict, previous: float,
+             holes: tuple[frozenset[str], str]) -> Reading:
     t, hole, on = data.get("t"), data.get("hole"), data.get("on")
-    if not isinstance(t, (int, float)) or isinstance(t, bool) or not math.isfinite(t):
+    if not isinstance(t, (int, float)) or isinstance(t, bool) or not _finite(t):
         raise SensorLogError(f"line {number}: t must be a number of seconds, not {t!r}")
     if t < previous:
         raise SensorLogError(f"line {number}: t {t} goes back in time (previous {previous})")
     if not isinstance(hole, str) or not isinstance(on, bool):
         raise SensorLogError(f"line {number}: needs a hole name and on true or false")
-    colour = data.get("colour")
+    known, board = holes
+    if hole not in known:
+        raise SensorLogError(f"line {number}: {hole!r} is not a hole of {board}")
+    colour, channel = data.get("colour"), data.get("channel")
     if colour is not None and colour not in PLAYERS:
         raise SensorLogError(f"line {number}: colour must be b or w, not {colour!r}")
-    return Reading(float(t), hole, on, data.get("channel"), colour)
+    if channel is not None and (not isinstance(channel, int) or isinstance(channel, bool)
+                                or channel < 0):
+        raise SensorLogError(f"line {number}: channel must be a sensor number, not "
+                             f"{channel!r}")
+    return Reading(float(t), hole, on, channel, colour)
+
+
+def _finite(t: int | float) -> bool:
+    """Whether ``t`` is a time at all: JSON allows ``Infinity`` and ``NaN`` and integers
+    too large for a float."""
+    try:
+        return math.isfinite(t)
+    except OverflowError:
+        return False
