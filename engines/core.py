@@ -178,7 +178,11 @@ GtpCommand = Callable[["Board", list[str]], "tuple[Board | None, str]"]
 @dataclass(frozen=True)
 class RecordFormat:
     """A game's record format: ``write(board) -> text`` and ``read(text) -> board``,
-    which raises :class:`RecordError` naming what is broken."""
+    which raises :class:`RecordError` naming what is broken; for a sound record whose
+    options this version refuses, a :class:`~engines.sgf.RecordOptionError`, which is an
+    :class:`OptionError` too, so that a store can keep such a record rather than set it
+    aside. ``write`` puts every option the game was created with into the record, and
+    ``read`` ignores root properties it does not know (the table adds its own)."""
 
     write: Callable[["Board"], str]
     read: Callable[[str], "Board"]
@@ -228,6 +232,10 @@ class Board(ABC):
         """The player to move, ``b`` or ``w``: state that ``push`` and ``pop`` keep, so a
         game whose turns do not simply alternate says so in :meth:`_turn_after`."""
         return self._turn
+
+    def mover(self, index: int = -1) -> str:
+        """The player who made ``move_stack[index]`` (by default the last move)."""
+        return self._movers[index]
 
     @property
     @abstractmethod

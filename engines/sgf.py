@@ -4,13 +4,31 @@ Records of all four games are SGF: Pentobi's for Blokus Duo, Little Golem's for 
 and our own documented SGF-style records for Kulami and Akron. A record is a list of
 nodes, each a dict from property name to its list of values. Variations are refused
 with a clear error: a game record of ours is one line of play.
+
+A game's options live in its record's root, one property each, written by
+:func:`option_text` and read back through the option itself by :func:`read_options`, so
+a record is checked exactly as typed options are (``HA[2.0]`` is refused as a handicap,
+as ``handicap = 2.0`` is). Readers of a format ignore root properties they do not know,
+as every SGF reader does: that lets the table add its own (who sits where, the board it
+was played on) to any game's record without the engine knowing of them.
 """
 
 from __future__ import annotations
 
-from engines.errors import RecordError
+from collections.abc import Mapping
+from typing import Any
+
+from engines.errors import OptionError, RecordError
+from engines.options import Option
 
 Node = dict[str, list[str]]
+
+
+class RecordOptionError(RecordError, OptionError):
+    """A sound record of a game with an option this version refuses (``HA[2.0]``, a
+    layout no longer shipped). It is a :class:`RecordError`, since the record does not
+    load, and an :class:`OptionError`, so that whoever keeps records can tell it from a
+    damaged one: it may load again once the option is allowed, so it is kept as it is."""
 
 
 def parse(text: str) -> list[Node]:
@@ -31,6 +49,33 @@ def dumps(nodes: list[Node]) -> str:
                         for name, values in node.items())
         parts.append(";" + props)
     return "(" + "\n".join(parts) + ")\n"
+
+
+def option_text(value: Any) -> str:
+    """An option's value as property text: ``true`` or ``false`` for a flag, else its
+    ``str``. :meth:`Option.accept` reads either back to the same value."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def read_options(root: Node, properties: Mapping[str, Option]) -> dict[str, Any]:
+    """The options ``root`` records: for each property present, its first value read
+    through its option (text converted to the option's type and checked against its
+    choices). Absent properties are left out, for the game's defaults to fill in.
+
+    A value the option refuses is a :class:`RecordOptionError` naming the property, its
+    allowed values and the option (``HA must be 0, 2 or 3, not '2.0' (handicap)``)."""
+    options = {}
+    for name, option in properties.items():
+        if name in root:
+            text = root[name][0]
+            try:
+                options[option.name] = option.accept(text)
+            except OptionError:
+                raise RecordOptionError(f"{name} must be {option.allowed()}, not {text!r} "
+                                        f"({option.name})") from None
+    return options
 
 
 def _escape(value: str) -> str:

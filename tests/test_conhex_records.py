@@ -93,7 +93,7 @@ BROKEN = {
     "late swap": (HEAD + ";B[F6];R[E6];B[swap])", "move 3 .*swap is only legal as w's first"),
     "swap by b": (HEAD + ";B[swap])", "move 1 .*swap is only legal as w's first"),
     "after resign": (HEAD + ";B[F6];R[resign];B[E6])", "move 3 .*a move after the resignation"),
-    "bad handicap": ("(;FF[CONHEX]HA[5];B[F6])", "HA\\[5\\]: a ConHex handicap is 2 or 3"),
+    "bad handicap": ("(;FF[CONHEX]HA[5];B[F6])", "HA must be 0, 2 or 3, not '5'"),
     "wrong result": (HEAD + "RE[B+R];B[F6];R[E6];B[resign])",
                      "RE\\[B\\+R\\] names b the winner, but the moves give the game to w"),
     "unclosed": (HEAD + ";B[F6", "SGF: a property value is not closed"),

@@ -27,3 +27,16 @@ def test_multiple_values_and_whitespace():
 def test_malformed_sgf(text, message):
     with pytest.raises(RecordError, match=message):
         sgf.parse(text)
+
+
+def test_options_are_read_through_their_option_and_absent_ones_left_out():
+    from engines.options import Option
+    flag = Option("pie", True, bool, "the pie rule")
+    count = Option("handicap", 0, int, "gems", choices=(0, 2, 3))
+    root = {"PIE": [sgf.option_text(False)], "C": ["a comment"]}
+    assert root["PIE"] == ["false"]
+    assert sgf.read_options(root, {"PIE": flag, "HA": count}) == {"pie": False}
+    assert sgf.read_options({"HA": ["3"]}, {"HA": count}) == {"handicap": 3}
+    with pytest.raises(sgf.RecordOptionError, match=r"^HA must be 0, 2 or 3, not '2.0' "
+                                                     r"\(handicap\)$"):
+        sgf.read_options({"HA": ["2.0"]}, {"HA": count})

@@ -7,8 +7,17 @@ The form, as Little Golem exports it::
 
 ``B`` is the first player (our ``b``), ``R`` the second (our ``w``; ``W`` is read too),
 holes in upper case, ``swap`` and ``resign`` as move values. We add ``HA[n]`` for a
-handicap game (``b`` places the first n gems) and ``RE[B+]``/``RE[W+]`` (``+R`` for a
-resignation) once the game is decided.
+handicap game (``b`` places the first n gems), ``PIE[false]`` for a game without the pie
+rule, and ``RE[B+]``/``RE[W+]`` (``+R`` for a resignation) once the game is decided.
+
+The options. Little Golem's games always offer the swap and have no property for it, so
+a record without ``PIE`` has the pie rule, and only a game without it says so; likewise a
+record without ``HA`` has no handicap. A Little Golem game therefore writes exactly as
+Little Golem does, and readers that do not know ``PIE`` ignore it, as SGF readers ignore
+every property they do not know. Both are read through the board's typed options: a
+value they refuse (``HA[2.0]``, ``PIE[maybe]``) is a
+:class:`~engines.sgf.RecordOptionError` naming the property and the allowed values,
+which a record store tells from a damaged record.
 
 The swap. Little Golem keeps each player's colour and direction and answers the swap by
 mirroring the first gem in the a1-k11 diagonal: after ``B[J3];R[swap]`` the second player
@@ -29,7 +38,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from engines import sgf
-from engines.conhex.board import SWAP, ConHexBoard, player_at
+from engines.conhex.board import HANDICAP, PIE, SWAP, ConHexBoard, player_at
 from engines.conhex.geometry import HOLE_INDEX, mirror
 from engines.core import other
 from engines.errors import EngineError, RecordError
@@ -37,6 +46,8 @@ from engines.errors import EngineError, RecordError
 #: SGF move property -> our player.
 _COLOURS = {"B": "b", "R": "w", "W": "w"}
 _RESIGN = "resign"
+#: The root properties of the board's options.
+_OPTIONS = {"PIE": PIE, "HA": HANDICAP}
 
 
 @dataclass(frozen=True)
@@ -59,14 +70,15 @@ class Record:
 
 
 def read(text: str) -> Record:
-    """Replay a Little Golem SGF record; :class:`RecordError` names the broken part."""
+    """Replay a Little Golem SGF record; :class:`RecordError` names the broken part,
+    :class:`~engines.sgf.RecordOptionError` an option this version refuses."""
     root, *nodes = sgf.parse(text)
     game = root.get("FF", ["?"])[0]
     if game.upper() != "CONHEX" or root.get("VA", ["CONHEX"])[0].upper() != "CONHEX":
         raise RecordError(f"not a Little Golem ConHex record: FF[{game}] (expected FF[CONHEX])")
     if any(name in root for name in _COLOURS):
         raise RecordError("the root node holds a move; moves belong in their own nodes")
-    board = ConHexBoard(handicap=_handicap(root))
+    board = ConHexBoard.new(**sgf.read_options(root, _OPTIONS))
     moves = [_move_of(number, node) for number, node in enumerate(nodes, 1)]
     if len(moves) > 1 and moves[1][2].lower() == SWAP.name and moves[0][2].lower() in HOLE_INDEX:
         number, prop, value = moves[0]
@@ -107,7 +119,9 @@ def write(board: ConHexBoard, players: Mapping[str, str] | None = None,
     root: sgf.Node = {"FF": ["CONHEX"], "VA": ["CONHEX"]}
     handicap = board.options["handicap"]
     if handicap:
-        root["HA"] = [str(handicap)]
+        root["HA"] = [sgf.option_text(handicap)]
+    if not board.options["pie"]:
+        root["PIE"] = [sgf.option_text(False)]
     for player, key in (("b", "PB"), ("w", "PW")):
         if players and player in players:
             root[key] = [players[player]]
@@ -124,13 +138,6 @@ def write(board: ConHexBoard, players: Mapping[str, str] | None = None,
     nodes = [root] + [{"B" if player_at(ply, handicap) == "b" else "R": [value]}
                       for ply, value in enumerate(values)]
     return sgf.dumps(nodes)
-
-
-def _handicap(root: sgf.Node) -> int:
-    text = root.get("HA", ["0"])[0].strip()
-    if text not in ("0", "2", "3"):
-        raise RecordError(f"HA[{text}]: a ConHex handicap is 2 or 3 gems")
-    return int(text)
 
 
 def _move_of(number: int, node: sgf.Node) -> tuple[int, str, str]:

@@ -11,6 +11,13 @@ or 2); ``CL`` the chain lines of level 2 (``diagonal`` or ``all``); ``RE`` the r
 GTP's form once the game is over. Each later node holds one move: ``B`` for the first
 player, ``W`` for the second, a field in the board's notation (``a1`` lower left).
 
+``LY``, ``SC`` and ``CL`` are the board's options, every one always written, and read
+back through the board's typed options: a value this version refuses (``SC[1.5]``, a
+layout that is not the Kulami panel set) is a :class:`~engines.sgf.RecordOptionError`
+naming the property and the allowed values, which a record store tells from a damaged
+record. Other root properties are ignored, as SGF
+readers ignore every property they do not know.
+
 This module builds boards, so it depends on ``board.py`` and never the other way round:
 the package (``__init__.py``) gives the board its ``to_record``/``from_record`` by
 setting :attr:`KulamiBoard.record_format` to :func:`write` and :func:`read`.
@@ -21,17 +28,19 @@ from __future__ import annotations
 from engines import sgf
 from engines.core import PLAYERS
 from engines.errors import EngineError, OptionError, RecordError
-from engines.kulami.board import KulamiBoard
+from engines.kulami.board import OPTIONS, KulamiBoard
 
 GAME = "Kulami"
+#: The root property of each option.
+_PROPERTIES = dict(zip(("LY", "SC", "CL"), OPTIONS))
 
 
 def write(board: KulamiBoard) -> str:
     """The game so far as a record, with its result once it is over."""
-    options, outcome = board.options, board.outcome()
-    root = {"GM": [GAME], "FF": ["4"], "CA": ["UTF-8"], "AP": ["Tabletop"],
-            "LY": [options["layout"]], "SC": [str(options["scoring"])],
-            "CL": [options["chain_lines"]]}
+    outcome = board.outcome()
+    root = {"GM": [GAME], "FF": ["4"], "CA": ["UTF-8"], "AP": ["Tabletop"]}
+    root.update({name: [sgf.option_text(board.options[option.name])]
+                 for name, option in _PROPERTIES.items()})
     if outcome is not None:
         root["RE"] = [outcome.result()]
     nodes = [root] + [{PLAYERS[i % 2].upper(): [str(move)]}
@@ -40,27 +49,20 @@ def write(board: KulamiBoard) -> str:
 
 
 def read(text: str) -> KulamiBoard:
-    """The game a record holds, replayed; :class:`RecordError` names the broken part."""
+    """The game a record holds, replayed; :class:`RecordError` names the broken part,
+    :class:`~engines.sgf.RecordOptionError` an option this version refuses."""
     root, *nodes = sgf.parse(text)
-    options = _options(root)
-    try:
-        board = KulamiBoard.new(**options)
-    except OptionError as error:
-        raise RecordError(f"record options: {error}") from None
-    _replay(board, [_move(number, node) for number, node in enumerate(nodes, start=1)])
-    return board
-
-
-def _options(root: sgf.Node) -> dict:
     if root.get("GM") != [GAME]:
         raise RecordError(f"not a Kulami record (GM is {root.get('GM', ['missing'])[0]!r})")
     if "LY" not in root:
         raise RecordError("Kulami record has no layout (LY)")
-    scoring = root.get("SC", ["0"])[0]
-    if scoring not in ("0", "1", "2"):
-        raise RecordError(f"SC must be 0, 1 or 2, not {scoring!r}")
-    return {"layout": root["LY"][0], "scoring": scoring,
-            "chain_lines": root.get("CL", ["diagonal"])[0]}
+    options = sgf.read_options(root, _PROPERTIES)
+    try:
+        board = KulamiBoard.new(**options)
+    except OptionError as error:  # the layout text: its panels, rows and size
+        raise sgf.RecordOptionError(f"LY: {error}") from None
+    _replay(board, [_move(number, node) for number, node in enumerate(nodes, start=1)])
+    return board
 
 
 def _move(number: int, node: sgf.Node) -> tuple[str, str]:
