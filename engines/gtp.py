@@ -10,6 +10,7 @@ tracebacks. A game adds its own commands by listing them in its board class's
 from __future__ import annotations
 
 import random
+import unicodedata
 from importlib.metadata import PackageNotFoundError, version as package_version
 from typing import Any
 
@@ -55,17 +56,36 @@ class GtpEngine:
     def commands(self) -> tuple[str, ...]:
         return self.BASE_COMMANDS + tuple(self.cls.gtp_commands)
 
-    def handle(self, line: str) -> str | None:
-        """Answer one command line; ``None`` for blank and comment lines."""
-        text = "".join(ch for ch in line.split("#", 1)[0] if ch == "\t" or ch >= " ")
-        words = text.replace("\t", " ").split()
+    def handle(self, line: str | bytes) -> str | None:
+        """Answer one command line; ``None`` for blank and comment lines.
+
+        A line of bytes is decoded here, as UTF-8: a controller's stray byte (a Latin-1
+        name, line noise) is one ``? invalid UTF-8`` answer, with the line's id when it
+        has one, and the session goes on; a decoding error raised by the input stream
+        would end it, and a GUI driving the engine would lose its game. As GTP asks,
+        control characters are discarded (a tab is a space), so a line of nothing else
+        gets no answer, and an id is ASCII digits only (``str.isdigit`` also takes
+        ``²`` and other scripts' digits, which no controller sends as an id).
+        """
+        valid = True
+        if isinstance(line, bytes):
+            line = line.split(b"#", 1)[0]  # a comment is dropped unread, whatever its bytes
+            try:
+                line = line.decode("utf-8")
+            except UnicodeDecodeError:
+                line, valid = line.decode("utf-8", errors="replace"), False
+        text = "".join(" " if ch == "\t" else ch for ch in line.split("#", 1)[0]
+                       if ch == "\t" or unicodedata.category(ch) != "Cc")
+        words = text.split()
         if not words:
             return None
         ident = ""
-        if words[0].isdigit():
+        if words[0].isascii() and words[0].isdigit():
             ident, words = words[0], words[1:]
-            if not words:
-                return f"?{ident} missing command\n\n"
+        if not valid:
+            return f"?{ident} invalid UTF-8\n\n"
+        if not words:
+            return f"?{ident} missing command\n\n"
         name, args = words[0].lower(), words[1:]
         try:
             ok, body = True, self._dispatch(name, args)

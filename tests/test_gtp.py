@@ -1,10 +1,12 @@
 """The GTP front end, through the engine object and through ``tabletop gtp``."""
 
+import os
 import subprocess
 import sys
 
 import pytest
 
+from app.games import GAMES, game
 from engines.conhex.board import ConHexBoard
 from engines.core import EngineError
 from engines.gtp import GtpEngine
@@ -84,6 +86,26 @@ def test_the_games_own_commands_are_known_and_listed():
     assert GtpEngine(ConHexBoard).handle("layout") == "? unknown command\n\n"
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_known_command_is_true_for_every_listed_command_and_false_for_other_games(name):
+    cls = game(name).board_class
+    engine = GtpEngine(cls)
+    listed = engine.handle("list_commands")[2:-2].split("\n")
+    assert set(cls.gtp_commands) <= set(listed)
+    for command in listed:
+        assert engine.handle(f"known_command {command}") == "= true\n\n", command
+        assert engine.handle(f"5 known_command {command.upper()}") == "=5 true\n\n"
+    others = {c for other in GAMES.values() for c in other.board_class.gtp_commands} - set(
+        listed)
+    assert name != "conhex" or "layout" in others
+    for command in others:
+        assert engine.handle(f"known_command {command}") == "= false\n\n", command
+        assert engine.handle(command) == "? unknown command\n\n"
+    # The engine's own methods are not commands, and neither is nothing.
+    for line in ("known_command cmd_play", "known_command handle", "known_command"):
+        assert engine.handle(line) == "= false\n\n"
+
+
 @pytest.mark.parametrize("options, message", [
     ({"level": "x"}, "level must be 1 or 2, not 'x'"),
     ({"level": "3"}, "level must be 1 or 2, not '3'"),
@@ -148,6 +170,56 @@ def test_a_finished_game_refuses_play_and_genmove_passes():
     assert engine.handle("genmove b") == "= pass\n\n"
     assert engine.handle("play b a1") .startswith("? ")
     assert engine.handle("final_score") == f"= {engine.board.outcome().result()}\n\n"
+
+
+def run_gtp_bytes(*args, stdin: bytes, locale: str):
+    env = {**os.environ, "LC_ALL": locale}
+    env.pop("PYTHONIOENCODING", None)
+    return subprocess.run([sys.executable, "-m", "app.cli", "gtp", *args], input=stdin,
+                          capture_output=True, env=env, timeout=60)
+
+
+@pytest.mark.parametrize("locale", ["C.UTF-8", "C"])
+def test_bad_bytes_are_answered_and_the_engine_lives_on(locale):
+    """The issue's case: under a UTF-8 locale one byte that is not UTF-8 killed the
+    engine and a GUI driving it lost the game."""
+    session = (b"1 name\n"
+               b"\xff\n"                       # line noise: no id to answer with
+               b"2 play b d\xe9\n"             # a Latin-1 move: answered with its id
+               b"play b d4 # caf\xe9\n"        # a Latin-1 comment is only a comment
+               b"\x01\x02\x7f\x1b\r\n"          # control characters only: no answer
+               b"\xc2\x85\t\n"                 # NEL (a C1 control) and a tab: no answer
+               b"\xc2\xb2 name\n"              # a superscript two is not an id
+               b"\xd9\xa3 name\n"              # neither is an Arabic-Indic three
+               b"3 all_legal w\r\n"
+               b"4 quit\n")
+    result = run_gtp_bytes("kulami", stdin=session, locale=locale)
+    assert result.returncode == 0 and result.stderr == b""
+    replies = result.stdout.decode("utf-8").split("\n\n")
+    assert replies[-1] == ""
+    assert replies[:6] == ["=1 Tabletop", "? invalid UTF-8", "?2 invalid UTF-8", "=",
+                           "? unknown command", "? unknown command"]
+    assert replies[6].startswith("=3 ") and "d4" not in replies[6] and "a4" in replies[6]
+    assert replies[7:] == ["=4", ""]
+
+
+@pytest.mark.parametrize("line", ["\x7f", "\x00\x1b\x07", "\u0085", "\t \t", "# \x01", b"\x00",
+                                  b"# \xff\xfe", b"\r"])
+def test_lines_of_control_characters_and_comments_get_no_answer(line):
+    assert GtpEngine(KulamiBoard).handle(line) is None
+
+
+@pytest.mark.parametrize("line, answer", [
+    ("\u00b2 name", "? unknown command"),
+    ("\u0663 name", "? unknown command"),
+    ("\uff11 name", "? unknown command"),  # a fullwidth one
+    ("12 name", "=12 Tabletop"),
+    ("007", "?007 missing command"),
+    (b"8 \xc3", "?8 invalid UTF-8"),
+    (b"\xc3\xa9 name", "? unknown command"),
+])
+def test_ids_are_ascii_digits(line, answer):
+    assert GtpEngine(KulamiBoard).handle(line) == answer + "\n\n"
 
 
 def test_bad_start_options_are_clear():

@@ -19,11 +19,14 @@ def register(subparsers) -> None:
 def run(args) -> int:
     from app.cli import split_options
     engine = GtpEngine(game(args.game).board_class, **split_options(args.options))
-    for line in sys.stdin:
+    # Bytes in and out: the engine decodes each line itself, so a byte that is not UTF-8
+    # is one error answer rather than a decoding error that ends the session, whatever
+    # the locale; answers are UTF-8 whatever the locale too.
+    for line in sys.stdin.buffer:
         answer = engine.handle(line)
         if answer is not None:
-            sys.stdout.write(answer)
-            sys.stdout.flush()
+            sys.stdout.buffer.write(answer.encode("utf-8"))
+            sys.stdout.buffer.flush()
         if engine.finished:
             break
     return 0
