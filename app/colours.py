@@ -19,6 +19,7 @@ ROLE_COLOURS: dict[str, RGB] = {
     "empty": (255, 0, 0),          # red: sync mode, take the piece away
     "error": (255, 0, 0),          # red flash: an illegal placement
     "candidate": (255, 200, 0),    # amber, blinking: moves to choose between
+    "fault": (255, 0, 255),        # magenta, blinking: a sensor being ignored
     "setup": (0, 120, 255),        # blue: where a Kulami panel goes in the setup scene
 }
 

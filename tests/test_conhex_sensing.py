@@ -174,8 +174,11 @@ def test_inference_redoes_a_taken_back_move_whatever_colour_comes_back():
     sensing = Inference(board, colour_sensing=True)
     assert sensing.judge({FIRST: "w"}) == OutOfSync(frozenset(), {FIRST})
     assert sensing.judge({FIRST: "w"}, redo=first) == Moved(first)
-    assert sensing.judge({FIRST: "w", "c2": "b"}, redo=first) == \
+    assert sensing.judge({FIRST: "w", "c2": "w"}, redo=first) == \
         OutOfSync(frozenset(), {FIRST, "c2"})
+    # Red on c2 and blue on f6 are two moves, red's then blue's, whatever came before.
+    assert sensing.judge({FIRST: "w", "c2": "b"}, redo=first) == \
+        Moved(board.parse_move("c2"))
 
 
 def test_with_the_swap_on_offer_a_held_lift_is_a_gem_to_put_back_not_a_takeback():

@@ -8,7 +8,8 @@ import pytest
 
 from app.games import new_game
 from app.sensing.debounce import Change, Debouncer
-from app.sensing.events import Candidates, InSync, Moved, OutOfSync, Takeback, Waiting
+from app.sensing.events import (Candidates, Correction, InSync, Moved, OutOfSync, Quarantined,
+                                Rejoined, Takeback, Waiting)
 from app.sensing.inference import Inference
 from app.sensing.pipeline import DEBOUNCE_S, SETTLE_S, Pipeline
 from app.sensing.script import Hand, Touch
@@ -274,7 +275,10 @@ def test_a_slow_hesitant_placement_is_one_move():
     assert len(takebacks) == 5 and [str(m) for m in board.move_stack] == ["d4"]
 
 
-def test_a_stuck_sensor_holds_the_game_until_it_frees_then_the_move_counts():
+def test_a_stuck_sensor_is_quarantined_and_the_move_beside_it_counts():
+    """e4 reads a marble in d4's panel, where none can go: alone it is an illegal
+    placement to point at; once the board also shows a move, e4 is taken as stuck and
+    judged as empty, the move counts, and e4 rejoins when it reads empty again."""
     h = hand(start=0.0)
     h.place("d4")
     h.pause(2.0)
@@ -286,8 +290,9 @@ def test_a_stuck_sensor_holds_the_game_until_it_frees_then_the_move_counts():
     board = kulami()
     board.push_text("d4")
     events = drive(Pipeline(board), board, h.touches)
-    assert events == [InSync(), OutOfSync(frozenset(), {"e4"}),
-                      OutOfSync(frozenset(), {"e4", "d1"}), Moved(board.parse_move("d1"))]
+    assert events == [InSync(), OutOfSync(frozenset(), {"e4"}), Quarantined("e4", "stuck"),
+                      Moved(board.parse_move("d1")), Rejoined("e4")]
+    assert [str(m) for m in board.move_stack] == ["d4", "d1"]
 
 
 def test_a_stuck_sensor_outside_the_layout_is_ignored():

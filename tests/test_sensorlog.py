@@ -106,10 +106,11 @@ def line(t, hole, on):
 def test_replay_reports_takebacks_and_what_to_fix():
     records = replay_lines([HEADER, line(1, "d4", True), line(3, "d4", False),
                             line(5, "d4", True), line(7, "e4", True), line(9, "e4", False)])
-    assert [r["event"] for r in records] == ["moved", "takeback", "moved", "out_of_sync",
+    assert [r["event"] for r in records] == ["moved", "takeback", "moved", "not_legal",
                                              "in_sync"]
     assert records[1]["move"] == "d4" and "last" not in records[1]["lights"]
-    assert records[3]["empty"] == ["e4"] and records[3]["lights"]["empty"] == ["e4"]
+    assert records[3]["hole"] == "e4" and records[3]["lights"]["error"] == ["e4"]
+    assert records[3]["reason"].startswith("e4 is on an off-limits panel")
     assert records[3]["t"] == pytest.approx(7.5)  # settled half a second after e4 came on
     assert records[4]["lights"]["last"] == ["d4"]
 

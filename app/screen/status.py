@@ -116,6 +116,9 @@ def _message_lines(status: Status) -> list[tuple[str, float]]:
         lines.append((f"Engine's move: {status.pending}", 44))
     if len(status.candidates) > 1:
         lines.append(("Tap the move you made:", 36))
+    shown = {text for text, _ in lines}
+    lines += [(words.sentence(fault), 32) for fault in status.faults
+              if words.sentence(fault) not in shown]  # not twice when it is the message
     return lines
 
 

@@ -44,6 +44,11 @@ class Debouncer:
         return bool(self._pending)
 
     @property
+    def pending_holes(self) -> frozenset[str]:
+        """The holes that read differently from their debounced state just now."""
+        return frozenset(self._pending)
+
+    @property
     def deadline(self) -> float | None:
         """The earliest time a pending reading would be accepted."""
         return min((since + self.hold for _, since in self._pending.values()), default=None)

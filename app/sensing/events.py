@@ -25,6 +25,34 @@ class Takeback:
 
 
 @dataclass(frozen=True)
+class Correction:
+    """The last move's piece was moved to another hole, where the same player could have
+    played instead (a marble slid on after it was read): taking ``undo`` back and
+    playing ``move`` would match the board. The player confirms it."""
+
+    undo: Hashable
+    move: Hashable
+
+
+@dataclass(frozen=True)
+class Quarantined:
+    """A sensor is not to be believed: ``problem`` is ``chatter`` (it flips more often
+    than any hand moves a piece) or ``stuck`` (it reads a piece where the game allows
+    none). The board is judged without it until it rejoins."""
+
+    hole: str
+    problem: str
+
+
+@dataclass(frozen=True)
+class Rejoined:
+    """A quarantined sensor behaves again (quiet for a while, or reading what the game
+    says) and counts once more."""
+
+    hole: str
+
+
+@dataclass(frozen=True)
 class Waiting:
     """A move under way (part of a legal move so far): ``extra`` holes filled and
     ``missing`` holes emptied compared with the game, e.g. a Blokus piece half down or
@@ -56,4 +84,5 @@ class InSync:
     """The board matches the game again."""
 
 
-Event = Moved | Takeback | Waiting | Candidates | OutOfSync | InSync
+Event = (Moved | Takeback | Correction | Waiting | Candidates | OutOfSync | InSync
+         | Quarantined | Rejoined)

@@ -14,6 +14,12 @@ sensor sees at rest; what it does see is the hand: the piece lifted and one put 
 the same hole. So when the caller says the last move's holes were lifted and are filled
 again, the recolouring moves of those holes are offered as ``Candidates`` for the player
 to confirm. With colour sensing such a move is an ordinary visible change.
+
+Hands make mistakes that are still moves, and those are read as such rather than left
+to sync mode. A reply placed before the move ahead of it settled shows as two moves at
+once: if exactly one pair of moves, in one order, explains the board, its first move is
+``Moved`` (the second follows when the caller judges again). The last move's piece slid
+on to another hole where its player could have played instead is a ``Correction``.
 """
 
 from __future__ import annotations
@@ -22,7 +28,8 @@ from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 
-from app.sensing.events import Candidates, Event, InSync, Moved, OutOfSync, Takeback, Waiting
+from app.sensing.events import (Candidates, Correction, Event, InSync, Moved, OutOfSync,
+                                Takeback, Waiting)
 from engines.core import Board
 
 
@@ -63,6 +70,17 @@ class Inference:
         self._seen_at: dict[str, list[tuple[Hashable, Delta]]] = {}
         self._unseen_at: dict[str, list[tuple[Hashable, frozenset[str]]]] = {}
         self._probe: Board | None = None
+
+    @property
+    def expected(self) -> Mapping[str, str]:
+        """What the sensors should see in this position (hole -> colour, ``""`` where
+        colour is not sensed)."""
+        return self._expected
+
+    def holds_nothing(self, hole: str) -> bool:
+        """Whether a piece on ``hole`` fits no move now: the game has none there and the
+        player to move can put none there."""
+        return hole not in self._expected and not self._moves(hole)
 
     @property
     def last_move_holes(self) -> frozenset[str]:
@@ -106,7 +124,33 @@ class Inference:
             return Takeback(self._takeback[0])
         if any(seen.within(delta) for _, delta in moves):
             return Waiting(seen.holes, seen.emptied)
+        if may_take_back and self._takeback is not None:
+            instead = self._before.judge(occupancy)
+            if isinstance(instead, Moved) and instead.move != self._takeback[0]:
+                return Correction(self._takeback[0], instead.move)
+        first = self._first_of_two(seen, occupancy)
+        if first is not None:
+            return Moved(first)
         return OutOfSync(fill=seen.emptied, empty=seen.holes)
+
+    def _first_of_two(self, seen: Delta, occupancy: Mapping[str, str]) -> Hashable | None:
+        """The first of the one pair of moves (this player's, then the next one's) that
+        together explain ``seen``; ``None`` when no pair or several do."""
+        firsts = dict.fromkeys(
+            move for hole in sorted(seen.holes | seen.emptied)
+            for move, delta in self._moves(hole) if delta.within(seen) and delta != seen)
+        pairs = []
+        for move in firsts:
+            probe = self.board.copy()
+            probe.push(move)
+            then = Inference(probe, colour_sensing=self.colour_sensing).judge(occupancy)
+            if isinstance(then, Moved):
+                pairs.append(move)
+            elif isinstance(then, Candidates):
+                return None  # several second moves
+            if len(pairs) > 1:
+                return None
+        return pairs[0] if pairs else None
 
     def _seen(self, view: Mapping[str, str]) -> dict[str, str]:
         """A view as the sensors can see it: the game's holes, colour only if sensed."""
@@ -149,6 +193,13 @@ class Inference:
                                        and view[h] != self._view[h])
                 if recoloured:
                     unseen.append((move, recoloured))
+
+    @cached_property
+    def _before(self) -> "Inference":
+        """The inference for the position before the last move."""
+        probe = self.board.copy()
+        probe.pop()
+        return Inference(probe, colour_sensing=self.colour_sensing)
 
     @cached_property
     def _takeback(self) -> tuple[Hashable, Delta] | None:

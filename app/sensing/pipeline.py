@@ -22,6 +22,13 @@ lifts, even ones too quick to settle, for as long as the game keeps that last mo
 
 Once candidates are shown the board matches the game, but a takeback by lifting again
 is no longer offered (the last judgement was no ``InSync``); the undo button still is.
+
+A sensor that chatters or reads a piece where the game allows none is quarantined
+(:mod:`app.sensing.health`): its changes no longer hold the settle stage, and the board
+is judged with that hole as the game says it is, so the game goes on around it.
+``Quarantined`` and ``Rejoined`` report it. A stray reading is taken as stuck only when
+the rest of the board then reads as a move: alone, it is an illegal placement for the
+session to point at.
 """
 
 from __future__ import annotations
@@ -30,7 +37,8 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from app.sensing.debounce import EMPTY, Change, Debouncer
-from app.sensing.events import Event, InSync
+from app.sensing.events import Event, InSync, OutOfSync, Quarantined, Rejoined
+from app.sensing.health import Health
 from app.sensing.inference import Inference
 from app.sensing.settle import Settle
 from engines.core import Board
@@ -52,6 +60,7 @@ class Pipeline:
         self.colour_sensing = colour_sensing
         self._debouncer = Debouncer(debounce)
         self._settle = Settle(settle)
+        self._health = Health()
         self._inference = Inference(board, colour_sensing=colour_sensing)
         self._occupancy: dict[str, str] = {}
         self._judged = False
@@ -67,6 +76,11 @@ class Pipeline:
         return MappingProxyType(self._occupancy)
 
     @property
+    def quarantined(self) -> Mapping[str, str]:
+        """The holes judged without their sensor just now -> the problem."""
+        return MappingProxyType(self._health.quarantined)
+
+    @property
     def status(self) -> Event | None:
         """The last event reported (``None`` before the board was first judged)."""
         return self._status
@@ -74,26 +88,34 @@ class Pipeline:
     @property
     def deadline(self) -> float | None:
         """The next time ``tick`` could report something, if no reading comes first."""
-        if self._debouncer.pending:
-            return self._debouncer.deadline
-        return self._settle.due
+        due = (self._debouncer.deadline if self._debouncer.pending else self._settle.due,
+               self._health.deadline)
+        return min((t for t in due if t is not None), default=None)
 
     def feed(self, hole: str, on: bool, t: float, colour: str | None = None) -> list[Event]:
         """A raw reading of ``hole`` at ``t`` seconds (monotonic); ``colour`` b or w."""
         events = self.tick(t)
         state = EMPTY if not on else (colour or "") if self.colour_sensing else ""
-        self._accept(self._debouncer.feed(hole, state, t))
+        self._health.raw(hole, t)
+        events += self._accept(self._debouncer.feed(hole, state, t))
         return events + self.tick(t)
 
     def tick(self, t: float) -> list[Event]:
-        """Time has passed with no new reading: accept held readings, judge if quiet."""
+        """Time has passed with no new reading: accept held readings, let quarantined
+        holes that behave again rejoin, judge if quiet."""
         self._settle.start(t)
-        self._accept(self._debouncer.tick(t))
-        if self._debouncer.pending or not self._settle.settled(t):
-            return []
-        self._occupancy = self._debouncer.state
+        events = self._accept(self._debouncer.tick(t))
+        expected = self._inference.expected
+        state = self._debouncer.state
+        for hole in self._health.rejoining(t, lambda h: state.get(h) == expected.get(h)):
+            events.append(Rejoined(hole))
+            self._settle.changed(t)  # judge the board with it again
+        if (self._debouncer.pending_holes - self._health.quarantined.keys()
+                or not self._settle.settled(t)):
+            return events
+        self._occupancy = state
         self._judged = True
-        return self._judge(may_take_back=isinstance(self._status, InSync))
+        return events + self._judge(may_take_back=isinstance(self._status, InSync))
 
     def resync(self, board: Board) -> list[Event]:
         """The game changed (a move pushed or popped, a new game): judge the settled board
@@ -114,18 +136,41 @@ class Pipeline:
         lifted = self._lifted if self._lifted_under == self._history else frozenset()
         redo = (self._lifted_under[-1] if self._lifted
                 and len(self._lifted_under) == len(self._history) + 1 else None)
-        event = self._inference.judge(self._occupancy, may_take_back=may_take_back,
-                                      relifted=lifted, redo=redo)
-        if event == self._status:
-            return []
-        self._status = event
-        return [event]
 
-    def _accept(self, changes: list[Change]) -> None:
-        """Debounced changes restart the settle time; lifts of the last move are noted."""
+        def judge(quarantined) -> Event:
+            expected = self._inference.expected
+            seen = {h: c for h, c in self._occupancy.items() if h not in quarantined}
+            seen.update((h, expected[h]) for h in quarantined if h in expected)
+            return self._inference.judge(seen, may_take_back=may_take_back,
+                                         relifted=lifted, redo=redo)
+
+        found: list[Event] = []
+        event = judge(self._health.quarantined.keys())
+        if isinstance(event, OutOfSync) and not event.fill:
+            stray = frozenset(h for h in event.empty if self._inference.holds_nothing(h))
+            if stray and stray != event.empty:
+                without = judge(self._health.quarantined.keys() | stray)
+                if not isinstance(without, (OutOfSync, InSync)):
+                    for hole in sorted(stray):
+                        self._health.stuck(hole)
+                        found.append(Quarantined(hole, "stuck"))
+                    event = without
+        if event != self._status:
+            self._status = event
+            found.append(event)
+        return found
+
+    def _accept(self, changes: list[Change]) -> list[Event]:
+        """Debounced changes restart the settle time, unless their hole is quarantined
+        or now found to chatter; lifts of the last move are noted."""
+        events: list[Event] = []
         for change in changes:
-            self._settle.changed(change.since)
+            if self._health.changed(change.hole, change.since):
+                events.append(Quarantined(change.hole, "chatter"))
+            if change.hole not in self._health.quarantined:
+                self._settle.changed(change.since)
             if change.state is EMPTY and change.hole in self._inference.last_move_holes:
                 if self._lifted_under != self._history:
                     self._lifted, self._lifted_under = frozenset(), self._history
                 self._lifted |= {change.hole}
+        return events

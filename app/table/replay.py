@@ -1,8 +1,11 @@
-"""A sensor log played through the real pipeline, one JSON-ready record per event.
+"""A sensor log played through the board's own session, one JSON-ready record per event.
 
 This is what ``tabletop sensors replay`` prints: a maker whose board misbehaves records
 what the sensors said and replays it at a desk, and the tests replay generated logs the
-same way. Moves and takebacks are applied to a new game as a session would.
+same way. The readings go through the same :class:`~app.table.session.Session` (and so
+the same pipeline) as on the board, two people seated and nothing saved, so the replay
+shows exactly what the board would have done: the moves, the takebacks, what it asked
+to fix, the corrections it offered, the sensors it stopped believing.
 """
 
 from __future__ import annotations
@@ -11,59 +14,63 @@ import math
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from app.sensing.events import (Candidates, Event, InSync, Moved, OutOfSync, Takeback,
-                                Waiting)
-from app.sensing.pipeline import DEBOUNCE_S, SETTLE_S, Pipeline
-from app.sensing.sensorlog import Header, Reading
-from app.table.roles import by_role, hole_roles
 from app.games import new_game
+from app.sensing.pipeline import DEBOUNCE_S, SETTLE_S
+from app.sensing.sensorlog import Header, Reading
+from app.table.roles import ROLES, hole_roles
+from app.table.session import Session
+
+#: Roles only the session knows of, most urgent first, ahead of the game's own.
+SESSION_ROLES = ("fault", "error", "candidate", "suggestion")
 
 
 def replay(header: Header, readings: Iterable[Reading], *, debounce: float = DEBOUNCE_S,
            settle: float = SETTLE_S) -> Iterator[dict[str, Any]]:
-    """Feed readings through the pipeline, applying moves and takebacks to a new game as
-    a session would; yield one record per event, then let the board settle at the end."""
-    board = new_game(header.game, **header.options)
-    pipeline = Pipeline(board, debounce=debounce, settle=settle, colour_sensing=header.colour)
-    sync: list[OutOfSync | None] = [None]
+    """Feed readings to a session of a new game; yield one record per thing that
+    happened, with the log time ``t`` and the holes lit by role once it had happened,
+    then let the board settle at the end."""
+    session = Session(new_game(header.game, **header.options),
+                      seats={"b": "person", "w": "person"}, debounce=debounce,
+                      settle=settle, colour_sensing=header.colour)
+    now = [0.0]
+    told: list[dict[str, Any]] = []
 
-    def report(t: float, events: list[Event]) -> Iterator[dict[str, Any]]:
-        for event in events:
-            record: dict[str, Any] = {"t": round(t, 4), **_describe(board, event)}
-            if isinstance(event, Moved):
-                board.push(event.move)
-            elif isinstance(event, Takeback):
-                board.pop()
-            sync[0] = event if isinstance(event, OutOfSync) else None
-            record["lights"] = by_role(hole_roles(board, sync[0]))
+    def listen(what: str, details: dict[str, Any]) -> None:
+        """Each record is lit as things stood after it: when the next one is told, or
+        when the session's call returns."""
+        if told:
+            told[-1].setdefault("lights", _lights(session))
+        told.append({"t": round(now[0], 4), "event": what, **details})
+
+    def lit() -> Iterator[dict[str, Any]]:
+        while told:
+            record = told.pop(0)
+            record.setdefault("lights", _lights(session))
             yield record
-            if isinstance(event, (Moved, Takeback)):
-                yield from report(t, pipeline.resync(board))
+
+    session.listener = listen
 
     def until(t: float) -> Iterator[dict[str, Any]]:
-        while (due := pipeline.deadline) is not None and due <= t:
-            yield from report(due, pipeline.tick(due))
+        while (due := session.pipeline.deadline) is not None and due <= t:
+            now[0] = due
+            session.tick(due)
+            yield from lit()
 
     for reading in readings:
         yield from until(reading.t)
-        yield from report(reading.t, pipeline.feed(reading.hole, reading.on, reading.t,
-                                                   reading.colour))
+        now[0] = reading.t
+        session.on_reading(reading.hole, reading.on, reading.t, reading.colour)
+        yield from lit()
     yield from until(math.inf)
 
 
-def _describe(board, event: Event) -> dict[str, Any]:
-    """An event as JSON-ready data, moves in the game's (GTP) notation."""
-    if isinstance(event, Moved):
-        return {"event": "moved", "player": board.turn, "move": board.move_text(event.move)}
-    if isinstance(event, Takeback):
-        return {"event": "takeback", "move": board.move_text(event.move)}
-    if isinstance(event, Candidates):
-        return {"event": "candidates", "moves": [board.move_text(m) for m in event.moves]}
-    if isinstance(event, Waiting):
-        return {"event": "waiting", "extra": sorted(event.extra),
-                "missing": sorted(event.missing)}
-    if isinstance(event, OutOfSync):
-        return {"event": "out_of_sync", "fill": sorted(event.fill),
-                "empty": sorted(event.empty)}
-    assert isinstance(event, InSync)
-    return {"event": "in_sync"}
+def _lights(session: Session) -> dict[str, list[str]]:
+    """Role -> sorted holes, as the board lights them now."""
+    roles = hole_roles(session.board, session.sync)
+    scene = session.scene()
+    holes = set(session.board.holes)
+    for role in reversed(SESSION_ROLES):
+        roles.update(dict.fromkeys(scene.named(role) & holes, role))
+    grouped = {role: sorted(h for h, r in roles.items() if r == role)
+               for role in SESSION_ROLES + ROLES}
+    return {role: holes for role, holes in grouped.items() if holes}

@@ -30,7 +30,7 @@ BLACK: RGB = (0, 0, 0)
 #: legal targets on top of them stand out.
 DIM = 0.25
 #: Roles that blink: each asks a person to do something now.
-BLINKING = frozenset({"suggestion", "error", "candidate", "won"})
+BLINKING = frozenset({"suggestion", "error", "candidate", "won", "fault"})
 
 
 @dataclass(frozen=True)
@@ -99,18 +99,22 @@ def placed_holes(board: Board, move: Hashable) -> frozenset[str]:
 
 def game_scene(board: Board, *, sync: OutOfSync | None = None, show_legal: bool = True,
                suggestion: Iterable[str] = (), error: Iterable[str] = (),
-               candidates: Iterable[str] = ()) -> Scene:
+               candidates: Iterable[str] = (), faults: Iterable[str] = ()) -> Scene:
     """The scene for a game in progress or over.
 
     In sync mode only the holes to fill and to empty light: nothing else can happen until
     the board matches. ``suggestion`` is the engine's move waiting to be placed or a
     hint, ``error`` an illegal placement, ``candidates`` moves the sensors cannot tell
-    apart. At the end the winner's areas blink in the winner's colour.
+    apart (or a correction to confirm), ``faults`` holes whose sensors are being
+    ignored, shown in sync mode too. At the end the winner's areas blink in the
+    winner's colour.
     """
+    fault_lights = {h: _light("fault", ROLE_COLOURS["fault"]) for h in faults}
     if sync is not None:
         return Scene(MappingProxyType(
             {**{h: _light("fill", ROLE_COLOURS["fill"]) for h in sync.fill},
-             **{h: _light("empty", ROLE_COLOURS["empty"]) for h in sync.empty}}))
+             **{h: _light("empty", ROLE_COLOURS["empty"]) for h in sync.empty},
+             **fault_lights}))
     lights = board.lights()
     outcome = board.outcome()
     game = board.game
@@ -134,6 +138,7 @@ def game_scene(board: Board, *, sync: OutOfSync | None = None, show_legal: bool 
                         ("error", error)):
         for hole in holes:
             scene[hole] = _light(role, ROLE_COLOURS[role])
+    scene.update(fault_lights)
     return Scene(MappingProxyType(scene))
 
 

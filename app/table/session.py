@@ -19,14 +19,14 @@ from __future__ import annotations
 import enum
 import logging
 import random
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
 
 from app.games import game as game_info, new_game
 from app.table.scene import Scene, game_scene, placed_holes, setup_scene
-from app.sensing.events import (Candidates, Event, InSync, Moved, OutOfSync, Takeback,
-                                Waiting)
+from app.sensing.events import (Candidates, Correction, Event, InSync, Moved, OutOfSync,
+                                Quarantined, Rejoined, Takeback, Waiting)
 from app.sensing.pipeline import DEBOUNCE_S, SETTLE_S, Pipeline
 from app.table import texts
 from app.table.status import Status
@@ -90,8 +90,16 @@ class Session:
         self.pending: Hashable | None = None
         self.suggestion: Hashable | None = None
         self.sync: OutOfSync | None = None
+        #: The board must be set to the game (after a button changed the game): no move
+        #: is read until it matches. Otherwise sync mode ends in the first move it shows.
+        self.sync_strict = False
         self.error: frozenset[str] = frozenset()
         self.candidates: tuple = ()
+        #: The last move's piece moved on to another hole: (undo, move), to confirm.
+        self.correction: Correction | None = None
+        #: Told of everything that happens to the game or the board, as a name and its
+        #: details in the game's words: what ``tabletop sensors replay`` prints.
+        self.listener: Callable[[str, dict[str, Any]], None] | None = None
         self.choice = 0
         self.setting_up = False
         self.message, self.message_kind = "", "info"
@@ -153,19 +161,39 @@ class Session:
             queue.extend(self._on_event(queue.pop(0)))
 
     def _on_event(self, event: Event) -> list[Event]:
-        if self.sync is not None and not isinstance(event, (InSync, OutOfSync)):
-            # Nothing in the game changes until the board matches again: a board half
-            # fixed may look like a move or a takeback on the way (design.md).
+        if isinstance(event, (Quarantined, Rejoined)):
+            return self._on_health(event)
+        if (self.sync is not None and self.sync_strict
+                and not isinstance(event, (InSync, OutOfSync))):
+            # The game was changed by a button: nothing is read until the board matches
+            # it, as a board half set may look like a move on the way (lifting the
+            # pieces of two moves taken back one by one shows the first move again).
             self.sync = self._difference()
             return []
+        self.correction = None
         if isinstance(event, Moved):
             return self._on_moved(event.move)
         if isinstance(event, Takeback):
             self.board.pop()
+            self._tell("takeback", move=self.board.move_text(event.move))
             self._say(texts.took_back([self.board.move_text(event.move)]))
             return self._changed()
-        if isinstance(event, InSync):
+        if isinstance(event, Correction):
+            if self.seats[self.board.mover()] == "engine":
+                # The engine's move stays where the engine put it: fix the board.
+                self._on_out_of_sync(self._difference())
+                return []
             self.sync, self.error, self.candidates = None, frozenset(), ()
+            self.correction = event
+            text = self.board.move_text
+            self._tell("correction", undo=text(event.undo), move=text(event.move))
+            self._say(texts.correction(self.board.game, self.board.mover(),
+                                       text(event.undo), text(event.move)), "confirm")
+            return []
+        if isinstance(event, InSync):
+            self._tell("in_sync")
+            self.sync, self.sync_strict = None, False
+            self.error, self.candidates = frozenset(), ()
             if self.message_kind in ("sync", "error", "confirm"):
                 self._say(texts.IN_SYNC)
             outcome = self.board.outcome()
@@ -175,9 +203,12 @@ class Session:
         elif isinstance(event, OutOfSync):
             self._on_out_of_sync(event)
         elif isinstance(event, Candidates):
+            self._tell("candidates", moves=[self.board.move_text(m) for m in event.moves])
+            self.sync, self.error = None, frozenset()
             self.candidates, self.choice = event.moves, 0
             self._say(texts.WHICH_MOVE, "confirm")
         elif isinstance(event, Waiting):
+            self._tell("waiting", extra=sorted(event.extra), missing=sorted(event.missing))
             self.sync, self.error = None, frozenset()
             self._say(texts.UNDER_WAY, "info")
         return []
@@ -186,7 +217,8 @@ class Session:
         self.setting_up = False
         if self.pending is not None and move != self.pending:
             text = self.board.move_text
-            self.error = placed_holes(self.board, move)
+            self.sync, self.error = None, placed_holes(self.board, move)
+            self._tell("not_the_engines_move", move=text(move), engine=text(self.pending))
             self._say(texts.engine_not(text(self.pending), text(move)), "error")
             return []
         return self._play(move)
@@ -199,10 +231,34 @@ class Session:
             (hole,) = event.empty
             if hole not in self.board.sensor_view():
                 self.sync, self.error = None, event.empty
-                self._say(texts.not_legal(self._reason(hole)), "error")
+                reason = self._reason(hole)
+                self._tell("not_legal", hole=hole, reason=reason)
+                self._say(texts.not_legal(reason), "error")
                 return
+        self._tell("out_of_sync", fill=sorted(event.fill), empty=sorted(event.empty))
         self.sync, self.error = event, frozenset()
         self._say(texts.SYNC, "sync")
+
+    def _on_health(self, event: Quarantined | Rejoined) -> list[Event]:
+        """A sensor put in or out of quarantine: say so; the game goes on either way."""
+        if isinstance(event, Quarantined):
+            self._tell("quarantined", hole=event.hole, problem=event.problem)
+            self._say(texts.fault(event.hole, event.problem), "error")
+            log.warning("hole %s quarantined: %s", event.hole, event.problem)
+        else:
+            self._tell("rejoined", hole=event.hole)
+            self._say(texts.rejoined(event.hole))
+            log.info("hole %s rejoined", event.hole)
+        return []
+
+    @property
+    def faults(self) -> Mapping[str, str]:
+        """Holes whose sensors are being ignored just now -> the problem."""
+        return self.pipeline.quarantined
+
+    def _tell(self, what: str, **details: Any) -> None:
+        if self.listener is not None:
+            self.listener(what, details)
 
     def _difference(self) -> OutOfSync:
         """How the settled board differs from the game, as the pipeline words it."""
@@ -226,6 +282,7 @@ class Session:
     # --- changing the game --------------------------------------------------------------
     def _play(self, move: Hashable, by_hand: bool = True) -> list[Event]:
         mover = self.board.turn
+        self._tell("moved", player=mover, move=self.board.move_text(move))
         self.board.push(move)
         self._say(texts.played(self.board.game, mover, self.board.move_text(move)))
         events = self._changed(by_hand)
@@ -240,10 +297,12 @@ class Session:
         if self.store is not None:
             self.store.save(self.board)
         self._forget_engine()
-        self.error, self.candidates, self.sync = frozenset(), (), None
+        self.error, self.candidates, self.sync, self.sync_strict = frozenset(), (), None, False
+        self.correction = None
         events = self.pipeline.resync(self.board)
         if events and not by_hand:
-            events, self.sync = [], self._difference()
+            events, self.sync, self.sync_strict = [], self._difference(), True
+            self._tell("out_of_sync", fill=sorted(self.sync.fill), empty=sorted(self.sync.empty))
             self._say(texts.SYNC, "sync")
         self._plan_engine()
         outcome = self.board.outcome()
@@ -333,7 +392,12 @@ class Session:
         """Take the chosen candidate (or ``move_text``), or finish setting up. A move the
         sensors cannot see at all (a ConHex swap) is entered here as text."""
         self.revision += 1
-        if self.candidates:
+        if self.correction is not None and move_text is None:
+            correction, self.correction = self.correction, None
+            self.board.pop()
+            self._tell("takeback", move=self.board.move_text(correction.undo))
+            self._handle(self._play(correction.move))
+        elif self.candidates:
             move = self.candidates[self.choice]
             if move_text is not None:
                 move = self._parse(move_text)
@@ -380,8 +444,9 @@ class Session:
         self.setting_up = game_info(game).setup
         self._say(texts.new_game(game))
         log.info("new game of %s", game)
+        self.correction = None
         if self.pipeline.resync(self.board):
-            self.sync = self._difference()
+            self.sync, self.sync_strict = self._difference(), True
             self._say(texts.CLEAR_BOARD, "sync")
         self._plan_engine()
 
@@ -393,7 +458,7 @@ class Session:
             return State.DISCONNECTED
         if self.sync is not None:
             return State.SYNC
-        if self.candidates:
+        if self.candidates or self.correction is not None:
             return State.CONFIRM
         if self.board.is_game_over():
             return State.OVER
@@ -419,7 +484,9 @@ class Session:
             sync_empty=self.sync.empty if self.sync else frozenset(),
             pending=text(self.pending) if self.pending is not None else None,
             candidates=tuple(text(m) for m in self.candidates), outcome=outcome,
-            state=self.state.value, thinking=self._thinking_progress())
+            state=self.state.value, thinking=self._thinking_progress(),
+            faults=tuple(texts.fault(hole, problem)
+                         for hole, problem in sorted(self.faults.items())))
 
     def _thinking_progress(self) -> float | None:
         if self.thought is None:
@@ -427,19 +494,24 @@ class Session:
         return round(self._progress_step * PROGRESS_STEP, 2)
 
     def scene(self) -> Scene:
+        faults = self.faults.keys()
         if self.sync is not None:
-            return game_scene(self.board, sync=self.sync)
+            return game_scene(self.board, sync=self.sync, faults=faults)
         if self.setting_up:
             return setup_scene(self.board)
         shown = self.pending if self.pending is not None else self.suggestion
         if self.candidates:
             shown = self.candidates[self.choice]
-        others = [m for m in self.candidates if m != shown]
+        others = frozenset().union(*(placed_holes(self.board, m)
+                                     for m in self.candidates if m != shown))
+        if self.correction is not None:
+            before = self.board.copy()
+            before.pop()
+            others = placed_holes(before, self.correction.move)
         return game_scene(
             self.board, show_legal=self.show_legal or self.suggestion is not None,
             suggestion=placed_holes(self.board, shown) if shown is not None else (),
-            error=self.error,
-            candidates=frozenset().union(*(placed_holes(self.board, m) for m in others)))
+            error=self.error, candidates=others, faults=faults)
 
     def _say(self, message: str, kind: str = "info") -> None:
         self.message, self.message_kind = message, kind

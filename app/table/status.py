@@ -36,6 +36,8 @@ class Status:
     pending: str | None = None  # the engine's move, shown until a person places it
     candidates: tuple[str, ...] = ()  # moves the sensors cannot tell apart
     thinking: float | None = None  # the engine's progress, 0..1, while it searches
+    #: Holes whose sensors are being ignored, each with its problem in words.
+    faults: tuple[str, ...] = ()
     state: str = "waiting"  # the session's State, by value
     outcome: Outcome | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)  # game-specific facts

@@ -69,6 +69,27 @@ READY = "ready: the first player may start"
 RECONNECTED = "the sensors answer again"
 
 
+#: What a quarantined sensor does wrong, and what brings it back.
+FAULTS = {
+    "chatter": "its sensor flickers; ignored until it is quiet",
+    "stuck": "a piece where none can be: take it off (or check its sensor); "
+             "ignored until it reads empty",
+}
+
+
+def fault(hole: str, problem: str) -> str:
+    return f"{hole}: {FAULTS[problem]}"
+
+
+def rejoined(hole: str) -> str:
+    return f"{hole}: its sensor counts again"
+
+
+def correction(game: str, player: str, undo: str, move: str) -> str:
+    name = game_info(game).players[player].name
+    return f"{name} moved {undo} to {move}? confirm takes {move}, or put it back on {undo}"
+
+
 def disconnected(reason: str) -> str:
     return f"the board's sensors are disconnected ({reason}); the game is kept"
 
