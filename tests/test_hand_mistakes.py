@@ -151,7 +151,8 @@ def test_sliding_the_just_placed_marble_is_offered_as_a_correction():
     session = run(h)
     assert session.state is State.CONFIRM and played(session) == ["g5"]
     assert session.status().message.startswith("red moved g5 to g6? confirm takes g6")
-    session.confirm()
+    assert session.status().candidates == ("g6",)  # the screen's Confirm button takes it
+    session.confirm("g6")
     assert played(session) == ["g6"] and session.state is State.WAITING
     assert session.scene().named("last") == {"g6"}
 

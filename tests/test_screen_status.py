@@ -61,6 +61,9 @@ def states(game: str) -> dict[str, Status]:
                                     candidates=("swap", legal[1]) if game == "conhex"
                                     else tuple(legal[:3]),
                                     message="The sensors cannot tell these apart."),
+        "faults": snapshot(middle, message="Black played " + legal[0] + ".",
+                           faults=(words.fault(taken[0], "stuck"),
+                                   words.fault(legal[1], "chatter"))),
         "over": snapshot(finished(game)),
     }
 
@@ -143,6 +146,16 @@ def test_sync_mode_lists_the_holes_to_fill_and_to_empty(all_states, game):
     fill = sorted(status.sync_fill, key=lambda n: (n[0], int(n[1:])))
     assert f"Put a piece on: {' '.join(fill[:8])} and 3 more" in drawn.text
     assert f"Take the piece off: {' '.join(sorted(status.sync_empty))}" in drawn.text
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_sensors_being_ignored_are_named_with_their_problem_while_play_goes_on(all_states,
+                                                                              game):
+    status = all_states[game]["faults"]
+    _, drawn = render(status)
+    for fault in status.faults:
+        assert words.sentence(fault) in drawn.text
+    assert status.message in drawn.text
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -110,18 +110,41 @@ class Session:
 
     @classmethod
     def resume_or_start(cls, store: RecordStore, game: str, options: Mapping[str, Any],
-                        **kwargs) -> "Session":
-        """The unfinished (or just finished) game from ``store``, else a new game. A
-        corrupt record is reported on the status line; it has been kept aside."""
-        resumed = store.resume()
+                        record: str | None = None, **kwargs) -> "Session":
+        """The game in progress on this board, else a new game of ``game`` with
+        ``options``; ``kwargs`` are the session's (seats, level, seed, ...).
+
+        The game in progress is the newest record of ``game`` played on the store's
+        profile; ``record`` names another one to continue (from the load list). What the
+        record says of the table (seats, level, seed) wins over ``kwargs``, and its
+        options over ``options``: those are for a new game, and a configuration changed
+        since must not change a game under way, so a difference is logged and nothing
+        more. A record that does not resume is reported on the status line and kept (set
+        aside when it is damaged), and the new game gets a record of its own."""
+        if record is not None:
+            resumed = store.load(store.games / record)
+        else:
+            resumed = store.resume(game, store.profile)
         if resumed.board is not None:
-            session = cls(resumed.board, store=store, **kwargs)
-            session._say(texts.resumed(store.current.name, len(resumed.board.move_stack)))
-            log.info("resumed %s with %d moves", store.current, len(resumed.board.move_stack))
+            board = resumed.board
+            session = cls(board, store=store, **{**kwargs, **resumed.table})
+            store.players = session
+            session._say(texts.resumed(store.current.name, len(board.move_stack)))
+            log.info("resumed %s with %d moves", store.current, len(board.move_stack))
+            recorded = {"options": dict(board.options), **resumed.table}
+            configured = {key: kwargs[key] for key in ("seats", "level") if key in kwargs}
+            if options and board.game == game:
+                configured["options"] = dict(new_game(game, **options).options)
+            kept = [key for key, value in configured.items()
+                    if key in recorded and recorded[key] != value]
+            if kept:
+                log.warning("%s keeps its own %s, not the configuration's",
+                            store.current.name, " and ".join(kept))
             return session
         board = new_game(game, **options)
-        store.start(board)
         session = cls(board, store=store, **kwargs)
+        store.players = session
+        store.start(board)
         session.setting_up = game_info(board.game).setup
         if resumed.problem:
             session._say(resumed.problem, "error")
@@ -389,11 +412,14 @@ class Session:
         self._think("hint")
 
     def confirm(self, move_text: str | None = None) -> None:
-        """Take the chosen candidate (or ``move_text``), or finish setting up. A move the
-        sensors cannot see at all (a ConHex swap) is entered here as text."""
+        """Take the correction on offer, or the chosen candidate (or ``move_text``), or
+        finish setting up. A move the sensors cannot see at all (a ConHex swap) is
+        entered here as text."""
         self.revision += 1
-        if self.correction is not None and move_text is None:
-            correction, self.correction = self.correction, None
+        correction = self.correction
+        if correction is not None and (move_text is None or move_text.strip().lower()
+                                       == self.board.move_text(correction.move).lower()):
+            self.correction = None
             self.board.pop()
             self._tell("takeback", move=self.board.move_text(correction.undo))
             self._handle(self._play(correction.move))
@@ -483,7 +509,8 @@ class Session:
             sync_fill=self.sync.fill if self.sync else frozenset(),
             sync_empty=self.sync.empty if self.sync else frozenset(),
             pending=text(self.pending) if self.pending is not None else None,
-            candidates=tuple(text(m) for m in self.candidates), outcome=outcome,
+            candidates=((text(self.correction.move),) if self.correction is not None
+                        else tuple(text(m) for m in self.candidates)), outcome=outcome,
             state=self.state.value, thinking=self._thinking_progress(),
             faults=tuple(texts.fault(hole, problem)
                          for hole, problem in sorted(self.faults.items())))
