@@ -3,8 +3,8 @@
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from engines.kulami.layout import (FIELD_COUNT, PANEL_SET, Layout, LayoutError, named_layouts,
-                                   random_layout, resolve)
+from engines.kulami.layout import (FIELD_COUNT, PANEL_SET, Layout, LayoutError, colour_panels,
+                                   named_layouts, random_layout, resolve)
 
 SQUARE = "aaabbccd/aaaeeccd/ffgeehhd/iigjjhhk/iiljjhhk/mmljjnnk/mmloonnp/qqqoonnp"
 
@@ -78,3 +78,40 @@ def test_the_generator_only_makes_legal_layouts(seed, square):
     if square:
         assert (layout.width, layout.height) == (8, 8)
     assert random_layout(seed, square=square) == layout  # seeded: reproducible
+
+
+def assert_coloured_apart(layout, colour, colours):
+    assert set(colour) == set(layout.panels)
+    assert set(colour.values()) <= set(range(colours))
+    for (x, y), letter in layout.panel_of.items():
+        for neighbour in (layout.panel_of.get((x + 1, y)), layout.panel_of.get((x, y + 1))):
+            if neighbour is not None and neighbour != letter:
+                assert colour[neighbour] != colour[letter], (layout.text(), letter, neighbour)
+
+
+@pytest.mark.parametrize("name", named_layouts())
+def test_every_named_layout_is_four_coloured_with_touching_panels_apart(name):
+    layout = resolve(name)
+    assert_coloured_apart(layout, colour_panels(layout.panels, 4), 4)
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 2**32), square=st.booleans())
+def test_every_random_layout_is_four_coloured_with_touching_panels_apart(seed, square):
+    """The issue's case: square-3, square-4 and about 13% of random layouts ran the
+    terminal's greedy shading out of shades."""
+    layout = random_layout(seed, square=square)
+    assert_coloured_apart(layout, colour_panels(layout.panels, 4), 4)
+
+
+def test_a_map_that_needs_four_colours_is_refused_three():
+    square_3 = resolve("square-3")
+    with pytest.raises(ValueError, match="need more than 3 colours"):
+        colour_panels(square_3.panels, 3)
+    square_1 = resolve("square-1")  # its panels happen to need only three
+    assert_coloured_apart(square_1, colour_panels(square_1.panels, 3), 3)
+
+
+def test_colouring_is_the_same_every_time():
+    panels = resolve("cross").panels
+    assert colour_panels(panels, 4) == colour_panels(dict(reversed(panels.items())), 4)

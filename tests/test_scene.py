@@ -1,5 +1,6 @@
 """LED scenes light what rules.md says, in the documented colours, under the current cap."""
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from app.colours import ROLE_COLOURS, SETUP_COLOURS
@@ -88,8 +89,9 @@ def test_at_the_end_the_winners_panels_blink_and_nothing_is_legal():
     assert not scene.named("legal") and not scene.named("last")
 
 
-def test_the_setup_scene_shows_every_panel_with_touching_panels_apart():
-    board = kulami(layout="random:7")
+@pytest.mark.parametrize("layout", ["random:7", "square-3", "square-4", "cross"])
+def test_the_setup_scene_shows_every_panel_with_touching_panels_apart(layout):
+    board = kulami(layout=layout)
     scene = setup_scene(board)
     assert set(scene.lights) == set(board.holes)
     colour_of = {area: scene.lights[next(iter(holes))].colour

@@ -10,7 +10,7 @@ import pytest
 from app.games import GAMES, game as game_entry, new_game
 from app.screen.boards import GLOW_RADIUS, HOLE, PIECE_RADIUS, drawer_for
 from app.screen.boards.conhex import ConHexDrawer
-from app.screen.boards.kulami import WOOD, KulamiDrawer, _panel_shades
+from app.screen.boards.kulami import WOOD, KulamiDrawer
 from engines import OptionError
 from engines.players import choose_move
 
@@ -101,21 +101,23 @@ def test_conhex_cell_leds_light_their_cells():
     assert surface.get_at(middle)[:3] != red
 
 
-@pytest.mark.parametrize("layout", ["square-1", "square-4", "cross", "random-free:3"])
+@pytest.mark.parametrize("layout", ["square-1", "square-3", "square-4", "cross",
+                                    "random-free:3"])
 def test_kulami_panels_that_touch_are_shaded_differently(layout):
     board = new_game("kulami", layout=layout)
-    panels = board.layout.panels
-    shade = _panel_shades(panels)
-    panel_of = board.layout.panel_of
-    for (x, y), letter in panel_of.items():
-        for neighbour in (panel_of.get((x + 1, y)), panel_of.get((x, y + 1))):
-            if neighbour and neighbour != letter:
-                assert shade[neighbour] != shade[letter]
     surface = pygame.Surface((600, 600))
     drawer = KulamiDrawer(board, surface.get_rect())
     drawer.draw(surface, {})
-    x, y = drawer.centres[board.holes[0]]
-    assert surface.get_at((x + drawer.px(0.4), y + drawer.px(0.4)))[:3] in WOOD
+    wood = {}
+    for hole, (x, y) in drawer.centres.items():  # a corner of the hole's field, not the hole
+        wood[hole] = tuple(surface.get_at((x + drawer.px(0.4), y + drawer.px(0.4)))[:3])
+    assert set(wood.values()) <= set(WOOD)
+    panel_of = {hole: panel for panel, holes in board.areas.items() for hole in holes}
+    for hole in board.holes:
+        column, row = hole[0], int(hole[1:])
+        for neighbour in (f"{chr(ord(column) + 1)}{row}", f"{column}{row + 1}"):
+            if neighbour in panel_of and panel_of[neighbour] != panel_of[hole]:
+                assert wood[neighbour] != wood[hole], (layout, hole, neighbour)
 
 
 def test_every_registered_game_has_a_drawer_and_others_get_a_clear_error():

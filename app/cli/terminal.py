@@ -11,6 +11,7 @@ import string
 
 from app.games import game
 from engines.core import Board
+from engines.kulami.layout import colour_panels
 
 RESET = "\x1b[0m"
 #: Background shades for areas, chosen so that touching areas differ.
@@ -35,27 +36,18 @@ def _grid(board: Board) -> dict[tuple[int, int], str]:
 
 
 def _shades(board: Board) -> dict[str, str]:
-    """A hole -> shade map: each area gets a shade none of its neighbours has."""
-    area_of = {}
+    """A hole -> shade map: each area gets a shade none of its neighbours has. A hole
+    in several areas (a ConHex cell corner) is left unshaded, and does not count as
+    touching."""
+    area_of: dict[str, list[str]] = {}
     for name, holes in board.areas.items():
         for hole in holes:
             area_of.setdefault(hole, []).append(name)
-    grid = _grid(board)
-    position = {hole: xy for xy, hole in grid.items()}
-    neighbours: dict[str, set[str]] = {name: set() for name in board.areas}
-    for hole, names in area_of.items():
-        x, y = position.get(hole, (None, None))
-        if x is None or len(names) != 1:
-            continue
-        for dx, dy in ((1, 0), (0, 1)):
-            other = grid.get((x + dx, y + dy))
-            if other and len(area_of.get(other, ())) == 1 and area_of[other][0] != names[0]:
-                neighbours[names[0]].add(area_of[other][0])
-                neighbours[area_of[other][0]].add(names[0])
-    colour: dict[str, int] = {}
-    for name in sorted(board.areas):
-        used = {colour[n] for n in neighbours[name] if n in colour}
-        colour[name] = next(i for i in range(len(AREA_SHADES)) if i not in used)
+    position = {hole: xy for xy, hole in _grid(board).items()}
+    fields = {name: [position[hole] for hole in holes
+                     if hole in position and len(area_of[hole]) == 1]
+              for name, holes in board.areas.items()}
+    colour = colour_panels(fields, len(AREA_SHADES))
     return {hole: AREA_SHADES[colour[names[0]]] for hole, names in area_of.items()
             if len(names) == 1}
 

@@ -24,6 +24,7 @@ from app.hardware.profile import Profile
 from app.table.roles import hole_roles
 from app.sensing.events import OutOfSync
 from engines.core import PLAYERS, Board
+from engines.kulami.layout import colour_panels
 
 BLACK: RGB = (0, 0, 0)
 #: Owned areas glow at this fraction of the owner's colour, so that the full-strength
@@ -162,34 +163,13 @@ _GRID_HOLE = re.compile(r"([a-z])(\d+)")
 
 
 def _four_colour(areas: Mapping[str, frozenset[str]]) -> dict[str, int]:
-    """Area -> colour index with touching areas different (backtracking; rectangles on a
-    grid are a planar map, so four colours always suffice)."""
-    where = {}
+    """Area -> colour index with touching areas different: the areas' holes placed on
+    their grid by name (column letter, row number) and coloured as the terminal and the
+    simulator colour them."""
+    fields: dict[str, list[tuple[int, int]]] = {area: [] for area in areas}
     for area, holes in areas.items():
         for hole in holes:
             match = _GRID_HOLE.fullmatch(hole)
             if match:
-                where[(string.ascii_lowercase.index(match[1]), int(match[2]))] = area
-    touching: dict[str, set[str]] = {area: set() for area in areas}
-    for (x, y), area in where.items():
-        for neighbour in (where.get((x + 1, y)), where.get((x, y + 1))):
-            if neighbour is not None and neighbour != area:
-                touching[area].add(neighbour)
-                touching[neighbour].add(area)
-    order = sorted(areas, key=lambda a: (-len(touching[a]), a))
-    colours: dict[str, int] = {}
-
-    def place(i: int) -> bool:
-        if i == len(order):
-            return True
-        area = order[i]
-        for colour in range(len(SETUP_COLOURS)):
-            if all(colours.get(n) != colour for n in touching[area]):
-                colours[area] = colour
-                if place(i + 1):
-                    return True
-                del colours[area]
-        return False
-
-    place(0)
-    return colours
+                fields[area].append((string.ascii_lowercase.index(match[1]), int(match[2])))
+    return colour_panels(fields, len(SETUP_COLOURS))

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 import pygame
 
 from app.screen.boards import RGB, BoardDrawer, Point
-from engines.kulami.layout import field_name
+from engines.kulami.layout import colour_panels, field_name
 
 #: Kulami panels are one wood; neighbouring panels alternate shades so edges read.
 WOOD: tuple[RGB, ...] = ((176, 128, 78), (150, 104, 60), (196, 150, 98), (132, 90, 52))
@@ -38,7 +38,7 @@ class KulamiDrawer(BoardDrawer):
 
     def draw_base(self, surface: pygame.Surface, area_leds: Mapping[str, RGB]) -> None:
         layout = self.board.layout
-        shades = _panel_shades(layout.panels)
+        shades = colour_panels(layout.panels, len(WOOD))
         for letter, fields in layout.panels.items():
             left = min(x for x, _ in fields)
             top = layout.height - 1 - max(y for _, y in fields)
@@ -52,33 +52,3 @@ class KulamiDrawer(BoardDrawer):
             pygame.draw.rect(surface, lit if any(lit) else WOOD[shades[letter]], rect,
                              border_radius=self.px(0.1))
 
-
-def _panel_shades(panels: Mapping[str, frozenset]) -> dict[str, int]:
-    """A shade index per panel such that panels sharing an edge differ.
-
-    Panels on a grid form a planar map, so four shades always suffice; a small
-    backtracking search finds them (greedy colouring can paint itself into a corner).
-    """
-    panel_of = {field: letter for letter, fields in panels.items() for field in fields}
-    touching = {letter: {panel_of[(x + dx, y + dy)] for x, y in fields
-                         for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
-                         if panel_of.get((x + dx, y + dy), letter) != letter}
-                for letter, fields in panels.items()}
-    order = sorted(panels, key=lambda letter: (-len(touching[letter]), letter))
-    shade: dict[str, int] = {}
-
-    def paint(i: int) -> bool:
-        if i == len(order):
-            return True
-        letter = order[i]
-        used = {shade[t] for t in touching[letter] if t in shade}
-        for candidate in range(len(WOOD)):
-            if candidate not in used:
-                shade[letter] = candidate
-                if paint(i + 1):
-                    return True
-        shade.pop(letter, None)
-        return False
-
-    paint(0)
-    return shade
