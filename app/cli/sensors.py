@@ -2,8 +2,9 @@
 
 ``record PROFILE`` scans the board a profile describes and writes a sensor log; with a
 simulated profile, ``--play SEED`` has a scripted hand play a seeded random game with
-realistic noise instead. ``replay LOG`` runs a log through the real pipeline headless
-and prints one JSON line per event: accepted moves and the holes lit by role.
+realistic noise instead. ``replay LOG`` runs a log through the board's own session
+headless and prints one JSON line per thing the board did (moves, takebacks,
+corrections, sync mode, quarantined sensors), with the holes lit by role.
 """
 
 from __future__ import annotations
