@@ -1,14 +1,20 @@
-"""Record persistence: atomic saves, resuming the newest game, corrupt records kept aside."""
+"""Record persistence: atomic saves, resuming the newest game of this board, corrupt
+records kept aside, the table's properties, the load list, and saves that fail."""
 
+import errno
+import logging
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from app.games import new_game
 from app.table import store
-from app.table.store import RecordStore, default_data_dir, write_atomically
+from app.table.session import SEAT_KINDS as SESSION_SEAT_KINDS
+from app.table.store import SEAT_KINDS, RecordStore, default_data_dir, write_atomically
 
 
 def kulami(*moves):
@@ -145,3 +151,322 @@ def test_an_interrupted_save_leaves_the_previous_record(tmp_path):
 def test_saving_before_starting_is_refused(tmp_path):
     with pytest.raises(RuntimeError, match="start"):
         RecordStore(tmp_path).save(kulami())
+
+
+def test_the_store_and_the_session_agree_on_who_may_sit_at_a_colour():
+    assert SEAT_KINDS == SESSION_SEAT_KINDS
+
+
+# --- the table's properties -------------------------------------------------------------
+class Players:
+    """Stands in for the session the store reads seats, level and seed from."""
+
+    def __init__(self, seats=None, level=2, seed=7):
+        self.seats = seats or {"b": "person", "w": "engine"}
+        self.level, self.seed = level, seed
+
+
+@settings(max_examples=60, deadline=None)
+@given(seats=st.fixed_dictionaries({"b": st.sampled_from(SEAT_KINDS),
+                                    "w": st.sampled_from(SEAT_KINDS)}),
+       level=st.integers(1, 5), seed=st.integers(0, 2**32 - 1),
+       profile=st.sampled_from(["kulami", "kulami-sim", "conhex", "my-board"]))
+def test_seats_level_seed_and_profile_come_back_with_the_game(seats, level, seed, profile):
+    with tempfile.TemporaryDirectory() as folder:
+        records = RecordStore(folder, profile=profile)
+        records.players = Players(seats, level, seed)
+        board = new_game("conhex", pie=False, handicap=2)
+        records.start(board)
+        board.push_text("f6")
+        records.save(board)
+        resumed = RecordStore(folder).resume("conhex", profile)
+    assert resumed.table == {"seats": seats, "level": level, "seed": seed}
+    assert resumed.profile == profile
+    assert dict(resumed.board.options) == {"pie": False, "handicap": 2}
+    assert [str(m) for m in resumed.board.move_stack] == ["f6"]
+
+
+def test_the_table_properties_sit_in_the_root_where_sgf_readers_ignore_them(tmp_path):
+    records = RecordStore(tmp_path, profile="kulami")
+    records.players = Players({"b": "engine", "w": "person"}, 1, 42)
+    path = records.start(kulami("d4"))
+    root = path.read_text().split("\n")[0]
+    assert root.endswith("SEATB[engine]SEATW[person]LEVEL[1]SEED[42]PROFILE[kulami]")
+    assert new_game("kulami").from_record(path.read_text()).move_stack == kulami("d4").move_stack
+
+
+def test_a_record_without_table_properties_resumes_with_none(tmp_path):
+    RecordStore(tmp_path).start(kulami("d4"))
+    resumed = RecordStore(tmp_path).resume("kulami", "")
+    assert resumed.table == {} and resumed.profile == "" and resumed.board is not None
+
+
+# --- which record resumes ---------------------------------------------------------------
+def test_a_board_resumes_only_its_own_game_and_profile_and_leaves_the_others(tmp_path):
+    plan = [("kulami", "kulami"), ("conhex", "conhex"), ("kulami", "kulami-sim"),
+            ("conhex", "conhex-sim")]
+    for game, profile in plan:
+        RecordStore(tmp_path, profile=profile).start(new_game(game))
+    before = {p.name: p.read_text() for p in (tmp_path / "games").iterdir()}
+    for number, (game, profile) in enumerate(plan, 1):
+        records = RecordStore(tmp_path, profile=profile)
+        resumed = records.resume(game, profile)
+        assert resumed.board.game == game and resumed.profile == profile
+        assert records.current.name == f"{number:06d}-{game}.sgf"
+    assert RecordStore(tmp_path).resume("kulami", "akron").board is None
+    assert {p.name: p.read_text() for p in (tmp_path / "games").iterdir()} == before
+    assert not (tmp_path / "corrupt").exists()
+
+
+def test_a_gap_in_the_numbers_resumes_the_highest_and_continues_after_it(tmp_path):
+    records = RecordStore(tmp_path)
+    for number, moves in ((1, ["d4"]), (2, ["d4", "d7"]), (5, ["d4", "d7", "b7"])):
+        (records.games / f"{number:06d}-kulami.sgf").write_text(kulami(*moves).to_record())
+    again = RecordStore(tmp_path)
+    resumed = again.resume("kulami", "")
+    assert len(resumed.board.move_stack) == 3 and again.current.name == "000005-kulami.sgf"
+    assert again.start(kulami()).name == "000006-kulami.sgf"
+
+
+def test_numbers_past_six_digits_still_sort_after_the_others(tmp_path):
+    records = RecordStore(tmp_path)
+    (records.games / "999999-kulami.sgf").write_text(kulami().to_record())
+    assert records.start(kulami()).name == "1000000-kulami.sgf"
+    assert records.start(kulami()).name == "1000001-kulami.sgf"
+    assert RecordStore(tmp_path).saved()[0].number == 1000001
+
+
+def test_the_same_record_corrupt_a_third_time_is_kept_beside_the_first_two(tmp_path):
+    for damaged in ("first", "second", "third"):
+        records = RecordStore(tmp_path)
+        (records.games / "000001-kulami.sgf").write_text(damaged)
+        assert "kept as" in records.resume("kulami", "").problem
+    corrupt = tmp_path / "corrupt"
+    kept = {p.name: p.read_text() for p in corrupt.iterdir()}
+    assert kept == {"000001-kulami.sgf": "first", "000001-kulami.sgf.1": "second",
+                    "000001-kulami.sgf.2": "third"}
+
+
+def test_a_record_with_an_option_this_version_refuses_is_kept_where_it_is(tmp_path):
+    records = RecordStore(tmp_path)
+    path = records.games / "000003-conhex.sgf"
+    path.write_text("(;FF[CONHEX]VA[CONHEX]HA[2.0]\n;B[F6])\n")
+    resumed = RecordStore(tmp_path).resume("conhex", "")
+    assert resumed.board is None
+    assert resumed.problem == ("record 000003-conhex.sgf cannot be resumed (HA must be 0, 2 "
+                               "or 3, not '2.0' (handicap)); kept as it is")
+    assert path.read_text() == "(;FF[CONHEX]VA[CONHEX]HA[2.0]\n;B[F6])\n"
+    assert not (tmp_path / "corrupt").exists()
+    assert records.start(new_game("conhex")).name == "000004-conhex.sgf"
+
+
+def test_a_table_property_this_version_refuses_is_named(tmp_path):
+    records = RecordStore(tmp_path)
+    text = kulami("d4").to_record().replace("AP[Tabletop]", "AP[Tabletop]SEATB[robot]"
+                                            "SEATW[person]")
+    (records.games / "000001-kulami.sgf").write_text(text)
+    problem = RecordStore(tmp_path).resume("kulami", "").problem
+    assert "SEATB must be person or engine, not 'robot'" in problem and "kept as it is" in problem
+
+
+@pytest.mark.parametrize("properties, message", [
+    ("LEVEL[0]", "LEVEL must be 1 or more, not '0'"),
+    ("LEVEL[two]", "LEVEL must be a whole number, not 'two'"),
+    ("SEED[1.5]", "SEED must be a whole number, not '1.5'"),
+    ("SEATB[engine]", "SEATB and SEATW come together"),
+])
+def test_broken_table_properties_are_one_line_naming_the_property(tmp_path, properties,
+                                                                  message):
+    text = kulami().to_record().replace("AP[Tabletop]", "AP[Tabletop]" + properties)
+    path = tmp_path / "games" / "000001-kulami.sgf"
+    RecordStore(tmp_path)
+    path.write_text(text)
+    problem = RecordStore(tmp_path).read(path).problem
+    assert message in problem and "\n" not in problem
+
+
+# --- the load list ----------------------------------------------------------------------
+def test_saved_lists_every_record_newest_first_and_read_moves_nothing(tmp_path):
+    RecordStore(tmp_path, profile="kulami").start(kulami("d4"))
+    RecordStore(tmp_path, profile="conhex").start(new_game("conhex"))
+    (tmp_path / "games" / "000003-kulami.sgf").write_text("damaged")
+    records = RecordStore(tmp_path)
+    saved = records.saved()
+    assert [(s.number, s.game) for s in saved] == [(3, "kulami"), (2, "conhex"), (1, "kulami")]
+    assert records.read(saved[2].path).profile == "kulami"
+    assert "000003-kulami.sgf does not load" in records.read(saved[0].path).problem
+    assert len(list((tmp_path / "games").iterdir())) == 3 and records.current is None
+
+
+def test_a_loaded_record_takes_the_next_number_so_a_restart_resumes_it(tmp_path):
+    first = RecordStore(tmp_path, profile="kulami")
+    older = first.start(kulami("d4"))
+    first.start(kulami("d4", "d7"))
+    records = RecordStore(tmp_path, profile="kulami")
+    loaded = records.load(older)
+    assert [str(m) for m in loaded.board.move_stack] == ["d4"]
+    assert records.current.name == "000003-kulami.sgf" and not older.exists()
+    board = loaded.board
+    board.push_text("d7")
+    records.save(board)
+    resumed = RecordStore(tmp_path, profile="kulami").resume("kulami", "kulami")
+    assert [str(m) for m in resumed.board.move_stack] == ["d4", "d7"]
+
+
+def test_loading_the_newest_record_keeps_its_number(tmp_path):
+    path = RecordStore(tmp_path).start(kulami("d4"))
+    records = RecordStore(tmp_path)
+    records.load(path)
+    assert records.current == path and path.exists()
+
+
+def test_a_record_whose_save_failed_reads_and_loads_as_last_saved(tmp_path, monkeypatch):
+    records = RecordStore(tmp_path)
+    older = records.start(kulami("d4"))
+    records.start(kulami())
+    records.current = older
+    state = failing(monkeypatch, errno.ENOSPC)
+    records.save(kulami("d4", "d7"))  # not on disk
+    assert len(records.read(older).board.move_stack) == 2
+    loaded = records.load(older)
+    assert len(loaded.board.move_stack) == 2 and records.current.name == "000003-kulami.sgf"
+    state["failing"] = False
+    records.save(loaded.board)
+    assert records.current.read_text() == kulami("d4", "d7").to_record()
+
+
+def test_loading_a_record_that_does_not_load_leaves_everything(tmp_path):
+    records = RecordStore(tmp_path)
+    path = records.games / "000001-kulami.sgf"
+    path.write_text("damaged")
+    assert records.load(path).board is None
+    assert path.read_text() == "damaged" and records.current is None
+
+
+# --- saves that fail --------------------------------------------------------------------
+class Clock:
+    def __init__(self):
+        self.now = 100.0
+
+    def __call__(self):
+        return self.now
+
+
+def failing(monkeypatch, code):
+    """Make every fsync of the store fail with ``code`` until the returned switch is
+    flipped; counts the attempts."""
+    state = {"failing": True, "attempts": 0}
+    real = os.fsync
+
+    def fsync(fd):
+        state["attempts"] += 1
+        if state["failing"]:
+            raise OSError(code, os.strerror(code))
+        real(fd)
+
+    monkeypatch.setattr(store.os, "fsync", fsync)
+    return state
+
+
+@pytest.mark.parametrize("code", [errno.ENOSPC, errno.EROFS, errno.EACCES])
+def test_a_failed_save_keeps_the_game_says_why_and_is_retried_until_it_works(
+        tmp_path, monkeypatch, caplog, code):
+    caplog.set_level(logging.INFO, logger="app.table.store")
+    clock = Clock()
+    records = RecordStore(tmp_path, clock=clock)
+    board = kulami()
+    path = records.start(board)
+    state = failing(monkeypatch, code)
+    for move in ("d4", "d7"):
+        board.push_text(move)
+        assert records.save(board) is False  # never raised
+    assert records.failure == f"cannot save {path.name}: {os.strerror(code)}"
+    errors = [r for r in caplog.records if r.levelname == "ERROR"]
+    assert len(errors) == 1 and os.strerror(code) in errors[0].getMessage()
+    assert sorted(p.name for p in path.parent.iterdir()) == [path.name]  # no .tmp left
+    assert path.read_text() == kulami().to_record()  # the last good save stands
+    attempts = state["attempts"]
+    assert records.retry() is False and state["attempts"] == attempts  # too soon
+    clock.now += store.RETRY_FIRST_S * 2 + 0.01  # the second failure doubled the wait
+    assert records.retry() is False and state["attempts"] == attempts + 1
+    clock.now += 1
+    assert records.retry() is False and state["attempts"] == attempts + 1  # waits longer
+    state["failing"] = False
+    clock.now += store.RETRY_LONGEST_S
+    assert records.retry() is True
+    assert records.failure == "" and path.read_text() == board.to_record()
+    assert "saving works again" in caplog.text
+
+
+def test_the_wait_between_retries_stops_growing(tmp_path, monkeypatch):
+    clock = Clock()
+    records = RecordStore(tmp_path, clock=clock)
+    records.start(kulami())
+    state = failing(monkeypatch, errno.ENOSPC)
+    records.save(kulami())
+    for _ in range(12):
+        clock.now += store.RETRY_LONGEST_S
+        records.retry()
+    assert state["attempts"] == 13
+    before = state["attempts"]
+    clock.now += store.RETRY_LONGEST_S - 0.01
+    records.retry()
+    assert state["attempts"] == before  # at most the longest wait, never more
+
+
+def test_a_read_only_folder_refuses_the_write_itself(tmp_path, monkeypatch):
+    records = RecordStore(tmp_path)
+    board = kulami()
+    path = records.start(board)
+
+    def read_only(*args, **kwargs):
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS))
+
+    monkeypatch.setattr(store, "open", read_only, raising=False)
+    board.push_text("d4")
+    assert records.save(board) is False
+    assert records.failure == f"cannot save {path.name}: Read-only file system"
+    monkeypatch.undo()
+    board.push_text("d7")
+    assert records.save(board) is True and records.failure == ""
+    assert path.read_text() == board.to_record()
+
+
+def test_a_new_game_while_saves_fail_keeps_both_games(tmp_path, monkeypatch):
+    records = RecordStore(tmp_path)
+    first = kulami()
+    records.start(first)
+    state = failing(monkeypatch, errno.ENOSPC)
+    first.push_text("d4")
+    records.save(first)
+    second = kulami("d4", "d7")
+    path = records.start(second)  # the first record's number is not taken twice
+    assert path.name == "000002-kulami.sgf"
+    state["failing"] = False
+    second.push_text("b7")
+    assert records.save(second) is True
+    saved = {p.name: p.read_text() for p in (tmp_path / "games").iterdir()}
+    assert saved == {"000001-kulami.sgf": first.to_record(),
+                     "000002-kulami.sgf": second.to_record()}
+
+
+def test_a_data_folder_that_cannot_be_made_is_a_failure_not_a_crash(tmp_path, monkeypatch):
+    real_mkdir = Path.mkdir
+
+    def mkdir(self, *args, **kwargs):
+        if self.name == "games":
+            raise OSError(errno.EROFS, os.strerror(errno.EROFS))
+        return real_mkdir(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "mkdir", mkdir)
+    records = RecordStore(tmp_path / "data")
+    assert records.failure.endswith("games: Read-only file system")
+    assert records.resume("kulami", "") == store.Resumed(None)
+    board = kulami()
+    records.start(board)
+    assert records.failure
+    monkeypatch.undo()
+    assert records.retry() is False  # the back-off first
+    records.clock = lambda: float("inf")
+    assert records.retry() is True and records.failure == ""
+    assert records.current.read_text() == board.to_record()
