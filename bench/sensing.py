@@ -1,7 +1,8 @@
 """How fast the sensing pipeline answers, and what a full scan costs, as a table.
 
-Run from the repository: ``.venv/bin/python -m bench.sensing``. Times are CPU work only: the settle time
-(SETTLE_S) the pipeline waits on purpose comes on top of "settled -> decision".
+Run from the repository: ``.venv/bin/python -m bench.sensing``. Times are CPU work only:
+the settle time (SETTLE_S) the pipeline waits on purpose comes on top of "settled ->
+decision".
 """
 
 from __future__ import annotations
@@ -110,6 +111,25 @@ def settled_to_frame(board: Board, profile, strip, repeat: int = 30) -> float:
     return statistics.median(samples)
 
 
+def two_at_once(board: Board, repeat: int = 10) -> tuple[float, str]:
+    """Two trominoes put down within one settle time: no single move explains the board,
+    so the pipeline looks for the pairs of moves that would (the costly unclear case).
+    Returns the median time of the judging tick and what it decided."""
+    pieces = [(6, 6), (7, 6), (8, 6)], [(2, 2), (2, 3), (2, 4)]
+    holes = [str(Placement(cells)).split(",") for cells in pieces]
+    samples, decided = [], ""
+    for _ in range(repeat):
+        pipeline = Pipeline(board)
+        pipeline.tick(0.0)
+        for hole in holes[0] + holes[1]:
+            pipeline.feed(hole, True, 1.0)
+        start = time.perf_counter()
+        events = pipeline.tick(1.0 + SETTLE_S)
+        samples.append(time.perf_counter() - start)
+        decided = type(events[-1]).__name__
+    return statistics.median(samples), decided
+
+
 class EveryMoveBoard(PolyominoBoard):
     """The same game with the generic ``moves_sensed_at``: every legal move pushed."""
 
@@ -154,6 +174,8 @@ def main() -> None:
         legal = board.legal_moves.count()
         rows.append((f"196 holes, {legal:,} legal moves: settled -> LED frame ({how})",
                      settled_to_frame(board, profile_196, strip_196, repeat)))
+    seconds, decided = two_at_once(PolyominoBoard())
+    rows.append((f"196 holes: two pieces down at once -> decision ({decided})", seconds))
     for moves in (0, 20, 40):
         board = kulami_after(moves)
         legal = len(board.legal_moves)

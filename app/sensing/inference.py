@@ -125,13 +125,21 @@ class Inference:
         if any(seen.within(delta) for _, delta in moves):
             return Waiting(seen.holes, seen.emptied)
         if may_take_back and self._takeback is not None:
-            instead = self._before.judge(occupancy)
-            if isinstance(instead, Moved) and instead.move != self._takeback[0]:
-                return Correction(self._takeback[0], instead.move)
+            instead = self._before.explaining(occupancy)
+            if len(instead) == 1 and instead[0] != self._takeback[0]:
+                return Correction(self._takeback[0], instead[0])
         first = self._first_of_two(seen, occupancy)
         if first is not None:
             return Moved(first)
         return OutOfSync(fill=seen.emptied, empty=seen.holes)
+
+    def explaining(self, occupancy: Mapping[str, str]) -> tuple[Hashable, ...]:
+        """The legal moves that each turn the game into exactly ``occupancy``."""
+        seen = self._delta(self._seen(occupancy))
+        if not seen:
+            return ()
+        return tuple(move for move, delta in self._moves(min(seen.holes | seen.emptied))
+                     if delta == seen)
 
     def _first_of_two(self, seen: Delta, occupancy: Mapping[str, str]) -> Hashable | None:
         """The first of the one pair of moves (this player's, then the next one's) that
@@ -139,15 +147,12 @@ class Inference:
         firsts = dict.fromkeys(
             move for hole in sorted(seen.holes | seen.emptied)
             for move, delta in self._moves(hole) if delta.within(seen) and delta != seen)
-        pairs = []
+        pairs: list[Hashable] = []  # the first move of each pair found
         for move in firsts:
             probe = self.board.copy()
             probe.push(move)
-            then = Inference(probe, colour_sensing=self.colour_sensing).judge(occupancy)
-            if isinstance(then, Moved):
-                pairs.append(move)
-            elif isinstance(then, Candidates):
-                return None  # several second moves
+            then = Inference(probe, colour_sensing=self.colour_sensing).explaining(occupancy)
+            pairs += [move] * len(then)
             if len(pairs) > 1:
                 return None
         return pairs[0] if pairs else None
