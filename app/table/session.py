@@ -139,7 +139,8 @@ class Session:
                     if key in recorded and recorded[key] != value]
             if kept:
                 log.warning("%s keeps its own %s, not the configuration's",
-                            store.current.name, " and ".join(kept))
+                            store.current.name,
+                            " and ".join(filter(None, (", ".join(kept[:-1]), kept[-1]))))
             return session
         board = new_game(game, **options)
         session = cls(board, store=store, **kwargs)
