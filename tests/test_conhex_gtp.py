@@ -44,6 +44,19 @@ def test_swap_is_refused_with_a_reason_when_not_legal():
     assert "swap" not in ok(engine, "all_legal w").split()
 
 
+@pytest.mark.parametrize("handicap", ["2", "3"])
+def test_swap_in_a_handicap_game_is_refused_with_the_reason(handicap):
+    engine = GtpEngine(ConHexBoard, handicap=handicap)
+    refused = "? swap is not allowed in a handicap game\n\n"
+    ok(engine, "play b j3")  # one gem down: when a pie game would allow the swap
+    assert engine.handle("play b swap") == refused
+    for hole in ("a1", "k1")[:int(handicap) - 1]:
+        ok(engine, f"play b {hole}")
+    assert engine.handle("play w swap") == refused
+    assert "swap" not in ok(engine, "all_legal w").split()
+    assert engine.board.sensor_view()["j3"] == "b" and engine.board.turn == "w"
+
+
 def test_undo_takes_back_a_swap():
     engine = GtpEngine(ConHexBoard)
     ok(engine, "play b j3")

@@ -170,6 +170,41 @@ def test_the_incremental_win_matches_a_flood_fill_and_pop_restores_exactly(order
         assert state(board) == history.pop()
 
 
+def replayed(board):
+    """The same moves played on a fresh board: what the position must be, however the
+    board reached it."""
+    fresh = ConHexBoard(**board.options)
+    for move in board.move_stack:
+        fresh.push(move)
+    return fresh
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32), options=st.sampled_from(
+    [{}, {"pie": False}, {"handicap": 2}, {"handicap": 3}]))
+def test_play_after_takebacks_is_exactly_a_fresh_replay(seed, options):
+    """Takebacks undo the union-find joins; play then goes on over the undone cells. A
+    join left behind would join cells that are not connected any more: a win without a
+    chain, or one missed. At every step the position equals the same moves replayed on a
+    fresh board, and the winner is whoever the flood fill says is connected."""
+    rng = random.Random(seed)
+    board = ConHexBoard(**options)
+    took_back = 0
+    for _ in range(150):
+        if board.move_stack and (board.is_game_over() or rng.random() < 0.15):
+            for _ in range(rng.randint(1, min(6, len(board.move_stack)))):
+                board.pop()
+                took_back += 1
+        else:
+            board.push(rng.choice(list(board.legal_moves)))
+        assert state(board) == state(replayed(board))
+        owned = {p: cells_of(board, p) for p in "bw"}
+        winner = board.outcome().winner if board.outcome() else None
+        assert (connected(owned["b"], "b"), connected(owned["w"], "w")) == (
+            winner == "b", winner == "w")
+    assert took_back
+
+
 @settings(max_examples=60, deadline=None)
 @given(order=moves_orders)
 def test_a_full_board_always_has_exactly_one_winner_and_it_is_the_engines(order):
@@ -225,6 +260,23 @@ def test_swap_is_refused_outside_ws_first_action(setup, moves, reason):
     with pytest.raises(IllegalMoveError, match=reason):
         board.push_text("swap")
     assert state(board) == before
+
+
+@pytest.mark.parametrize("handicap", [2, 3])
+def test_swap_is_never_legal_in_a_handicap_game(handicap):
+    """Not after any number of gems, for either player: the pie rule is off with a
+    handicap, even at the one moment (one gem on the board) a pie game allows it."""
+    board = ConHexBoard(handicap=handicap)
+    for hole in ["j3", "a1", "k1", "f6", "b9"]:
+        assert SWAP not in board.legal_moves_for("b") and SWAP not in board.legal_moves_for("w")
+        assert not board.is_legal(SWAP)
+        assert SWAP not in list(board.moves_sensed_at(board.move_stack[0].name)
+                                if board.move_stack else [])
+        before = state(board)
+        with pytest.raises(IllegalMoveError, match="swap is not allowed in a handicap game"):
+            board.push_text("swap")
+        assert state(board) == before
+        play(board, hole)
 
 
 def test_swap_twice_is_refused():
