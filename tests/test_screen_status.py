@@ -63,7 +63,8 @@ def states(game: str) -> dict[str, Status]:
                                     message="The sensors cannot tell these apart."),
         "faults": snapshot(middle, message="Black played " + legal[0] + ".",
                            faults=(words.fault(taken[0], "stuck"),
-                                   words.fault(legal[1], "chatter"))),
+                                   words.fault(legal[1], "chatter")),
+                           saving=words.saving_fails("cannot save 000007-x.sgf: Disk full")),
         "over": snapshot(finished(game)),
     }
 
@@ -149,11 +150,10 @@ def test_sync_mode_lists_the_holes_to_fill_and_to_empty(all_states, game):
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_sensors_being_ignored_are_named_with_their_problem_while_play_goes_on(all_states,
-                                                                              game):
+def test_failing_saves_and_ignored_sensors_are_named_while_play_goes_on(all_states, game):
     status = all_states[game]["faults"]
     _, drawn = render(status)
-    for fault in status.faults:
+    for fault in (status.saving, *status.faults):
         assert words.sentence(fault) in drawn.text
     assert status.message in drawn.text
 

@@ -243,3 +243,44 @@ def test_undoing_one_move_waits_for_the_piece_to_be_lifted():
     assert texts(game) == []  # the lone marble is not played again as a first move
     table.lift("d4")
     assert game.sync is None
+
+
+def test_a_disk_that_fails_mid_game_never_stops_play_and_the_game_is_saved_later(
+        tmp_path, monkeypatch):
+    """ENOSPC on every fsync from the second move on: the moves still count, the screen
+    says saving fails, and once the disk has room the loop's poll writes them all."""
+    import errno
+    import os
+
+    from app.table import store as store_module
+
+    now = [0.0]
+    records = RecordStore(tmp_path, clock=lambda: now[0])
+    game = Session(new_game("kulami"), store=records, seed=1,
+                   seats={"b": "person", "w": "person"})
+    records.start(game.board)
+    table = Board(game)
+    table.place("d4")
+    real_fsync, full = os.fsync, [True]
+
+    def fsync(fd):
+        if full[0]:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        real_fsync(fd)
+
+    monkeypatch.setattr(store_module.os, "fsync", fsync)
+    table.place("d7")
+    assert texts(game) == ["d4", "d7"]  # the move counted
+    status = game.status()
+    assert status.saving.startswith("saving fails (cannot save 000001-kulami.sgf: No space")
+    assert status.message == status.saving and status.message_kind == "error"
+    table.place("d2")
+    assert texts(game) == ["d4", "d7", "d2"]
+    full[0] = False
+    game.poll()  # too soon after the last failure: nothing tried yet
+    assert game.status().saving
+    now[0] += store_module.RETRY_LONGEST_S
+    game.poll()
+    assert game.status().saving == "" and game.message == "saving works again: the game is on disk"
+    resumed = RecordStore(tmp_path).resume("kulami")
+    assert [str(m) for m in resumed.board.move_stack] == ["d4", "d7", "d2"]

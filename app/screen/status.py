@@ -117,8 +117,8 @@ def _message_lines(status: Status) -> list[tuple[str, float]]:
     if len(status.candidates) > 1:
         lines.append(("Tap the move you made:", 36))
     shown = {text for text, _ in lines}
-    lines += [(words.sentence(fault), 32) for fault in status.faults
-              if words.sentence(fault) not in shown]  # not twice when it is the message
+    lines += [(words.sentence(line), 32) for line in (status.saving, *status.faults)
+              if line and words.sentence(line) not in shown]  # not twice if the message
     return lines
 
 

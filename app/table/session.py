@@ -280,6 +280,18 @@ class Session:
         """Holes whose sensors are being ignored just now -> the problem."""
         return self.pipeline.quarantined
 
+    def _saving(self, save: Callable[[], object]) -> None:
+        """Save (or retry) and say when saving starts or stops failing. A failed save
+        never stops the game: the store keeps the record in memory and tries again."""
+        before = self.store.failure
+        save()
+        failure = self.store.failure
+        if failure != before:
+            if failure:
+                self._say(texts.saving_fails(failure), "error")
+            else:
+                self._say(texts.SAVED_AGAIN)
+
     def _tell(self, what: str, **details: Any) -> None:
         if self.listener is not None:
             self.listener(what, details)
@@ -319,7 +331,7 @@ class Session:
         by a button rather than by hand leaves pieces to move: that is sync mode at once,
         or lifting them one by one could look like moves on the way."""
         if self.store is not None:
-            self.store.save(self.board)
+            self._saving(lambda: self.store.save(self.board))
         self._forget_engine()
         self.error, self.candidates, self.sync, self.sync_strict = frozenset(), (), None, False
         self.correction = None
@@ -350,8 +362,10 @@ class Session:
         self.poll()
 
     def poll(self) -> None:
-        """Take the engine's move once its search is done; note its progress meanwhile.
-        The loop calls this every turn."""
+        """Take the engine's move once its search is done; note its progress meanwhile;
+        write what a failed save left waiting. The loop calls this every turn."""
+        if self.store is not None and self.store.failure:
+            self._saving(self.store.retry)
         thought = self.thought
         if thought is None:
             return
@@ -466,7 +480,7 @@ class Session:
         self._forget_engine()
         self.board = board
         if self.store is not None:
-            self.store.start(self.board)
+            self._saving(lambda: self.store.start(self.board))
         self.error, self.candidates, self.sync = frozenset(), (), None
         self.setting_up = game_info(game).setup
         self._say(texts.new_game(game))
@@ -514,7 +528,9 @@ class Session:
                         else tuple(text(m) for m in self.candidates)), outcome=outcome,
             state=self.state.value, thinking=self._thinking_progress(),
             faults=tuple(texts.fault(hole, problem)
-                         for hole, problem in sorted(self.faults.items())))
+                         for hole, problem in sorted(self.faults.items())),
+            saving=texts.saving_fails(self.store.failure)
+            if self.store is not None and self.store.failure else "")
 
     def _thinking_progress(self) -> float | None:
         if self.thought is None:

@@ -38,6 +38,8 @@ class Status:
     thinking: float | None = None  # the engine's progress, 0..1, while it searches
     #: Holes whose sensors are being ignored, each with its problem in words.
     faults: tuple[str, ...] = ()
+    #: Why games cannot be saved just now, in words; empty while saving works.
+    saving: str = ""
     state: str = "waiting"  # the session's State, by value
     outcome: Outcome | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)  # game-specific facts

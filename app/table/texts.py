@@ -67,6 +67,11 @@ WHICH_MOVE = "which move? hint picks the next, confirm takes it"
 NOTHING_TO_TAKE_BACK = "nothing to take back"
 READY = "ready: the first player may start"
 RECONNECTED = "the sensors answer again"
+SAVED_AGAIN = "saving works again: the game is on disk"
+
+
+def saving_fails(reason: str) -> str:
+    return f"saving fails ({reason}); the game goes on and is saved when it can be"
 
 
 #: What a quarantined sensor does wrong, and what brings it back.
