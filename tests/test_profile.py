@@ -128,6 +128,13 @@ def test_an_explicit_chain_may_give_a_hole_two_leds_and_light_areas(tmp_path):
 
 BROKEN = [
     ('game = "kulami"', 'game = 3', "game: must be text"),
+    # Names go into one-line messages: a newline, a tab or a space in one is refused.
+    ('game = "kulami"', 'game = "ku\\nlami"', "game: must name a game, not 'ku\\nlami'"),
+    ("columns = 8\nrows = 8", 'names = ["a\\n1", "a\\n1"]',
+     "holes.names[0]: must be a hole name, not 'a\\n1'"),
+    ("columns = 8", 'columns = ["a", "b c"]', "holes.columns: must be a count or a list"),
+    ('order = "serpentine"', 'order = "serpentine"\nareas = ["x\\ty"]',
+     "chain.areas[0]: must be an area name"),
     ('game = "kulami"', 'game = "kulami"\ncolour = 1', "colour: unknown key"),
     ('[chain]\norder = "serpentine"\n', "", "chain: missing table"),
     ('[chain]', '[chained]', "chained: unknown key"),

@@ -191,7 +191,8 @@ class _Checker:
     # --- the whole profile ----------------------------------------------------------
     def profile(self) -> Profile:
         self.allowed("", self.raw, ("game", "description") + TABLES)
-        game = self.get("", self.raw, "game", str, check=str.strip, problem="must name a game")
+        game = self.get("", self.raw, "game", str, check=lambda g: _is_name(g.strip()),
+                        problem="must name a game")
         description = self.get("", self.raw, "description", str, "")
         for name in TABLES:
             self.table(name, self.raw, name)
@@ -224,7 +225,7 @@ class _Checker:
                 raise self.fail("holes", "give either names or columns and rows, not both")
             names = self.get("holes", data, "names", list, check=bool, problem="must list holes")
             for i, name in enumerate(names):
-                if not isinstance(name, str) or not name.strip():
+                if not _is_name(name):
                     raise self.fail(f"holes.names[{i}]", f"must be a hole name, not {name!r}")
             duplicates = sorted({n for n in names if names.count(n) > 1 and n != UNWIRED})
             if duplicates:
@@ -260,7 +261,7 @@ class _Checker:
             if not 1 <= value <= limit:
                 raise self.fail(f"holes.{name}", f"must be 1 to {limit}, not {value}")
             return list(letters[:value]) if letters else [str(n + 1) for n in range(value)]
-        if not value or not all(isinstance(v, str) and v.strip() for v in value):
+        if not value or not all(_is_name(v) for v in value):
             raise self.fail(f"holes.{name}", "must be a count or a list of labels")
         return value
 
@@ -271,7 +272,7 @@ class _Checker:
         areas = self.get("chain", data, "areas", list, [])
         holes = set(names) - {UNWIRED}
         for i, area in enumerate(areas):
-            if not isinstance(area, str) or not area.strip() or area in holes:
+            if not _is_name(area) or area in holes:
                 raise self.fail(f"chain.areas[{i}]", f"must be an area name that is not a "
                                                       f"hole, not {area!r}")
         order = self.get("chain", data, "order", (str, list))
@@ -367,6 +368,14 @@ def grid_chain(columns: list[str], rows: list[str], order: str) -> list[str]:
     if order.startswith("serpentine"):
         lines = [line[::-1] if i % 2 else line for i, line in enumerate(lines)]
     return [name for line in lines for name in line]
+
+
+def _is_name(value: Any) -> bool:
+    """Whether ``value`` is a name (a game, a hole, a label, an area): text without spaces
+    or control characters. Names go into one-line messages and sensor logs, where a
+    newline or a tab would split or hide them."""
+    return (isinstance(value, str) and value != "" and value.isprintable()
+            and not any(ch.isspace() for ch in value))
 
 
 def _kind_names(kinds: tuple[type, ...]) -> str:
