@@ -4,6 +4,11 @@ The board profile says how a board is wired; this file says how the people at it
 play, so one profile serves every household. Every key is optional and every problem is
 one line naming the file, the key and what is wrong. A commented example lives in
 app/table/tabletop.example.toml; on a Pi it is installed as /etc/tabletop/tabletop.toml.
+
+Game options are checked against the game the board plays (:func:`load_config`'s
+``game``) by the game's typed options, as a record's are: ``handicap = 2.0`` is refused
+by name with the allowed values instead of reaching a record. They are for a new game:
+a game in progress keeps the options, seats and level of its record.
 """
 
 from __future__ import annotations
@@ -15,10 +20,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from app import games
 from app.errors import ConfigError
 from app.hardware.profile import GPIO_PINS, SPI0_PINS, Profile
 from app.table.session import SEAT_KINDS
 from app.table.store import default_data_dir
+from app.textfile import read_text
+from engines import OptionError
 
 #: Where ``tabletop run`` looks when no ``--config`` is given.
 SYSTEM_CONFIG = Path("/etc/tabletop/tabletop.toml")
@@ -53,21 +61,20 @@ class Config:
 
 
 def load_config(path: Path | str | None = None,
-                environ: Mapping[str, str] = os.environ) -> Config:
+                environ: Mapping[str, str] = os.environ, game: str | None = None) -> Config:
     """The configuration in ``path``; with none, /etc/tabletop/tabletop.toml if present,
-    else the defaults."""
+    else the defaults. With ``game`` (the profile's), the game options are checked and
+    converted to the game's types; without, they are kept as the file gives them."""
     if path is None:
         if not SYSTEM_CONFIG.is_file():
             return Config(None, default_data_dir(environ))
         path = SYSTEM_CONFIG
     path = Path(path)
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise ConfigError(f"{path}: cannot read: {error.strerror}") from None
+        raw = tomllib.loads(read_text(path, ConfigError))
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: not valid TOML: {error}") from None
-    return _Reader(path, raw).config(environ)
+    return _Reader(path, raw).config(environ, game)
 
 
 class _Reader:
@@ -97,7 +104,31 @@ class _Reader:
             raise self.fail(key, f"{problem}, not {value!r}")
         return value
 
-    def config(self, environ: Mapping[str, str]) -> Config:
+    def options(self, raw: dict, game: str | None) -> dict[str, Any]:
+        """``game``'s options from ``game.options``, each checked by its typed option,
+        then together by making a board of them (a Kulami layout name or text)."""
+        if game is None:
+            return dict(raw)
+        cls = games.game(game).board_class
+        spec = {option.name: option for option in cls.OPTIONS}
+        checked = {}
+        for key, value in raw.items():
+            option = spec.get(key)
+            if option is None:
+                raise self.fail(f"game.options.{key}", f"{game} has no such option "
+                                f"(options: {', '.join(spec) or 'none'})")
+            try:
+                checked[key] = option.accept(value)
+            except OptionError:
+                raise self.fail(f"game.options.{key}",
+                                f"must be {option.allowed()}, not {value!r}") from None
+        try:
+            cls.new(**checked)
+        except OptionError as error:
+            raise self.fail("game.options", str(error)) from None
+        return checked
+
+    def config(self, environ: Mapping[str, str], played: str | None) -> Config:
         for key in self.raw:
             if key not in ("data_dir", "game", "buttons", "loop"):
                 raise self.fail(key, "unknown key (known: data_dir, game, buttons, loop)")
@@ -130,4 +161,4 @@ class _Reader:
                        "must be 1 or more"),
             self.value(game, "game.seed", "seed", int, None),
             self.value(game, "game.show_legal", "show_legal", bool, True),
-            {k: v for k, v in options.items()}, dict(buttons), poll / 1000, blink / 1000)
+            self.options(options, played), dict(buttons), poll / 1000, blink / 1000)
