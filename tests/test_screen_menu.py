@@ -1,4 +1,5 @@
-"""The new-game menu: every row fits, taps pick values, Start gives a playable choice."""
+"""The new-game menu: every row fits, taps pick values, Start gives a playable choice; the
+load list of saved games, a page at a time, newest first."""
 
 import random
 
@@ -6,7 +7,7 @@ import pygame
 import pytest
 
 from app.games import new_game
-from app.screen.menu import BACK, SET, START, Choice, Menu
+from app.screen.menu import BACK, SET, START, Choice, Continue, Menu
 from app.screen.paint import Action
 from engines.kulami.layout import named_layouts
 
@@ -119,3 +120,110 @@ def test_a_board_for_one_game_has_no_game_row():
     assert menu.rows()[0].label == "Pie rule"
     with pytest.raises(ValueError, match="at least one game"):
         Menu([])
+
+
+# --- the load list ----------------------------------------------------------------------
+def listed(count):
+    """A menu with ``count`` saved games (plain names) that notes which it described."""
+    asked = []
+
+    def describe(name):
+        asked.append(name)
+        return f"{name}, 3 moves, pie rule", name != "broken"
+
+    names = [f"game {n}" for n in range(count, 0, -1)]
+    return Menu(GAMES, saved=names, describe=describe), asked
+
+
+def test_without_saved_games_there_is_no_load_list():
+    drawn = Menu(GAMES).draw(pygame.Surface((800, 480)))
+    assert [b.label for b in drawn.buttons[-2:]] == ["Back", "Start"]
+    with pytest.raises(KeyError):
+        drawn.button("Saved games")
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 800)])
+def test_the_load_list_fits_and_describes_only_the_page_shown(size):
+    menu, asked = listed(6)
+    surface = pygame.Surface(size)
+    drawn = menu.draw(surface)
+    assert drawn.overlaps() == [] and drawn.outside(surface.get_rect()) == []
+    tap(menu, "Saved games", size)
+    drawn = menu.draw(surface)
+    assert drawn.overlaps() == [] and drawn.outside(surface.get_rect()) == []
+    assert "Saved games (1 of 2)" in drawn.text
+    assert asked == ["game 6", "game 5", "game 4", "game 3"]  # newest first, one page
+    assert not drawn.button("Newer").enabled and drawn.button("Older").enabled
+    tap(menu, "Older", size)
+    drawn = menu.draw(surface)
+    assert [b.label for b in drawn.buttons][:2] == ["game 2, 3 moves, pie rule",
+                                                    "game 1, 3 moves, pie rule"]
+    assert asked[4:] == ["game 2", "game 1"] and not drawn.button("Older").enabled
+    tap(menu, "Newer", size)
+    menu.draw(surface)
+    assert len(asked) == 6  # described once each
+
+
+def test_a_saved_game_tapped_is_continued_and_one_that_does_not_load_cannot_be():
+    menu = Menu(GAMES, saved=["game 2", "broken"],
+                describe=lambda name: (name, name != "broken"))
+    tap(menu, "Saved games")
+    drawn = menu.draw(pygame.Surface((800, 480)))
+    assert drawn.action_at(drawn.button("broken").rect.center) is None
+    assert tap(menu, "game 2") == Continue("game 2")
+
+
+def test_back_from_the_load_list_returns_to_the_new_game_rows():
+    menu, _ = listed(2)
+    tap(menu, "Saved games")
+    assert tap(menu, "Back") is None
+    assert "New game" in menu.draw(pygame.Surface((800, 480))).text
+    assert tap(menu, "Back") == BACK
+
+
+def console_with_records(tmp_path):
+    """A console on a Kulami board whose store holds games of both games and boards."""
+    from app.screen.console import Console
+    from app.table.session import Session
+    from app.table.store import RecordStore
+
+    for game, profile, options, moves in (
+            ("conhex", "conhex", {"pie": False, "handicap": 2}, ["f6", "e6", "d6"]),
+            ("kulami", "kulami-sim", {"layout": "square-2", "scoring": 1}, ["d4"])):
+        board = new_game(game, **options)
+        for move in moves:
+            board.push_text(move)
+        RecordStore(tmp_path, profile=profile).start(board)
+    (tmp_path / "games" / "000003-conhex.sgf").write_text("damaged")  # not this game
+    store = RecordStore(tmp_path, profile="kulami")
+    session = Session.resume_or_start(store, "kulami", {}, seed=1)
+    loaded = []
+    return Console(session, GAMES, load=loaded.append), loaded
+
+
+def test_the_console_lists_every_other_saved_game_and_hands_the_one_tapped_to_load(tmp_path):
+    console, loaded = console_with_records(tmp_path)
+    surface = pygame.Surface((800, 480))
+    console.draw(surface)
+    console.tap(console.drawn.button("New game").rect.center)
+    console.draw(surface)
+    console.tap(console.drawn.button("Saved games").rect.center)
+    drawn = console.draw(surface)
+    labels = [b.label for b in drawn.buttons if b.action.name == "menu-load"]
+    assert labels == [  # not the game being played (record 4), newest first
+        "ConHex 3: does not load",
+        "Kulami 2, 1 move, layout square-2, scoring level 1, board kulami-sim",
+        "ConHex 1, 3 moves, no pie rule, handicap 2, board conhex"]
+    assert drawn.outside(surface.get_rect()) == [] and drawn.overlaps() == []
+    console.tap(drawn.button(labels[2]).rect.center)
+    assert [s.path.name for s in loaded] == ["000001-conhex.sgf"] and console.menu is None
+
+
+def test_a_console_without_load_offers_no_saved_games(tmp_path):
+    console, _ = console_with_records(tmp_path)
+    console.load = None
+    surface = pygame.Surface((800, 480))
+    console.draw(surface)
+    console.tap(console.drawn.button("New game").rect.center)
+    with pytest.raises(KeyError):
+        console.draw(surface).button("Saved games")

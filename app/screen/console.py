@@ -4,6 +4,10 @@ is being chosen; taps become session calls.
 This is the one piece of the screen that knows the session; everything it draws comes
 from :meth:`Session.status`. The Pi's screen and the desktop simulator both use it, so a
 tap does the same on both.
+
+With a ``load`` callback the menu also lists the games saved in the session's store
+(every game and board but the one being played), and a saved game picked there goes to
+``load``: continuing it means a new session, which whoever runs the table loop makes.
 """
 
 from __future__ import annotations
@@ -12,9 +16,11 @@ from collections.abc import Callable, Sequence
 
 import pygame
 
-from app.screen.menu import BACK, Choice, Menu
+from app.games import GAMES
+from app.screen.menu import BACK, Choice, Continue, Menu
 from app.screen.paint import Action, Drawn
 from app.screen.status import CONFIRM, HINT, NEW, UNDO, draw_status
+from app.table.store import RecordStore, Saved
 
 
 def restart(session, choice: Choice) -> None:
@@ -29,15 +35,37 @@ def current_choice(session) -> Choice:
     return Choice(board.game, dict(board.options), dict(session.seats), session.level)
 
 
+def describe_saved(store: RecordStore, saved: Saved) -> tuple[str, bool]:
+    """How the load list names a saved game, and whether it loads: the game and its
+    record number (never a date: a Pi without a clock battery may not know it), the
+    moves played, the options in words, and the board when it was another one."""
+    info = GAMES.get(saved.game)
+    name = f"{info.title if info else saved.game} {saved.number}"
+    resumed = store.read(saved.path)
+    board = resumed.board
+    if board is None:
+        return f"{name}: does not load", False
+    moves = len(board.move_stack)
+    words = [name, f"{moves} move{'' if moves == 1 else 's'}", *info.describe(board.options)]
+    if board.is_game_over():
+        words.append("over")
+    if resumed.profile != store.profile:
+        words.append(f"board {resumed.profile}" if resumed.profile else "another board")
+    return ", ".join(words), True
+
+
 class Console:
     """``games`` are those the menu offers; ``start`` begins a chosen game (by default on
-    the same session; the simulator swaps in a new board)."""
+    the same session; the simulator swaps in a new board); ``load``, when given,
+    continues a saved game from the menu's load list."""
 
     def __init__(self, session, games: Sequence[str],
-                 start: Callable[[Choice], None] | None = None) -> None:
+                 start: Callable[[Choice], None] | None = None,
+                 load: Callable[[Saved], None] | None = None) -> None:
         self.session = session
         self.games = tuple(games)
         self.start = start or (lambda choice: restart(self.session, choice))
+        self.load = load
         self.menu: Menu | None = None
         self.drawn = Drawn()
 
@@ -63,11 +91,23 @@ class Console:
             elif isinstance(result, Choice):
                 self.menu = None
                 self.start(result)
+            elif isinstance(result, Continue):
+                self.menu = None
+                self.load(result.saved)
         elif action.name == NEW:
-            self.menu = Menu(self.games, current_choice(self.session))
+            self.menu = self._menu()
         elif action.name == HINT:
             self.session.hint()
         elif action.name == UNDO:
             self.session.undo()
         elif action.name == CONFIRM:
             self.session.confirm(action.value)
+
+    def _menu(self) -> Menu:
+        """The new-game menu, with the load list when there is a ``load`` to take it."""
+        store = self.session.store
+        if self.load is None or store is None:
+            return Menu(self.games, current_choice(self.session))
+        saved = [s for s in store.saved() if s.path != store.current]
+        return Menu(self.games, current_choice(self.session), saved=saved,
+                    describe=lambda item: describe_saved(store, item))

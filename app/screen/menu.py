@@ -1,10 +1,16 @@
-"""The new-game menu: the game, its options, the opponent and who starts, by touch.
+"""The new-game menu: the game, its options, the opponent and who starts, by touch; and
+the load list of saved games to continue instead.
 
 The rows are data: each game's entry in :mod:`app.games` lists its options with the
 values a player may pick, so the menu knows no game by name. A row of a few values is a row of buttons;
 a longer one (Kulami's layouts) steps through its values with arrows. The menu draws
 like the status screen, in 800x480 design units, and answers taps with a
 :class:`Choice` once the player presses Start.
+
+Given saved games, the menu offers them under "Saved games", newest first, a page at a
+time: one button each, in the words ``describe`` gives it (only the page shown is
+described, as describing reads the record), and a tap answers :class:`Continue`. The
+menu knows nothing of records: whatever ``saved`` holds is handed back as it was.
 """
 
 from __future__ import annotations
@@ -22,8 +28,11 @@ from app.screen.paint import BACKGROUND, MUTED, TEXT, Action, Drawn, Painter, co
 from engines.players import LEVELS
 
 SET, START, BACK = "menu-set", "menu-start", "menu-back"
+SAVED, PAGE, LOAD = "menu-saved", "menu-page", "menu-load"
 #: A row with more values than this steps through them instead of showing them all.
 MOST_BUTTONS = 4
+#: Saved games on one page of the load list.
+SAVED_PER_PAGE = 4
 
 
 @dataclass(frozen=True)
@@ -53,15 +62,29 @@ class Choice:
     level: int
 
 
+@dataclass(frozen=True)
+class Continue:
+    """What the load list chose: one of the menu's ``saved``, to continue."""
+
+    saved: Any
+
+
 class Menu:
     """Menu state: the values picked so far. ``games`` are the games this board plays."""
 
     def __init__(self, games: Sequence[str], current: Choice | None = None,
-                 rng: random.Random | None = None) -> None:
+                 rng: random.Random | None = None, saved: Sequence[Any] = (),
+                 describe: Callable[[Any], tuple[str, bool]] | None = None) -> None:
         if not games:
             raise ValueError("the menu needs at least one game")
         self.games = tuple(games)
         self.rng = rng or random.Random()
+        #: Saved games, newest first, and how each reads: (words, whether it loads).
+        self.saved = tuple(saved)
+        self._describe = describe or (lambda item: (str(item), True))
+        self._described: dict[int, tuple[str, bool]] = {}
+        #: The page of the load list shown, or ``None`` while the new-game rows are.
+        self.page: int | None = None
         self.values: dict[str, Any] = {"game": self.games[0], "opponent": "engine",
                                        "level": LEVELS[-1], "starts": "person"}
         if current is not None and current.game in self.games:
@@ -94,14 +117,24 @@ class Menu:
         default = game_info(self.values["game"]).new_board().options.get(row.key)
         return default if default in row.values else row.values[0]
 
-    def press(self, action: Action | None) -> Choice | str | None:
-        """Apply a tap: ``Choice`` on Start, ``BACK`` to close, else ``None``."""
+    def press(self, action: Action | None) -> Choice | Continue | str | None:
+        """Apply a tap: ``Choice`` on Start, ``Continue`` on a saved game, ``BACK`` to
+        close, else ``None``. Back from the load list returns to the new-game rows."""
         if action is None:
             return None
         if action.name == START:
             return self.choice()
         if action.name == BACK:
+            if self.page is not None:
+                self.page = None
+                return None
             return BACK
+        if action.name == SAVED:
+            self.page = 0
+        elif action.name == PAGE:
+            self.page = action.value
+        elif action.name == LOAD:
+            return Continue(self.saved[action.value])
         if action.name == SET:
             key, value = action.value
             if key in self.values:
@@ -124,19 +157,47 @@ class Menu:
         return Choice(game, options, seats, self.values["level"])
 
     # --- drawing ----------------------------------------------------------------------
+    def described(self, index: int) -> tuple[str, bool]:
+        """The words of saved game ``index`` and whether it loads, asked once."""
+        if index not in self._described:
+            self._described[index] = self._describe(self.saved[index])
+        return self._described[index]
+
     def draw(self, surface: pygame.Surface, area: pygame.Rect | None = None) -> Drawn:
         paint = Painter(surface, area)
         paint.fill(paint.area, BACKGROUND)
+        if self.page is not None:
+            self._draw_saved(paint, self.page)
+            return paint.drawn
         paint.fitted("New game", paint.rect(16, 8, 768, 44), 48, TEXT, min_size=30)
         rows = self.rows()
         row_h = min(60, 336 / max(len(rows), 1))
         for i, row in enumerate(rows):
             self._row(paint, row, 60 + i * row_h, row_h)
-        for (left, width), (label, name) in zip(columns(16, 768, 2, 12),
-                                                (("Back", BACK), ("Start", START))):
+        buttons = [("Back", BACK), ("Saved games", SAVED), ("Start", START)]
+        if not self.saved:
+            del buttons[1]
+        for (left, width), (label, name) in zip(columns(16, 768, len(buttons), 12), buttons):
             paint.button(paint.rect(left, 404, width, 64), label, Action(name),
                          selected=name == START)
         return paint.drawn
+
+    def _draw_saved(self, paint: Painter, page: int) -> None:
+        """One page of the load list, with Back and the pages either side."""
+        pages = -(-len(self.saved) // SAVED_PER_PAGE)
+        title = "Saved games" + (f" ({page + 1} of {pages})" if pages > 1 else "")
+        paint.fitted(title, paint.rect(16, 8, 768, 44), 48, TEXT, min_size=30)
+        first = page * SAVED_PER_PAGE
+        for slot, index in enumerate(range(first, min(first + SAVED_PER_PAGE,
+                                                      len(self.saved)))):
+            words, loads = self.described(index)
+            paint.button(paint.rect(16, 60 + slot * 84, 768, 72), words, Action(LOAD, index),
+                         enabled=loads, size=30)
+        for (left, width), (label, action, enabled) in zip(columns(16, 768, 3, 12), (
+                ("Back", Action(BACK), True),
+                ("Newer", Action(PAGE, page - 1), page > 0),
+                ("Older", Action(PAGE, page + 1), page + 1 < pages))):
+            paint.button(paint.rect(left, 404, width, 64), label, action, enabled=enabled)
 
     def _row(self, paint: Painter, row: Row, y: float, h: float) -> None:
         paint.fitted(row.label, paint.rect(16, y, 200, h - 8), 34, MUTED, min_size=24)
