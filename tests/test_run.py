@@ -74,13 +74,44 @@ def test_a_whole_game_from_a_sensor_log(tmp_path, game_log, two_people):
     assert board.is_game_over() and "game over" in output and "LEDs off" in output
 
 
-def test_sigkill_at_a_random_move_then_resume_keeps_every_move(tmp_path, game_log, two_people):
-    expected = expected_moves(game_log)
+#: Options of the games the SIGKILL trials play: none at their defaults.
+KILLED_GAMES = {"kulami": ["layout=cross", "scoring=2", "chain_lines=all"],
+                "conhex": ["pie=false", "handicap=2"]}
+#: Trials per game; TABLETOP_SIGKILL_TRIALS=100 for the figures of a release note.
+TRIALS = int(os.environ.get("TABLETOP_SIGKILL_TRIALS", "2"))
+
+
+@pytest.fixture(scope="module", params=sorted(KILLED_GAMES))
+def options_log(request, tmp_path_factory):
+    """A whole game of each game with options none of which is its default."""
+    game = request.param
+    path = tmp_path_factory.mktemp("log") / f"{game}.jsonl"
+    assert main(["sensors", "record", f"{game}-sim", *KILLED_GAMES[game], "--play", "5",
+                 "--out", str(path)]) == 0
+    return game, path
+
+
+def config(tmp_path, name, second, level, seed):
+    path = tmp_path / name
+    path.write_text(f'data_dir = "{tmp_path / "data"}"\n[game]\nfirst = "person"\n'
+                    f'second = "{second}"\nlevel = {level}\nseed = {seed}\n')
+    return path
+
+
+@pytest.mark.parametrize("trial", range(TRIALS))
+def test_sigkill_at_a_random_move_then_resume_keeps_every_move_option_and_seat(
+        tmp_path, options_log, trial):
+    game, log = options_log
+    expected = expected_moves(log)
+    options = dict(new_game(game, **dict(o.split("=") for o in KILLED_GAMES[game])).options)
+    table = {"seats": {"b": "person", "w": "person"}, "level": 2, "seed": 3}
     # From move 2 on: a game killed after its first move matches the first piece put
     # back, so only later kills resume out of sync.
     kill_at = random.Random().randrange(2, len(expected) - 1)
-    process = tabletop("run", "--profile", "kulami-sim", "--config", str(two_people),
-                       "--log", str(game_log), "--speed", "40")
+    where = f"{game}, killed at move {kill_at}"
+    process = tabletop("run", "--profile", f"{game}-sim", "--config",
+                       str(config(tmp_path, "first.toml", "person", 2, 3)),
+                       "--log", str(log), "--speed", "40")
     reported = []
     for line in process.stdout:
         found = MOVE.search(line)
@@ -91,14 +122,22 @@ def test_sigkill_at_a_random_move_then_resume_keeps_every_move(tmp_path, game_lo
                 break
     process.wait(timeout=30)
     assert process.returncode == -signal.SIGKILL, f"the game ended before move {kill_at}"
-    kept = saved_moves(tmp_path)
-    assert kept[:kill_at] == reported == expected[:kill_at], f"killed at move {kill_at}"
-    again = tabletop("run", "--profile", "kulami-sim", "--config", str(two_people),
-                     "--log", str(game_log))
+    kept = RecordStore(tmp_path / "data").resume(game, f"{game}-sim")
+    moves = [kept.board.move_text(m) for m in kept.board.move_stack]
+    assert moves[:kill_at] == reported == expected[:kill_at], where
+    assert dict(kept.board.options) == options and kept.table == table, where
+    # The board restarts with a configuration that has changed meanwhile: the engine
+    # at w, another level and seed. The game under way keeps its own.
+    again = tabletop("run", "--profile", f"{game}-sim", "--config",
+                     str(config(tmp_path, "changed.toml", "engine", 1, 9)), "--log", str(log))
     output, _ = again.communicate(timeout=120)
     assert again.returncode == 0, output
     assert "resumed" in output and "differ" in output  # the empty board is out of sync
-    assert saved_moves(tmp_path) == expected, f"killed at move {kill_at}"
+    assert "keeps its own seats and level, not the configuration's" in output
+    final = RecordStore(tmp_path / "data").resume(game, f"{game}-sim")
+    assert [final.board.move_text(m) for m in final.board.move_stack] == expected, where
+    assert dict(final.board.options) == options and final.table == table, where
+    assert final.profile == f"{game}-sim"
 
 
 def test_the_service_notifies_systemd_and_stops_on_sigterm(tmp_path, two_people):
@@ -184,3 +223,67 @@ def test_bad_start_up_is_one_line(args, message, game_log, two_people, capsys):
     assert main(["run", *args, "--config", str(two_people)]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("device", ["open_strip", "open_source"])
+def test_a_device_that_does_not_open_leaves_no_game_record(tmp_path, two_people, monkeypatch,
+                                                           capsys, device):
+    from app.cli import run as run_command
+    from app.errors import DeviceError
+
+    def broken(profile):
+        raise DeviceError(f"profile {profile.name}: {device}: GPIO18 is busy")
+
+    monkeypatch.setattr(run_command, device, broken)
+    assert main(["run", "--profile", "kulami-sim", "--config", str(two_people)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"tabletop run: profile kulami-sim: {device}: GPIO18 is busy\n"
+    assert RecordStore(tmp_path / "data").records() == []
+
+
+def test_a_game_from_the_load_list_continues_in_a_new_session_on_the_same_devices(
+        tmp_path, two_people, monkeypatch, capsys):
+    """The screen's load list raises out of the loop; run continues the record chosen
+    in a new session and loop around the same strip and sensors."""
+    from app.cli import run as run_command
+
+    conhex = new_game("conhex", pie=False)
+    conhex.push_text("f6")
+    RecordStore(tmp_path / "data", profile="conhex").start(conhex)
+    sessions, strips = [], []
+
+    class Screen:
+        shows_leds, dirty = False, False
+
+        def __init__(self, session, load):
+            self.console = Console(session, load)
+            self.turns = 0
+
+        def pump(self):
+            self.turns += 1
+            sessions.append(self.console.session)
+            if self.turns == 2:
+                self.console.load(RecordStore(tmp_path / "data").saved()[-1])
+            if self.turns == 5:
+                raise ServiceStop(signal.SIGTERM)
+            return True
+
+        def redraw(self):
+            pass
+
+    class Console:
+        def __init__(self, session, load):
+            self.session, self.load = session, load
+
+    real_strip = run_command.open_strip
+    monkeypatch.setattr(run_command, "status_screen", Screen)
+    monkeypatch.setattr(run_command, "open_strip",
+                        lambda profile: strips.append(real_strip(profile)) or strips[-1])
+    assert main(["run", "--profile", "kulami-sim", "--config", str(two_people)]) == 0
+    output = capsys.readouterr().out
+    kulami, continued = sessions[0], sessions[-1]
+    assert kulami.board.game == "kulami" and continued.board.game == "conhex"
+    assert continued.board.options["pie"] is False
+    assert [str(m) for m in continued.board.move_stack] == ["f6"]
+    assert "continuing 000001-conhex.sgf from the load list" in output
+    assert continued.store.current.name == "000003-conhex.sgf" and len(strips) == 1

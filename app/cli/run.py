@@ -4,7 +4,10 @@ It builds the table from the profile and the configuration and turns the table l
 (:mod:`app.table.loop`): scan the sensors, play the moves, light the scene, draw the
 status screen, feed systemd's watchdog. The screen is the Pi's display (SDL's KMS/DRM
 driver without a desktop); with no display at all the board says so in one log line and
-plays on without one. Games are saved after every move and resumed at the next start.
+plays on without one. The devices are opened before anything else: a board that cannot
+light or sense its pieces leaves no game behind. Games are saved after every move and the
+game of this board (its game and profile) is resumed at the next start; the screen's load
+list continues any other saved game.
 With ``--log`` a simulated board is driven by a sensor log instead of people, in log
 time (``--speed`` replays it at that multiple of real time), which is how the tests play
 whole games and pull the plug in the middle of them. Logs go to standard output for the
@@ -15,7 +18,8 @@ from __future__ import annotations
 
 import logging
 import os
-import sys
+from collections.abc import Callable
+from functools import partial
 
 from app.cli import log_to_stdout
 from app.hardware.buttons import Buttons
@@ -23,13 +27,12 @@ from app.hardware.leds import open_strip
 from app.hardware.profile import ProfileError, load_profile
 from app.hardware.sensors import open_source
 from app.sensing.sensorlog import SensorLogError, read_log_file
-from app.table.config import ConfigError, load_config
+from app.table.config import load_config
 from app.table.loop import Table
 from app.table.service import Notifier, ServiceStop, stop_on_signals
 from app.table.session import Session
-from app.table.store import RecordStore
+from app.table.store import RecordStore, Saved
 from app.table.thinker import InlineThinker, Thinker
-from engines import EngineError
 
 log = logging.getLogger("tabletop")
 
@@ -48,51 +51,74 @@ def register(subparsers) -> None:
     parser.set_defaults(run=run)
 
 
+class ContinueSaved(Exception):
+    """The screen's load list chose a saved game. Raised out of the table loop, which
+    ends there; :func:`run` continues that record in a new session and a new loop on the
+    same devices, as a start would: the new loop's first scan tells the new session every
+    piece on the board."""
+
+    def __init__(self, saved: Saved) -> None:
+        super().__init__(saved.path.name)
+        self.saved = saved
+
+
 def run(args) -> int:
     log_to_stdout()
-    try:
-        profile = load_profile(args.profile)
-        config = load_config(args.config)
-        config.check_buttons(profile)
-        options, readings = dict(config.options), None
-        if args.log:
-            if profile.sensors.driver != "simulated":
-                raise ProfileError(f"--log drives simulated sensors; profile {profile.name} "
-                                   f"has {profile.sensors.driver} sensors")
-            header, readings = read_log_file(args.log, profile)
-            if header.game != profile.game:
-                raise SensorLogError(f"the log is a {header.game} game, the profile "
-                                     f"{profile.game}")
-            options = dict(header.options)
-        store = RecordStore(config.data_dir)
-        # A replayed log plays in log time: the engine answers at once, as it would
-        # have had all the time in the world between the logged readings.
-        session = Session.resume_or_start(
-            store, profile.game, options, seats=config.seats, level=config.level,
-            seed=config.seed, show_legal=config.show_legal,
-            colour_sensing=profile.sensors.colour,
-            thinker=InlineThinker() if readings is not None else Thinker())
-    except (OSError, ProfileError, ConfigError, SensorLogError, EngineError) as error:
-        print(f"tabletop run: {error}", file=sys.stderr)
-        return 2
-    log.info("profile %s, game %s, records in %s", profile.name, profile.game, store.directory)
+    profile = load_profile(args.profile)
+    config = load_config(args.config, game=profile.game)
+    config.check_buttons(profile)
+    options, readings = config.options, None
+    if args.log:
+        if profile.sensors.driver != "simulated":
+            raise ProfileError(f"--log drives simulated sensors; profile {profile.name} "
+                               f"has {profile.sensors.driver} sensors")
+        header, readings = read_log_file(args.log, profile)
+        if header.game != profile.game:
+            raise SensorLogError(f"the log is a {header.game} game, the profile "
+                                 f"{profile.game}")
+        options = dict(header.options)
     notifier = Notifier.from_environ()
     strip = source = buttons = None
     with stop_on_signals():
         try:
+            # The devices first: a board that cannot light or sense its pieces cannot
+            # play, and must not start (and save) a game either.
             strip = open_strip(profile)
             if config.buttons:
                 buttons = Buttons(config.buttons)
             if readings is None:
                 source = open_source(profile)
-            table = Table(session, profile, strip, source, screen=status_screen(session),
-                          buttons=buttons, notifier=notifier, blink_s=config.blink_s)
-            notifier.ready(f"playing {profile.game}")
-            if readings is None:
-                table.run(config.poll_s)
-            else:
-                table.replay(readings, args.speed)
-                log.info("end of sensor log")
+            store = RecordStore(config.data_dir, profile=profile.name)
+            log.info("profile %s, game %s, records in %s", profile.name, profile.game,
+                     store.directory)
+            # A replayed log plays in log time: the engine answers at once, as it would
+            # have had all the time in the world between the logged readings.
+            thinker = InlineThinker() if readings is not None else Thinker()
+            new_session = partial(Session.resume_or_start, store, seats=config.seats,
+                                  level=config.level, seed=config.seed,
+                                  show_legal=config.show_legal,
+                                  colour_sensing=profile.sensors.colour, thinker=thinker)
+            session = new_session(profile.game, options)
+            screen = status_screen(session, load=None if readings is not None
+                                   else _continue_saved)
+            while True:
+                table = Table(session, profile, strip, source, screen=screen,
+                              buttons=buttons, notifier=notifier, blink_s=config.blink_s)
+                notifier.ready(f"playing {session.board.game}")
+                try:
+                    if readings is None:
+                        table.run(config.poll_s)
+                    else:
+                        table.replay(readings, args.speed)
+                        log.info("end of sensor log")
+                    break
+                except ContinueSaved as chosen:
+                    if session.thought is not None:
+                        session.thought.cancel()
+                    log.info("continuing %s from the load list", chosen.saved.path.name)
+                    session = new_session(chosen.saved.game, {},
+                                          record=chosen.saved.path.name)
+                    screen.console.session, screen.dirty = session, True
         except ServiceStop as stop:
             log.info("stopping on %s", stop)
         finally:
@@ -105,9 +131,13 @@ def run(args) -> int:
     return 0
 
 
-def status_screen(session: Session):
+def _continue_saved(saved: Saved) -> None:
+    raise ContinueSaved(saved)
+
+
+def status_screen(session: Session, load: Callable[[Saved], None] | None = None):
     """The status screen on the display there is, or ``None`` (said in one log line)
-    when there is none a person could see."""
+    when there is none a person could see. ``load`` takes a game from its load list."""
     from app.screen.display import NoDisplayError, choose_display
     display = choose_display()
     if display is None:
@@ -125,4 +155,4 @@ def status_screen(session: Session):
     except NoDisplayError as error:
         log.info("no display (%s): playing without a screen", error)
         return None
-    return StatusWindow(surface, Console(session, tuple(GAMES)))
+    return StatusWindow(surface, Console(session, tuple(GAMES), load=load))
