@@ -287,3 +287,12 @@ def test_a_game_from_the_load_list_continues_in_a_new_session_on_the_same_device
     assert [str(m) for m in continued.board.move_stack] == ["f6"]
     assert "continuing 000001-conhex.sgf from the load list" in output
     assert continued.store.current.name == "000003-conhex.sgf" and len(strips) == 1
+
+
+def test_a_wrong_option_in_the_configuration_is_one_line_and_starts_nothing(tmp_path, capsys):
+    config = tmp_path / "tabletop.toml"
+    config.write_text(f'data_dir = "{tmp_path / "data"}"\n[game.options]\nhandicap = 2.0\n')
+    assert main(["run", "--profile", "conhex-sim", "--config", str(config)]) == 2
+    assert capsys.readouterr().err == (f"tabletop run: {config}: game.options.handicap: "
+                                       f"must be 0, 2 or 3, not 2.0\n")
+    assert RecordStore(tmp_path / "data").records() == []
