@@ -250,3 +250,22 @@ def test_record_scans_a_source_for_the_given_time(tmp_path, capsys):
                          "--out", str(log))
     header, readings = read_log(log.read_text().splitlines())
     assert code == 0 and header.profile == "kulami-sim" and readings == []
+
+
+def test_replay_checks_holes_against_a_makers_own_profile_when_given(tmp_path, capsys):
+    """A maker's board (its own profile, not shipped) has sensors on j10, outside the
+    8x8 of a Kulami layout; the log names that profile, which replay cannot find."""
+    from app.hardware.profile import PROFILE_DIR
+    own = tmp_path / "myboard.toml"
+    own.write_text((PROFILE_DIR / "kulami-sim.toml").read_text(encoding="utf-8"),
+                   encoding="utf-8")
+    log = tmp_path / "game.log"
+    log.write_text("\n".join([Header("kulami", OPTIONS, "myboard", False).to_json(),
+                              Reading(1.0, "j10", True).to_json(),
+                              Reading(2.0, "d4", True).to_json()]) + "\n")
+    code, _, err = run_cli(capsys, "sensors", "replay", str(log))
+    assert code == 2 and "'j10' is not a hole" in err and err.count("\n") == 1
+    code, out, _ = run_cli(capsys, "sensors", "replay", str(log), "--profile", str(own))
+    assert code == 0
+    assert [json.loads(line)["move"] for line in out.splitlines()
+            if json.loads(line)["event"] == "moved"] == ["d4"]

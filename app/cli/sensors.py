@@ -44,6 +44,8 @@ def register(subparsers) -> None:
 
     play = actions.add_parser("replay", help="feed a log through the pipeline, print events")
     play.add_argument("log", help="a log written by 'tabletop sensors record'")
+    play.add_argument("--profile", help="the board's profile (name or .toml path) when it "
+                                        "is a maker's own, not the shipped one the log names")
     play.add_argument("--debounce", type=seconds, default=DEBOUNCE_S, metavar="SECONDS",
                       help=f"seconds a reading must hold (default {DEBOUNCE_S:g})")
     play.add_argument("--settle", type=seconds, default=SETTLE_S, metavar="SECONDS",
@@ -106,9 +108,10 @@ def scan_until(source, writer: LogWriter, seconds: float | None, period: float) 
 
 
 def run_replay(args) -> int:
+    profile = load_profile(args.profile) if args.profile else None
     try:
         with open(args.log, "rb") as stream:
-            header, readings = read_log(stream)
+            header, readings = read_log(stream, profile)
         for record in replay(header, readings, debounce=args.debounce, settle=args.settle):
             print(json.dumps(record))
     except BrokenPipeError:
