@@ -20,6 +20,7 @@ ROLE_COLOURS: dict[str, RGB] = {
     "error": (255, 0, 0),          # red flash: an illegal placement
     "candidate": (255, 200, 0),    # amber, blinking: moves to choose between
     "fault": (255, 0, 255),        # magenta, blinking: a sensor being ignored
+    "seen": (110, 110, 110),       # soft white: a piece noticed, the move not yet read
     "setup": (0, 120, 255),        # blue: where a Kulami panel goes in the setup scene
 }
 

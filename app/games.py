@@ -128,7 +128,8 @@ def _on_off(value: bool) -> str:
 RANDOM_LAYOUT = "random"
 
 #: Scene roles every placement game lights (app/colours.py gives their colours).
-_PLACEMENT_ROLES = ("fault", "fill", "empty", "error", "suggestion", "candidate", "last", "legal",
+_PLACEMENT_ROLES = ("fault", "fill", "empty", "error", "suggestion", "candidate", "seen",
+                    "last", "legal",
                     "owned_b", "owned_w", "won_b", "won_w")
 
 GAMES: Mapping[str, GameInfo] = MappingProxyType({info.name: info for info in (

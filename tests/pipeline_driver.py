@@ -1,17 +1,20 @@
 """Drive the sensing pipeline as a session does, for the pipeline tests of every game."""
 
-from app.sensing.events import Moved, Takeback
+from app.sensing.events import Moved, Seen, Takeback
 
 SCAN = 0.01  # the session ticks the pipeline after every scan, 100 times a second
 
 
-def drive(pipeline, board, touches, *, until=None, apply_takebacks=True):
+def drive(pipeline, board, touches, *, until=None, apply_takebacks=True, seen=False):
     """Tick every scan, feed each reading, push the moves the pipeline reports (and pop
-    its takebacks unless told not to), resync after each. Returns every event."""
+    its takebacks unless told not to), resync after each. Returns every event, leaving
+    out the early ``Seen`` lights unless ``seen``."""
     events = []
 
     def take(new):
         for event in new:
+            if isinstance(event, Seen) and not seen:
+                continue
             events.append(event)
             if isinstance(event, Moved):
                 board.push(event.move)

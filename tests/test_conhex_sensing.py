@@ -11,7 +11,7 @@ from app.cli import main
 from app.games import new_game
 from app.hardware.profile import load_profile
 from app.hardware.sensors import SimulatedSensors
-from app.sensing.events import Candidates, InSync, Moved, OutOfSync, Takeback
+from app.sensing.events import Candidates, InSync, Moved, OutOfSync, Seen, Takeback
 from app.sensing.inference import Inference
 from app.sensing.pipeline import Pipeline
 from app.sensing.script import Hand
@@ -57,10 +57,11 @@ def log_lines(touches, *, colour, options=None):
 
 
 def replayed(touches, *, colour, options=None):
-    """Replay records (as ``tabletop sensors replay`` prints them), in_sync left out."""
+    """Replay records (as ``tabletop sensors replay`` prints them), in_sync and the early
+    seen lights left out."""
     header, readings = read_log(log_lines(touches, colour=colour, options=options))
     return [{k: v for k, v in r.items() if k in ("event", "move", "moves", "player")}
-            for r in replay(header, readings) if r["event"] != "in_sync"]
+            for r in replay(header, readings) if r["event"] not in ("in_sync", "seen")]
 
 
 def first_gem_then(gesture):
@@ -235,7 +236,8 @@ def test_a_lift_before_a_move_undone_by_button_is_forgotten():
     c2 = board.pop()  # the undo button takes c2 back; the gem is still on the board
     assert pipeline.resync(board) == [Moved(c2)]  # a session shows the gem to lift
     pipeline.feed("c2", False, 20.0)
-    assert pipeline.tick(21.0) == [InSync()]  # no swap offered again
+    # the light of the gem to lift goes out; no swap offered again
+    assert pipeline.tick(21.0) == [Seen(frozenset()), InSync()]
 
 
 @pytest.mark.parametrize("gesture", [quick_swap, slow_swap])
@@ -303,8 +305,10 @@ def noisy_log(tmp_path, seed, *, colour):
 
 
 def replay_cli(capsys, path):
+    """What ``tabletop sensors replay`` decided, without the early lights of new gems."""
     assert main(["sensors", "replay", str(path)]) == 0
-    return [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    return [r for r in records if r["event"] != "seen"]
 
 
 @pytest.mark.parametrize("seed", range(4))

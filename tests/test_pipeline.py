@@ -9,7 +9,7 @@ import pytest
 from app.games import new_game
 from app.sensing.debounce import Change, Debouncer
 from app.sensing.events import (Candidates, Correction, InSync, Moved, OutOfSync, Quarantined,
-                                Rejoined, Takeback, Waiting)
+                                Rejoined, Seen, Takeback, Waiting)
 from app.sensing.inference import Inference
 from app.sensing.pipeline import DEBOUNCE_S, SETTLE_S, Pipeline
 from app.sensing.script import Hand, Touch
@@ -231,6 +231,10 @@ def test_the_move_comes_one_settle_time_after_the_last_bounce():
         assert pipeline.feed(touch.hole, touch.on, touch.t) == []
     last = h.touches[-1].t
     assert pipeline.deadline == pytest.approx(last + DEBOUNCE_S)
+    assert pipeline.tick(last + DEBOUNCE_S - 0.001) == []
+    # lit as soon as the reading has held: the hand sees it was noticed
+    assert pipeline.tick(last + DEBOUNCE_S) == [Seen(frozenset({"d4"}))]
+    assert pipeline.seen == {"d4"}
     assert pipeline.tick(last + SETTLE_S - 0.001) == []
     assert pipeline.deadline == pytest.approx(last + SETTLE_S)
     assert pipeline.tick(last + SETTLE_S) == [Moved(board.parse_move("d4"))]
@@ -320,7 +324,7 @@ def test_the_pipeline_reports_moves_but_never_pushes_them():
     board = kulami()
     pipeline = Pipeline(board)
     pipeline.feed("d4", True, 0.0)
-    assert pipeline.tick(1.0) == [Moved(board.parse_move("d4"))]
+    assert pipeline.tick(1.0) == [Seen(frozenset({"d4"})), Moved(board.parse_move("d4"))]
     assert board.move_stack == [] and pipeline.occupancy == {"d4": ""}
     assert pipeline.tick(2.0) == []  # said once, not every scan
 
@@ -354,7 +358,7 @@ def test_readings_after_the_game_is_over_never_change_it():
     pipeline.feed("a1" if "a1" not in board.sensor_view() else "h8", True, 0.0)
     before = list(board.move_stack)
     events = pipeline.tick(5.0)
-    assert len(events) == 1 and isinstance(events[0], OutOfSync)
+    assert len(events) == 2 and isinstance(events[1], OutOfSync)
     assert board.move_stack == before
 
 
@@ -364,8 +368,10 @@ def test_colour_readings_reach_the_inference_only_when_sensed():
     for pipeline in (blind, sensing):
         pipeline.feed("c1", True, 0.0, colour="w")
         pipeline.feed("d1", True, 0.0, colour="w")
-    assert blind.tick(1.0) == [Moved(("c1", "d1"))] and blind.occupancy == {"c1": "", "d1": ""}
-    assert sensing.tick(1.0) == [OutOfSync(frozenset(), {"c1", "d1"})]
+    new = Seen(frozenset({"c1", "d1"}))
+    assert blind.tick(1.0) == [new, Moved(("c1", "d1"))]
+    assert blind.occupancy == {"c1": "", "d1": ""}
+    assert sensing.tick(1.0) == [new, OutOfSync(frozenset(), {"c1", "d1"})]
     assert sensing.occupancy == {"c1": "w", "d1": "w"}
 
 
@@ -377,7 +383,7 @@ def test_the_clock_is_whatever_the_caller_says():
     for touch in h.touches:
         events += pipeline.feed(touch.hole, touch.on, touch.t)
     events += pipeline.tick(h.touches[-1].t + SETTLE_S)
-    assert events == [Moved(board.parse_move("d4"))]
+    assert events == [Seen(frozenset({"d4"})), Moved(board.parse_move("d4"))]
 
 
 # --- timing edges --------------------------------------------------------------------------
@@ -391,7 +397,7 @@ def test_a_colour_misread_corrected_within_the_debounce_is_the_right_move():
     pipeline.feed("f6", True, 2.0, colour="w")  # not red's colour: no move for red
     corrected = 2.0 + DEBOUNCE_S - 0.03
     pipeline.feed("f6", True, corrected, colour="b")
-    assert pipeline.tick(corrected + SETTLE_S - 0.001) == []  # quiet since red was read
+    assert pipeline.tick(corrected + SETTLE_S - 0.001) == [Seen(frozenset({"f6"}))]
     assert pipeline.tick(corrected + SETTLE_S) == [Moved(board.parse_move("f6"))]
     assert pipeline.occupancy == {"f6": "b"}
 
@@ -401,7 +407,8 @@ def test_a_colour_misread_that_holds_is_no_move():
     pipeline = Pipeline(board, colour_sensing=True)
     pipeline.tick(0.0)
     pipeline.feed("f6", True, 2.0, colour="w")
-    assert pipeline.tick(2.0 + DEBOUNCE_S + SETTLE_S) == [OutOfSync(frozenset(), {"f6"})]
+    assert pipeline.tick(2.0 + DEBOUNCE_S + SETTLE_S) == [Seen(frozenset({"f6"})),
+                                                          OutOfSync(frozenset(), {"f6"})]
 
 
 @pytest.mark.parametrize("away, taken_back", [(SETTLE_S - 0.02, False),
@@ -414,7 +421,7 @@ def test_a_marble_lifted_and_put_back_within_the_settle_time_is_no_takeback(away
     pipeline = Pipeline(board)
     pipeline.tick(0.0)
     pipeline.feed("d4", True, 1.0)
-    assert pipeline.tick(2.0) == [Moved(board.parse_move("d4"))]
+    assert pipeline.tick(2.0) == [Seen(frozenset({"d4"})), Moved(board.parse_move("d4"))]
     board.push_text("d4")
     assert pipeline.resync(board) == []
     pipeline.feed("d4", False, 3.0)

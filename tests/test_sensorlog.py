@@ -13,6 +13,7 @@ from app.hardware.profile import load_profile
 from app.hardware.sensors import SimulatedSensors
 from app.sensing.events import OutOfSync
 from app.sensing.sensorlog import Header, LogWriter, Reading, SensorLogError, read_log
+from app.sensing.pipeline import DEBOUNCE_S, SETTLE_S
 from app.table.replay import replay
 from app.table.roles import by_role, hole_roles
 from engines.players import choose_move
@@ -59,7 +60,11 @@ def test_a_noisy_56_move_game_replays_to_exactly_its_moves_with_the_right_lights
     records = [json.loads(line) for line in out.splitlines()]
     moved = [r for r in records if r["event"] == "moved"]
     assert [r["move"] for r in moved] == played
-    assert {r["event"] for r in records} <= {"moved", "in_sync"}
+    assert {r["event"] for r in records} <= {"moved", "in_sync", "seen"}
+    for record, after in zip(records, records[1:]):  # each marble lit before it counts
+        if after["event"] == "moved":
+            assert record["event"] == "seen" and record["holes"] == [after["move"]]
+            assert after["t"] - record["t"] == pytest.approx(SETTLE_S - DEBOUNCE_S, abs=0.25)
     assert sum(r["event"] == "in_sync" for r in records) <= 1  # the empty board, at most
 
     board = new_game("kulami", **OPTIONS)
@@ -91,8 +96,9 @@ def test_roles_put_fixing_the_board_first():
 
 
 def replay_lines(lines):
+    """Replay records, without the early lights of new pieces."""
     header, readings = read_log(lines)
-    return list(replay(header, readings))
+    return [r for r in replay(header, readings) if r["event"] != "seen"]
 
 
 HEADER = json.dumps({"log": "tabletop-sensors", "version": 1, "game": "kulami",

@@ -284,3 +284,19 @@ def test_a_disk_that_fails_mid_game_never_stops_play_and_the_game_is_saved_later
     assert game.status().saving == "" and game.message == "saving works again: the game is on disk"
     resumed = RecordStore(tmp_path).resume("kulami")
     assert [str(m) for m in resumed.board.move_stack] == ["d4", "d7", "d2"]
+
+
+def test_a_piece_lights_as_seen_at_once_and_counts_at_settle():
+    from app.sensing.pipeline import DEBOUNCE_S, SETTLE_S
+
+    game = session(seats={"b": "person", "w": "person"})
+    game.tick(0.0)
+    game.tick(1.0)
+    revision = game.revision
+    game.on_reading("d4", True, 2.0)
+    game.tick(2.0 + DEBOUNCE_S)
+    assert game.scene().named("seen") == {"d4"} and game.revision > revision
+    assert texts(game) == []  # not a move yet
+    game.tick(2.0 + SETTLE_S)
+    assert texts(game) == ["d4"] and game.scene().named("seen") == frozenset()
+    assert game.scene().named("last") == {"d4"}

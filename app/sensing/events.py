@@ -25,6 +25,15 @@ class Takeback:
 
 
 @dataclass(frozen=True)
+class Seen:
+    """The holes where a piece rests that the game does not have, as soon as their
+    readings have held (the debounce), before the board settles: lit at once so the
+    hand that let go sees it was noticed. Not a move; said again whenever they change."""
+
+    holes: frozenset[str]
+
+
+@dataclass(frozen=True)
 class Correction:
     """The last move's piece was moved to another hole, where the same player could have
     played instead (a marble slid on after it was read): taking ``undo`` back and
@@ -85,4 +94,4 @@ class InSync:
 
 
 Event = (Moved | Takeback | Correction | Waiting | Candidates | OutOfSync | InSync
-         | Quarantined | Rejoined)
+         | Quarantined | Rejoined | Seen)

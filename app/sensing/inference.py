@@ -77,6 +77,11 @@ class Inference:
         colour is not sensed)."""
         return self._expected
 
+    def has_hole(self, hole: str) -> bool:
+        """Whether ``hole`` is one of the game's (a sensor outside a Kulami layout is
+        not)."""
+        return hole in self._holes
+
     def holds_nothing(self, hole: str) -> bool:
         """Whether a piece on ``hole`` fits no move now: the game has none there and the
         player to move can put none there."""

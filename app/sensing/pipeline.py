@@ -37,7 +37,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from app.sensing.debounce import EMPTY, Change, Debouncer
-from app.sensing.events import Event, InSync, OutOfSync, Quarantined, Rejoined
+from app.sensing.events import Event, InSync, OutOfSync, Quarantined, Rejoined, Seen
 from app.sensing.health import Health
 from app.sensing.inference import Inference
 from app.sensing.settle import Settle
@@ -69,11 +69,17 @@ class Pipeline:
         # Holes of the last move seen empty since it was made, and the moves up to it.
         self._lifted: frozenset[str] = frozenset()
         self._lifted_under: tuple = ()
+        self._seen: frozenset[str] = frozenset()
 
     @property
     def occupancy(self) -> Mapping[str, str]:
         """The settled occupied holes -> colour (``""`` where colour is not sensed)."""
         return MappingProxyType(self._occupancy)
+
+    @property
+    def seen(self) -> frozenset[str]:
+        """The holes holding a piece the game does not have, as debounced just now."""
+        return self._seen
 
     @property
     def quarantined(self) -> Mapping[str, str]:
@@ -121,6 +127,7 @@ class Pipeline:
         """The game changed (a move pushed or popped, a new game): judge the settled board
         against it. Returns nothing when they agree, as the caller just made them agree."""
         self._inference = Inference(board, colour_sensing=self.colour_sensing)
+        self._seen = self._new_pieces()
         self._history = tuple(board.move_stack)
         if self._lifted_under[:len(self._history)] != self._history:
             self._lifted, self._lifted_under = frozenset(), ()  # the game went elsewhere
@@ -173,4 +180,13 @@ class Pipeline:
                 if self._lifted_under != self._history:
                     self._lifted, self._lifted_under = frozenset(), self._history
                 self._lifted |= {change.hole}
+        if changes and (seen := self._new_pieces()) != self._seen:
+            self._seen = seen
+            events.append(Seen(seen))
         return events
+
+    def _new_pieces(self) -> frozenset[str]:
+        expected, quarantined = self._inference.expected, self._health.quarantined
+        return frozenset(hole for hole, colour in self._debouncer.state.items()
+                         if expected.get(hole) != colour and hole not in quarantined
+                         and self._inference.has_hole(hole))

@@ -21,7 +21,7 @@ from app.table.roles import ROLES, hole_roles
 from app.table.session import Session
 
 #: Roles only the session knows of, most urgent first, ahead of the game's own.
-SESSION_ROLES = ("fault", "error", "candidate", "suggestion")
+SESSION_ROLES = ("fault", "error", "suggestion", "candidate", "seen")
 
 
 def replay(header: Header, readings: Iterable[Reading], *, debounce: float = DEBOUNCE_S,

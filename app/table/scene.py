@@ -100,14 +100,16 @@ def placed_holes(board: Board, move: Hashable) -> frozenset[str]:
 
 def game_scene(board: Board, *, sync: OutOfSync | None = None, show_legal: bool = True,
                suggestion: Iterable[str] = (), error: Iterable[str] = (),
-               candidates: Iterable[str] = (), faults: Iterable[str] = ()) -> Scene:
+               candidates: Iterable[str] = (), faults: Iterable[str] = (),
+               seen: Iterable[str] = ()) -> Scene:
     """The scene for a game in progress or over.
 
     In sync mode only the holes to fill and to empty light: nothing else can happen until
     the board matches. ``suggestion`` is the engine's move waiting to be placed or a
     hint, ``error`` an illegal placement, ``candidates`` moves the sensors cannot tell
     apart (or a correction to confirm), ``faults`` holes whose sensors are being
-    ignored, shown in sync mode too. At the end the winner's areas blink in the
+    ignored, shown in sync mode too, ``seen`` new pieces noticed before the board has
+    settled. At the end the winner's areas blink in the
     winner's colour.
     """
     fault_lights = {h: _light("fault", ROLE_COLOURS["fault"]) for h in faults}
@@ -135,8 +137,8 @@ def game_scene(board: Board, *, sync: OutOfSync | None = None, show_legal: bool 
         if outcome is not None and outcome.winner and role == f"owned_{outcome.winner}":
             role = f"won_{outcome.winner}"
         scene[hole] = _light(role, role_colour(game, role, lights.mover))
-    for role, holes in (("candidate", candidates), ("suggestion", suggestion),
-                        ("error", error)):
+    for role, holes in (("seen", seen), ("candidate", candidates),
+                        ("suggestion", suggestion), ("error", error)):
         for hole in holes:
             scene[hole] = _light(role, ROLE_COLOURS[role])
     scene.update(fault_lights)

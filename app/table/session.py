@@ -26,7 +26,7 @@ from typing import Any
 from app.games import game as game_info, new_game
 from app.table.scene import Scene, game_scene, placed_holes, setup_scene
 from app.sensing.events import (Candidates, Correction, Event, InSync, Moved, OutOfSync,
-                                Quarantined, Rejoined, Takeback, Waiting)
+                                Quarantined, Rejoined, Seen, Takeback, Waiting)
 from app.sensing.pipeline import DEBOUNCE_S, SETTLE_S, Pipeline
 from app.table import texts
 from app.table.status import Status
@@ -185,6 +185,9 @@ class Session:
             queue.extend(self._on_event(queue.pop(0)))
 
     def _on_event(self, event: Event) -> list[Event]:
+        if isinstance(event, Seen):
+            self._tell("seen", holes=sorted(event.holes))  # lit from pipeline.seen
+            return []
         if isinstance(event, (Quarantined, Rejoined)):
             return self._on_health(event)
         if (self.sync is not None and self.sync_strict
@@ -555,7 +558,7 @@ class Session:
         return game_scene(
             self.board, show_legal=self.show_legal or self.suggestion is not None,
             suggestion=placed_holes(self.board, shown) if shown is not None else (),
-            error=self.error, candidates=others, faults=faults)
+            error=self.error, candidates=others, faults=faults, seen=self.pipeline.seen)
 
     def _say(self, message: str, kind: str = "info") -> None:
         self.message, self.message_kind = message, kind
