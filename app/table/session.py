@@ -76,6 +76,8 @@ class Session:
         self.board = board
         self.level = level
         self.store = store
+        if store is not None:
+            store.players = self  # every record names who plays, at what level, what seed
         #: The engine's choices depend only on this seed and the position, so after a
         #: restart it picks the move it had already lit.
         self.seed = seed if seed is not None else random.randrange(2**32)
@@ -128,7 +130,6 @@ class Session:
         if resumed.board is not None:
             board = resumed.board
             session = cls(board, store=store, **{**kwargs, **resumed.table})
-            store.players = session
             session._say(texts.resumed(store.current.name, len(board.move_stack)))
             log.info("resumed %s with %d moves", store.current, len(board.move_stack))
             recorded = {"options": dict(board.options), **resumed.table}
@@ -138,13 +139,14 @@ class Session:
             kept = [key for key, value in configured.items()
                     if key in recorded and recorded[key] != value]
             if kept:
-                log.warning("%s keeps its own %s, not the configuration's",
-                            store.current.name,
-                            " and ".join(filter(None, (", ".join(kept[:-1]), kept[-1]))))
+                said = texts.kept_own(store.current.name,
+                                      " and ".join(filter(None, (", ".join(kept[:-1]),
+                                                                 kept[-1]))))
+                session._say(said)
+                log.warning(said)
             return session
         board = new_game(game, **options)
         session = cls(board, store=store, **kwargs)
-        store.players = session
         store.start(board)
         session.setting_up = game_info(board.game).setup
         if resumed.problem:

@@ -135,6 +135,10 @@ def resumed(name: str, moves: int) -> str:
     return f"resumed {name} at move {moves}"
 
 
+def kept_own(name: str, what: str) -> str:
+    return f"{name} keeps its own {what}, not the configuration's"
+
+
 def not_a_candidate(move: str) -> str:
     return f"{move} is not one of the moves on the board"
 
