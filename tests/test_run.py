@@ -291,8 +291,8 @@ def test_a_game_from_the_load_list_continues_in_a_new_session_on_the_same_device
 
 def test_a_wrong_option_in_the_configuration_is_one_line_and_starts_nothing(tmp_path, capsys):
     config = tmp_path / "tabletop.toml"
-    config.write_text(f'data_dir = "{tmp_path / "data"}"\n[game.options]\nhandicap = 2.0\n')
+    config.write_text(f'data_dir = "{tmp_path / "data"}"\n[options.conhex]\nhandicap = 2.0\n')
     assert main(["run", "--profile", "conhex-sim", "--config", str(config)]) == 2
-    assert capsys.readouterr().err == (f"tabletop run: {config}: game.options.handicap: "
+    assert capsys.readouterr().err == (f"tabletop run: {config}: options.conhex.handicap: "
                                        f"must be 0, 2 or 3, not 2.0\n")
     assert RecordStore(tmp_path / "data").records() == []

@@ -13,7 +13,8 @@ EXAMPLE = Path(__file__).resolve().parents[1] / "app" / "table" / "tabletop.exam
 def test_the_example_loads_and_fits_the_kulami_board():
     config = load_config(EXAMPLE, environ={"XDG_DATA_HOME": "/x"})
     assert config.seats == {"b": "person", "w": "engine"} and config.level == 2
-    assert config.options == {"layout": "square-1", "scoring": 0}
+    assert config.options == {"kulami": {"layout": "square-1", "scoring": 0},
+                              "conhex": {"pie": True, "handicap": 0}}
     assert config.buttons == {"confirm": 27} and config.poll_s == 0.01
     assert config.data_dir == Path("/x/tabletop")
     config.check_buttons(load_profile("kulami"))

@@ -65,9 +65,9 @@ class ContinueSaved(Exception):
 def run(args) -> int:
     log_to_stdout()
     profile = load_profile(args.profile)
-    config = load_config(args.config, game=profile.game)
+    config = load_config(args.config)
     config.check_buttons(profile)
-    options, readings = config.options, None
+    options, readings = config.options_for(profile.game), None
     if args.log:
         if profile.sensors.driver != "simulated":
             raise ProfileError(f"--log drives simulated sensors; profile {profile.name} "

@@ -5,10 +5,11 @@ play, so one profile serves every household. Every key is optional and every pro
 one line naming the file, the key and what is wrong. A commented example lives in
 app/table/tabletop.example.toml; on a Pi it is installed as /etc/tabletop/tabletop.toml.
 
-Game options are checked against the game the board plays (:func:`load_config`'s
-``game``) by the game's typed options, as a record's are: ``handicap = 2.0`` is refused
-by name with the allowed values instead of reaching a record. They are for a new game:
-a game in progress keeps the options, seats and level of its record.
+Game options have a table per game (``[options.kulami]``, ``[options.conhex]``), so one
+file serves whichever board it is installed with. Each is checked by its game's typed
+options, as a record's are: ``handicap = 2.0`` is refused by name with the allowed
+values instead of reaching a record. They are for a new game: a game in progress keeps
+the options, seats and level of its record.
 """
 
 from __future__ import annotations
@@ -42,10 +43,15 @@ class Config:
     level: int = 2
     seed: int | None = None
     show_legal: bool = True
-    options: Mapping[str, Any] = field(default_factory=dict)
+    #: Game name -> the options for a new game of it.
+    options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     buttons: Mapping[str, int] = field(default_factory=dict)
     poll_s: float = 0.01
     blink_s: float = 0.5
+
+    def options_for(self, game: str) -> dict[str, Any]:
+        """The options for a new game of ``game`` (none given: its defaults)."""
+        return dict(self.options.get(game, {}))
 
     def check_buttons(self, profile: Profile) -> None:
         """Refuse button pins the profile's sensors or LEDs already use."""
@@ -61,10 +67,9 @@ class Config:
 
 
 def load_config(path: Path | str | None = None,
-                environ: Mapping[str, str] = os.environ, game: str | None = None) -> Config:
+                environ: Mapping[str, str] = os.environ) -> Config:
     """The configuration in ``path``; with none, /etc/tabletop/tabletop.toml if present,
-    else the defaults. With ``game`` (the profile's), the game options are checked and
-    converted to the game's types; without, they are kept as the file gives them."""
+    else the defaults."""
     if path is None:
         if not SYSTEM_CONFIG.is_file():
             return Config(None, default_data_dir(environ))
@@ -74,7 +79,7 @@ def load_config(path: Path | str | None = None,
         raw = tomllib.loads(read_text(path, ConfigError))
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: not valid TOML: {error}") from None
-    return _Reader(path, raw).config(environ, game)
+    return _Reader(path, raw).config(environ)
 
 
 class _Reader:
@@ -104,43 +109,48 @@ class _Reader:
             raise self.fail(key, f"{problem}, not {value!r}")
         return value
 
-    def options(self, raw: dict, game: str | None) -> dict[str, Any]:
-        """``game``'s options from ``game.options``, each checked by its typed option,
-        then together by making a board of them (a Kulami layout name or text)."""
-        if game is None:
-            return dict(raw)
+    def options(self) -> dict[str, dict[str, Any]]:
+        """Each game's table of ``options``, checked option by option by its typed
+        options, then together by making a board of them (a Kulami layout name or text)."""
+        tables = self.table(self.raw, "options", tuple(games.GAMES))
+        return {game: self.game_options(game, raw) for game, raw in tables.items()}
+
+    def game_options(self, game: str, raw: Any) -> dict[str, Any]:
+        where = f"options.{game}"
+        if not isinstance(raw, dict):
+            raise self.fail(where, "must be a table")
         cls = games.game(game).board_class
         spec = {option.name: option for option in cls.OPTIONS}
         checked = {}
         for key, value in raw.items():
             option = spec.get(key)
             if option is None:
-                raise self.fail(f"game.options.{key}", f"{game} has no such option "
+                raise self.fail(f"{where}.{key}", f"{game} has no such option "
                                 f"(options: {', '.join(spec) or 'none'})")
             try:
                 checked[key] = option.accept(value)
             except OptionError:
-                raise self.fail(f"game.options.{key}",
+                raise self.fail(f"{where}.{key}",
                                 f"must be {option.allowed()}, not {value!r}") from None
         try:
             cls.new(**checked)
         except OptionError as error:
-            raise self.fail("game.options", str(error)) from None
+            raise self.fail(where, str(error)) from None
         return checked
 
-    def config(self, environ: Mapping[str, str], played: str | None) -> Config:
+    def config(self, environ: Mapping[str, str]) -> Config:
+        known = ("data_dir", "game", "options", "buttons", "loop")
         for key in self.raw:
-            if key not in ("data_dir", "game", "buttons", "loop"):
-                raise self.fail(key, "unknown key (known: data_dir, game, buttons, loop)")
+            if key not in known:
+                raise self.fail(key, f"unknown key (known: {', '.join(known)})")
         data_dir = self.value(self.raw, "data_dir", "data_dir", str, "", str.strip,
                               "must name a directory")
         game = self.table(self.raw, "game", ("first", "second", "level", "seed",
-                                             "show_legal", "options"))
+                                             "show_legal"))
         seats = {player: self.value(game, f"game.{name}", name, str, default,
                                     SEAT_KINDS.__contains__, "must be person or engine")
                  for player, name, default in (("b", "first", "person"),
                                                ("w", "second", "engine"))}
-        options = self.value(game, "game.options", "options", dict, {})
         buttons = self.table(self.raw, "buttons", BUTTON_ACTIONS)
         for action, pin in buttons.items():
             self.value(buttons, f"buttons.{action}", action, int, None,
@@ -161,4 +171,4 @@ class _Reader:
                        "must be 1 or more"),
             self.value(game, "game.seed", "seed", int, None),
             self.value(game, "game.show_legal", "show_legal", bool, True),
-            self.options(options, played), dict(buttons), poll / 1000, blink / 1000)
+            self.options(), dict(buttons), poll / 1000, blink / 1000)
