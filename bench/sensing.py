@@ -19,9 +19,13 @@ from app.hardware.sensors import MatrixScanner, SimulatedSensors
 from app.games import new_game
 from app.sensing.events import Moved
 from app.sensing.pipeline import SETTLE_S, Pipeline
+from app.sensing.script import Hand
+from app.sensing.sensorlog import Header, Reading
+from app.table.replay import replay
 from app.table.roles import hole_roles
 from bench.polyominoes import Placement, PolyominoBoard
 from engines.core import Board
+from engines.players import choose_move
 
 #: Bench-only colours per role, standing in for the session's scene.
 PALETTE = {"legal": (0, 40, 0), "off_limits": (40, 0, 0), "last": (80, 80, 80),
@@ -59,7 +63,7 @@ def decision(board) -> float:
         start = time.perf_counter()
         events = pipeline.tick(1.0 + SETTLE_S)
         run.elapsed = time.perf_counter() - start
-        assert len(events) == 1, events
+        assert isinstance(events[-1], Moved), events
 
     samples = []
     for _ in range(30):
@@ -94,7 +98,7 @@ def settled_to_frame(board: Board, profile, strip, repeat: int = 30) -> float:
             pipeline.feed(hole, True, t)
         start = time.perf_counter()
         events = pipeline.tick(t + SETTLE_S)
-        assert events == [Moved(move)], events
+        assert events[-1] == Moved(move), events
         board.push(move)
         pipeline.resync(board)
         colours = [(0, 0, 0)] * strip.count
@@ -128,6 +132,78 @@ def two_at_once(board: Board, repeat: int = 10) -> tuple[float, str]:
         samples.append(time.perf_counter() - start)
         decided = type(events[-1]).__name__
     return statistics.median(samples), decided
+
+
+#: The noisy whole games the latency figures come from: each game's simulated board,
+#: colour-blind Kulami (where a phantom move is likeliest) and colour-sensing ConHex.
+LATENCY_GAMES = (("kulami", False), ("conhex", True))
+LATENCY_SEEDS = range(6)
+SETTLES = (0.25, 0.3, 0.35, 0.4, 0.5)
+
+
+def noisy_game(game: str, colour: bool, seed: int) -> tuple[list[str], list[Reading]]:
+    """A whole seeded game at level 1, acted out by the scripted hand with its noise."""
+    profile = load_profile(f"{game}-sim")
+    board, rng = new_game(game), random.Random(seed)
+    moves, probe = [], board.copy()
+    while not probe.is_game_over():
+        moves.append(choose_move(probe, 1, rng))
+        probe.push(moves[-1])
+    hand = Hand(profile.holes, rng)
+    hand.play(board, moves)
+    readings = [Reading(t.t, t.hole, t.on, colour=t.colour if colour else None)
+                for t in hand.touches]
+    return [board.move_text(m) for m in moves], readings
+
+
+#: What a board says when it has misread a hand (a correct replay says none of these).
+FALSE_ALARMS = ("out_of_sync", "not_legal", "correction", "candidates", "quarantined")
+
+
+def latencies(settles=SETTLES) -> tuple[dict[float, tuple[int, int, int]], list[float],
+                                        list[float]]:
+    """Replays every noisy game at each settle time: phantom moves, missed moves and false
+    alarms per settle time; and at SETTLE_S, from each piece coming to rest (its last raw
+    change) to its first light and to its move being committed."""
+    logs = [(game, colour, *noisy_game(game, colour, seed))
+            for game, colour in LATENCY_GAMES for seed in LATENCY_SEEDS]
+    errors, light, commit = {}, [], []
+    for settle in settles:
+        phantom = missed = alarms = 0
+        for game, colour, played, readings in logs:
+            records = list(replay(Header(game, {}, f"{game}-sim", colour), readings,
+                                  settle=settle))
+            moved = [r["move"] for r in records if r["event"] == "moved"]
+            phantom += len(moved) - len(played) + sum(r["event"] == "takeback"
+                                                      for r in records)
+            missed += sum(1 for a, b in zip(played, moved) if a != b) + max(
+                0, len(played) - len(moved))
+            alarms += sum(r["event"] in FALSE_ALARMS for r in records)
+            if settle == SETTLE_S:
+                light_at, commit_at = _latency(readings, records)
+                light += light_at
+                commit += commit_at
+        errors[settle] = (phantom, missed, alarms)
+    return errors, light, commit
+
+
+def _latency(readings: list[Reading], records: list[dict]) -> tuple[list[float], list[float]]:
+    light, commit = [], []
+    for record in records:
+        if record["event"] != "moved" or record["move"] == "swap":
+            continue
+        hole, t = record["move"], record["t"]
+        rest = max(r.t for r in readings if r.hole == hole and r.t <= t)
+        lit = min(r["t"] for r in records if r["event"] == "seen" and hole in r["holes"]
+                  and r["t"] >= rest)
+        light.append(lit - rest)
+        commit.append(t - rest)
+    return light, commit
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
 class EveryMoveBoard(PolyominoBoard):
@@ -196,6 +272,21 @@ def main() -> None:
     for name, seconds in rows:
         print(f"{name:<{width}}  {seconds * 1000:>7.3f} ms")
     print(f"\nOn top of these the pipeline waits SETTLE_S = {SETTLE_S} s of quiet on purpose.")
+
+    errors, light, commit = latencies()
+    games = len(LATENCY_GAMES) * len(LATENCY_SEEDS)
+    print(f"\nNoisy whole games replayed ({games}: Kulami colour-blind, ConHex colour-sensing)")
+    print(f"{'settle (s)':>10}  {'phantom moves':>13}  {'missed moves':>12}  "
+          f"{'false alarms':>12}")
+    for settle, (phantom, missed, alarms) in errors.items():
+        mark = "  <- SETTLE_S" if settle == SETTLE_S else ""
+        print(f"{settle:>10.2f}  {phantom:>13}  {missed:>12}  {alarms:>12}{mark}")
+    print(f"\nFrom a piece at rest (its last raw change), over {len(light)} placements, "
+          f"at SETTLE_S = {SETTLE_S} s:")
+    for name, values in (("first light (seen)", light), ("move committed", commit)):
+        print(f"  {name:<20} median {statistics.median(values) * 1000:5.0f} ms   "
+              f"95th percentile {percentile(values, 0.95) * 1000:5.0f} ms")
+    print("  (the table loop scans every 10 ms: add up to one scan period on a board)")
 
 
 if __name__ == "__main__":

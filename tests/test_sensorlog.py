@@ -117,7 +117,7 @@ def test_replay_reports_takebacks_and_what_to_fix():
     assert records[1]["move"] == "d4" and "last" not in records[1]["lights"]
     assert records[3]["hole"] == "e4" and records[3]["lights"]["error"] == ["e4"]
     assert records[3]["reason"].startswith("e4 is on an off-limits panel")
-    assert records[3]["t"] == pytest.approx(7.5)  # settled half a second after e4 came on
+    assert records[3]["t"] == pytest.approx(7 + SETTLE_S)  # the settle time after e4 came on
     assert records[4]["lights"]["last"] == ["d4"]
 
 

@@ -47,9 +47,12 @@ from engines.core import Board
 #: glitches (well under 10 ms), short enough not to delay the settle stage noticeably.
 DEBOUNCE_S = 0.05
 #: The board must be quiet this long before it is judged: longer than a marble rocking
-#: in its dimple or rolling over a hole and the gaps in a slow, hesitant placement,
-#: short enough that the LEDs still answer the hand that just let go (see the README).
-SETTLE_S = 0.5
+#: in its dimple or rolling over a hole and the gaps in a slow, hesitant placement
+#: (up to 0.3 s off), short enough that the move is read while the hand is still near.
+#: Measured on noisy whole games (bench/sensing.py): 0.25 s misreads hesitant hands,
+#: 0.3 s and longer read every game exactly; 0.35 s keeps a margin. The hand sees its
+#: piece noticed sooner than that: a new piece lights as soon as its reading has held.
+SETTLE_S = 0.35
 
 
 class Pipeline:
