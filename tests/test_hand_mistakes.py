@@ -137,13 +137,23 @@ def test_a_stray_marble_on_a_legal_hole_ends_in_the_move_once_it_is_removed():
     assert moves(records) == ["g5", "g8"] == played(run(h))
 
 
-def test_sliding_the_just_placed_marble_is_offered_as_a_correction():
+def slide(h: Hand, start: str, to: str) -> None:
+    """The marble on ``start`` slid on to ``to``: lifted and put down at once."""
+    h.lift(start)
+    h.pause(0.05)
+    h.place(to)
+
+
+def red_g5_then_slid_to_g6() -> Hand:
     h = hand()
     h.place("g5")
     h.pause(2.0)
-    h.lift("g5")
-    h.pause(0.05)
-    h.place("g6")
+    slide(h, "g5", "g6")
+    return h
+
+
+def test_sliding_the_just_placed_marble_is_offered_as_a_correction():
+    h = red_g5_then_slid_to_g6()
     records = replayed(h)
     assert events(records) == ["moved", "correction"]
     assert records[1]["undo"] == "g5" and records[1]["move"] == "g6"
@@ -159,16 +169,9 @@ def test_sliding_the_just_placed_marble_is_offered_as_a_correction():
 
 
 def test_a_correction_is_dropped_when_the_marble_goes_back():
-    h = hand()
-    h.place("g5")
+    h = red_g5_then_slid_to_g6()
     h.pause(2.0)
-    h.lift("g5")
-    h.pause(0.05)
-    h.place("g6")
-    h.pause(2.0)
-    h.lift("g6")
-    h.pause(0.05)
-    h.place("g5")
+    slide(h, "g6", "g5")
     records = replayed(h)
     assert events(records) == ["moved", "correction", "in_sync"]
     session = run(h)
