@@ -216,10 +216,11 @@ def test_buttons_reach_the_session(tmp_path):
     (["--profile", "nope"], "no profile named 'nope'"),
     (["--profile", "kulami", "--log", "x.jsonl"], "--log drives simulated sensors"),
     (["--profile", "kulami-sim", "--log", "missing.jsonl"], "No such file"),
-    (["--profile", "conhex-sim", "--log", "LOG"], "the log is a kulami game"),
+    (["--profile", "conhex-sim", "--log", "LOG"], "LOG: the log is a kulami game"),
 ])
 def test_bad_start_up_is_one_line(args, message, game_log, two_people, capsys):
     args = [str(game_log) if a == "LOG" else a for a in args]
+    message = message.replace("LOG", str(game_log))
     assert main(["run", *args, "--config", str(two_people)]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1

@@ -74,8 +74,8 @@ def run(args) -> int:
                                f"has {profile.sensors.driver} sensors")
         header, readings = read_log_file(args.log, profile)
         if header.game != profile.game:
-            raise SensorLogError(f"the log is a {header.game} game, the profile "
-                                 f"{profile.game}")
+            raise SensorLogError(f"{args.log}: the log is a {header.game} game, the "
+                                 f"profile {profile.game}")
         options = dict(header.options)
     notifier = Notifier.from_environ()
     strip = source = buttons = None
