@@ -44,7 +44,15 @@ def test_simulated_profiles_share_holes_and_chain_with_their_board():
         real, sim = load_profile(game), load_profile(f"{game}-sim")
         assert (sim.holes, sim.areas, sim.chain) == (real.holes, real.areas, real.chain)
         assert sim.sensors.driver == sim.leds.driver == "simulated"
-        assert sim.sensors.colour == real.sensors.colour
+        # The desktop twin senses colour, as a hall-sensor board can, whatever the board.
+        assert sim.sensors.colour
+
+
+def test_the_colour_blind_kulami_twin_is_the_reed_switch_board_simulated():
+    real, blind = load_profile("kulami"), load_profile("kulami-sim-blind")
+    assert (blind.holes, blind.areas, blind.chain) == (real.holes, real.areas, real.chain)
+    assert blind.sensors.driver == "simulated"
+    assert blind.sensors.colour is real.sensors.colour is False
 
 
 def test_kulami_holes_are_a_10x10_grid_read_row_by_row_and_lit_in_a_serpentine():

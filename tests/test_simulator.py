@@ -117,12 +117,19 @@ def test_lifting_the_last_marble_takes_it_back(sim):
     assert len(sim.session.board.move_stack) == 1
 
 
-def test_the_right_button_places_the_other_colour(sim):
-    click(sim, "d4", button=3)
+def test_the_right_button_places_the_other_colour_and_the_board_catches_it(sim):
+    drawn = click(sim, "d4", button=3)
     assert sim.pieces["d4"] == "w"
     assert glow(sim, "d4") == game("kulami").players["w"].piece
-    # Kulami's sensors are colour-blind: the board takes it as red's move, as a real one.
-    assert sim.session.board.sensor_view() == {"d4": "b"}
+    # The simulated sensors tell the colours apart: black's marble on red's turn is no
+    # move; the hole is shown (lit red under the marble) and the screen says so.
+    assert sim.session.board.move_stack == []
+    assert sim.hole_leds()["d4"] == ROLE_COLOURS["error"]
+    assert sim.session.status().message_kind in ("error", "sync")
+    assert "d4" in drawn.text
+    click(sim, "d4")  # lifted
+    click(sim, "d4")  # and red's marble placed: red's move
+    assert [str(m) for m in sim.session.board.move_stack][:1] == ["d4"]
 
 
 def test_the_screen_buttons_work_from_the_window(sim):
