@@ -65,8 +65,8 @@ class GameInfo:
     #: ``"module:BoardClass"`` of the engine.
     board: str
     players: Mapping[str, Player]
-    #: What the score counts, for the screen's score line.
-    score_label: str
+    #: What the score counts with a game's options, for the screen's score line.
+    score_label: Callable[[Mapping[str, Any]], str]
     #: ``"module:DrawerClass"`` of the simulator's board drawer.
     drawer: str
     #: The options as short phrases for the screen's header.
@@ -120,6 +120,18 @@ def _describe_conhex(options: Mapping[str, Any]) -> list[str]:
     return words
 
 
+#: What a Kulami score counts at each scoring level.
+KULAMI_SCORE_LABELS = ("panels", "panels + largest area", "panels + area + chains")
+
+
+def _kulami_score_label(options: Mapping[str, Any]) -> str:
+    return KULAMI_SCORE_LABELS[options.get("scoring", 0)]
+
+
+def _conhex_score_label(options: Mapping[str, Any]) -> str:
+    return "cells"
+
+
 def _on_off(value: bool) -> str:
     return "on" if value else "off"
 
@@ -137,7 +149,7 @@ GAMES: Mapping[str, GameInfo] = MappingProxyType({info.name: info for info in (
         name="kulami", title="Kulami", board="engines.kulami.board:KulamiBoard",
         players=MappingProxyType({"b": Player("red", (200, 30, 30), (255, 0, 0)),
                                   "w": Player("black", (25, 25, 25), (0, 60, 255))}),
-        score_label="panels", drawer="app.screen.boards.kulami:KulamiDrawer",
+        score_label=_kulami_score_label, drawer="app.screen.boards.kulami:KulamiDrawer",
         describe=_describe_kulami,
         menu=(MenuOption("layout", "Layout", _kulami_layouts),
               MenuOption("scoring", "Scoring", (0, 1, 2), lambda v: f"level {v}")),
@@ -146,7 +158,7 @@ GAMES: Mapping[str, GameInfo] = MappingProxyType({info.name: info for info in (
         name="conhex", title="ConHex", board="engines.conhex.board:ConHexBoard",
         players=MappingProxyType({"b": Player("red", (200, 30, 30), (255, 0, 0)),
                                   "w": Player("blue", (30, 70, 200), (0, 60, 255))}),
-        score_label="cells", drawer="app.screen.boards.conhex:ConHexDrawer",
+        score_label=_conhex_score_label, drawer="app.screen.boards.conhex:ConHexDrawer",
         describe=_describe_conhex,
         menu=(MenuOption("pie", "Pie rule", (True, False), _on_off),
               MenuOption("handicap", "Handicap", (0, 2, 3),

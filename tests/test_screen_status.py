@@ -117,7 +117,7 @@ def test_every_state_shows_game_options_seats_turn_and_scores(all_states, game, 
     assert f"{words.player(game, 'w')}: engine level 2" in text
     for colour in "bw":
         assert f"{words.player(game, colour)} {status.scores[colour]}" in text
-    assert status.score_label in text
+    assert game_info(game).score_label(status.options) in text
     assert words.sentence(status.message) in text
     assert f"Moves ({len(status.moves)})" in text
     if status.moves:
@@ -242,6 +242,20 @@ def test_messages_start_with_a_capital():
     status = states("kulami")["start"]
     _, drawn = render(Status(**{**status.__dict__, "message": "the engine plays d4"}))
     assert "The engine plays d4" in drawn.text
+
+
+@pytest.mark.parametrize("scoring,label", [(0, "panels"), (1, "panels + largest area"),
+                                           (2, "panels + area + chains")])
+def test_the_score_label_says_what_each_kulami_scoring_level_counts(scoring, label):
+    board = new_game("kulami", scoring=scoring)
+    for size in SIZES:
+        surface, drawn = render(snapshot(board), size)
+        [(_, rect)] = [(t, r) for t, r in drawn.texts if t == label]
+        assert drawn.outside(surface.get_rect()) == [] and drawn.overlaps() == []
+        scores = [r for t, r in drawn.texts if t in ("Red 0", "Black 0")]
+        assert len(scores) == 2
+        assert all(rect.left >= r.right for r in scores)  # beside the scores, not on them
+    assert game_info("conhex").score_label(new_game("conhex").options) == "cells"
 
 
 def test_options_read_as_words():

@@ -24,6 +24,7 @@ HEADER = (LEFT_X, 12, LEFT_W, 36)
 SEATS = (LEFT_X, 48, LEFT_W, 28)
 TURN = (LEFT_X, 84, LEFT_W, 56)
 SCORES = (LEFT_X, 146, LEFT_W, 44)
+SCORE_LABEL_W = 200
 MESSAGE = (LEFT_X, 198, LEFT_W, 194)
 THINKING_H = 44
 MOVES = (RIGHT_X, 12, RIGHT_W, 380)
@@ -67,12 +68,15 @@ def _turn(paint: Painter, status: Status) -> None:
 
 def _scores(paint: Painter, status: Status) -> None:
     x, y, w, h = SCORES
-    for (left, width), colour in zip(columns(x, w - 150, 2, 10), ("b", "w")):
-        paint.disc(paint.rect(left, y, 30, h).center, 12, game(status.game).players[colour].piece)
+    info = game(status.game)
+    for (left, width), colour in zip(columns(x, w - SCORE_LABEL_W - 10, 2, 10), ("b", "w")):
+        paint.disc(paint.rect(left, y, 30, h).center, 12, info.players[colour].piece)
         text = f"{words.player(status.game, colour)} {status.scores.get(colour, 0)}"
-        paint.fitted(text, paint.rect(left + 34, y, width - 34, h), 44, TEXT, min_size=28)
-    paint.fitted(status.score_label, paint.rect(x + w - 140, y, 140, h), 32, MUTED,
-                 min_size=22, anchor="midright")
+        paint.fitted(text, paint.rect(left + 34, y, width - 34, h), 44, TEXT, min_size=26)
+    # What the score counts, which for Kulami depends on its scoring level.
+    paint.fitted(info.score_label(status.options),
+                 paint.rect(x + w - SCORE_LABEL_W, y, SCORE_LABEL_W, h), 30, MUTED,
+                 min_size=20, anchor="midright")
 
 
 def _message(paint: Painter, status: Status) -> None:
