@@ -20,7 +20,7 @@ def test_each_game_declares_its_options_with_a_line_of_help():
 def test_new_checks_builds_and_fills_the_defaults():
     board = KulamiBoard.new(scoring="2")
     assert board.options == {"layout": KulamiBoard.new().options["layout"], "scoring": 2,
-                             "chain_lines": "diagonal"}
+                             "chain_lines": "all"}
     assert ConHexBoard.new(pie="off").options == {"pie": False, "handicap": 0}
     assert ConHexBoard.new(handicap=3).options == {"pie": True, "handicap": 3}
     assert new_game("conhex", handicap="2").options == {"pie": True, "handicap": 2}

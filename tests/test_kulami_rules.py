@@ -189,10 +189,38 @@ def test_levels_add_the_surplus_to_the_panel_score():
     assert (area_b, area_w) == (16, 4)
     assert score(layout, occupancy, level=0) == panels
     assert score(layout, occupancy, level=1) == {"b": panels["b"] + 12, "w": panels["w"]}
-    assert score(layout, occupancy, level=2) == {"b": panels["b"] + 12, "w": panels["w"] + 5}
-    # With rows and columns counted too, red's row of 8 (twice) outweighs the diagonal.
+    # Chains on every line (the default): red's rows of 8 (twice) outweigh the diagonal.
+    assert score(layout, occupancy, level=2) == {"b": panels["b"] + 12 + 11, "w": panels["w"]}
     assert score(layout, occupancy, level=2, chain_lines="all") == \
-        {"b": panels["b"] + 12 + 11, "w": panels["w"]}
+        score(layout, occupancy, level=2)
+    # On the diagonals only, black's chain of five is the only one.
+    assert score(layout, occupancy, level=2, chain_lines="diagonal") == \
+        {"b": panels["b"] + 12, "w": panels["w"] + 5}
+
+
+def test_level_2_counts_chains_on_every_straight_line_by_default():
+    """The English sheet's chain example (red 1 x 7 and 1 x 5, black 3 x 5: 3 extra
+    points for black) laid out with rows and columns, as "all same-coloured chains"
+    reads: red a row of 7 and a column of 5, black a row, a column and a diagonal."""
+    layout = Layout.parse(SQUARE)
+    red = {(x, 7) for x in range(7)} | {(7, y) for y in range(5)}
+    black = ({(x, 0) for x in range(5)} | {(0, y) for y in range(2, 7)}
+             | {(i, i) for i in range(2, 7)})
+    occupancy = {f: "b" for f in red} | {f: "w" for f in black}
+    assert sorted(chains(occupancy, "b")) == [5, 7]
+    assert sorted(chains(occupancy, "w")) == [5, 5, 5]
+    level_1 = score(layout, occupancy, level=1)
+    extra = {p: score(layout, occupancy, level=2)[p] - level_1[p] for p in "bw"}
+    assert extra == {"b": 0, "w": 3}
+    assert new_game("kulami").options["chain_lines"] == "all"
+    board = new_game("kulami", layout=SQUARE, scoring=2)
+    board.occupancy.update(occupancy)
+    assert board.scores() == score(layout, occupancy, level=2, chain_lines="all")
+    # The option keeps the diagonal reading: black's one diagonal chain of five.
+    diagonal = {p: score(layout, occupancy, level=2, chain_lines="diagonal")[p] - level_1[p]
+                for p in "bw"}
+    assert diagonal == {"b": 0, "w": 5}
+    assert chains(occupancy, "w", directions=((1, 1), (1, -1))) == [5]
 
 
 def test_chains_shorter_than_five_score_nothing():

@@ -31,7 +31,7 @@ def test_conhex_without_the_pie_rule_comes_back_without_it_every_time(tmp_path):
 @pytest.mark.parametrize("game, options", [
     ("conhex", {"pie": False, "handicap": 3}),
     ("conhex", {"pie": True, "handicap": 2}),
-    ("kulami", {"layout": "cross", "scoring": 2, "chain_lines": "all"}),
+    ("kulami", {"layout": "cross", "scoring": 2, "chain_lines": "diagonal"}),
     ("kulami", {"layout": "random-free:7", "scoring": 1}),
 ])
 def test_every_option_comes_back(tmp_path, game, options):

@@ -75,7 +75,7 @@ def test_a_whole_game_from_a_sensor_log(tmp_path, game_log, two_people):
 
 
 #: Options of the games the SIGKILL trials play: none at their defaults.
-KILLED_GAMES = {"kulami": ["layout=cross", "scoring=2", "chain_lines=all"],
+KILLED_GAMES = {"kulami": ["layout=cross", "scoring=2", "chain_lines=diagonal"],
                 "conhex": ["pie=false", "handicap=2"]}
 #: Trials per game; TABLETOP_SIGKILL_TRIALS=100 for the figures of a release note.
 TRIALS = int(os.environ.get("TABLETOP_SIGKILL_TRIALS", "2"))

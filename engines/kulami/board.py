@@ -2,8 +2,9 @@
 
 Options: ``layout`` (a name from layouts.txt, ``random:SEED``, ``random-free:SEED`` or
 layout text), ``scoring`` (0 panels only, 1 adds the largest area, 2 adds chains) and
-``chain_lines`` (``diagonal`` as the publisher's German rules, or ``all`` to count rows
-and columns too).
+``chain_lines``: level 2 counts chains on every straight line by default (``all``: rows,
+columns and diagonals, as the English rule sheet's "all same-coloured chains"), or on
+the diagonals only (``diagonal``, as German reviews describe the game).
 """
 
 from __future__ import annotations
@@ -29,9 +30,9 @@ OPTIONS = (
            "a name from layouts.txt, random:SEED, random-free:SEED or layout text"),
     Option("scoring", 0, int, "0 panels only, 1 adds the largest area, 2 adds chains",
            choices=(0, 1, 2)),
-    Option("chain_lines", "diagonal", str,
-           "the lines level 2 counts chains on: diagonal, or all (rows and columns too)",
-           choices=("diagonal", "all")),
+    Option("chain_lines", "all", str,
+           "the lines level 2 counts chains on: all (rows, columns and diagonals), or "
+           "diagonal", choices=("diagonal", "all")),
 )
 
 
@@ -63,7 +64,7 @@ class KulamiBoard(Board):
     pass_refused = ("kulami has no passing: the game ends when the player to move has no "
                     "legal field")
 
-    def __init__(self, layout: Layout, scoring: int = 0, chain_lines: str = "diagonal"):
+    def __init__(self, layout: Layout, scoring: int = 0, chain_lines: str = "all"):
         super().__init__()
         self.layout = layout
         self.scoring, self.chain_lines = scoring, chain_lines

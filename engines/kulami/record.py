@@ -1,13 +1,13 @@
 """The Kulami game record: SGF-style, with the layout, so any game loads back.
 
-    (;GM[Kulami]FF[4]CA[UTF-8]AP[Tabletop]LY[aaabbccd/...]SC[0]CL[diagonal]RE[B+5]
+    (;GM[Kulami]FF[4]CA[UTF-8]AP[Tabletop]LY[aaabbccd/...]SC[0]CL[all]RE[B+5]
     ;B[d4]
     ;W[d7]
     ...)
 
 ``GM[Kulami]`` names the game; ``LY`` holds the layout text (rows top to bottom, ``/``
 between rows, a panel letter per field, ``.`` for none); ``SC`` the scoring level (0, 1
-or 2); ``CL`` the chain lines of level 2 (``diagonal`` or ``all``); ``RE`` the result in
+or 2); ``CL`` the chain lines of level 2 (``all`` or ``diagonal``); ``RE`` the result in
 GTP's form once the game is over. Each later node holds one move: ``B`` for the first
 player, ``W`` for the second, a field in the board's notation (``a1`` lower left).
 

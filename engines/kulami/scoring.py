@@ -15,6 +15,10 @@ Field = tuple[int, int]
 ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
 DIAGONALS = ((1, 1), (1, -1))
 STRAIGHT = ((1, 0), (0, 1))
+#: The directions level 2 counts chains on, by the ``chain_lines`` option: every straight
+#: line (rows, columns and both diagonals: the English sheet's "all same-coloured
+#: chains"), or the diagonals only.
+CHAIN_LINES = {"all": STRAIGHT + DIAGONALS, "diagonal": DIAGONALS}
 MIN_CHAIN = 5
 
 
@@ -60,8 +64,10 @@ def largest_area(occupancy: Mapping[Field, str], player: str) -> int:
     return best
 
 
-def chains(occupancy: Mapping[Field, str], player: str, directions=DIAGONALS) -> list[int]:
-    """Lengths of maximal lines of 5+ of ``player``'s marbles on consecutive fields."""
+def chains(occupancy: Mapping[Field, str], player: str,
+           directions=CHAIN_LINES["all"]) -> list[int]:
+    """Lengths of maximal lines of 5+ of ``player``'s marbles on consecutive fields, on
+    every straight line unless ``directions`` says which."""
     own = {f for f, p in occupancy.items() if p == player}
     found = []
     for dx, dy in directions:
@@ -82,14 +88,14 @@ def surplus(value_b: int, value_w: int) -> dict[str, int]:
 
 
 def score(layout: Layout, occupancy: Mapping[Field, str], level: int = 0,
-          chain_lines: str = "diagonal") -> dict[str, int]:
+          chain_lines: str = "all") -> dict[str, int]:
     """Total score at scoring ``level`` 0 (panels), 1 (+ largest area) or 2 (+ chains)."""
     total = panel_scores(layout, occupancy)
     if level >= 1:
         bonus = surplus(largest_area(occupancy, "b"), largest_area(occupancy, "w"))
         total = {p: total[p] + bonus[p] for p in PLAYERS}
     if level >= 2:
-        directions = DIAGONALS if chain_lines == "diagonal" else DIAGONALS + STRAIGHT
+        directions = CHAIN_LINES[chain_lines]
         bonus = surplus(sum(chains(occupancy, "b", directions)),
                         sum(chains(occupancy, "w", directions)))
         total = {p: total[p] + bonus[p] for p in PLAYERS}
