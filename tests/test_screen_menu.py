@@ -19,13 +19,15 @@ def tap(menu, label, size=(800, 480)):
     return menu.press(drawn.action_at(drawn.button(label).rect.center))
 
 
-@pytest.mark.parametrize("size", [(800, 480), (1280, 800)])
-@pytest.mark.parametrize("opponent", ["a person", "the engine"])
+@pytest.mark.parametrize("size", [(800, 480), (1280, 800), (400, 240)])
+@pytest.mark.parametrize("seats", [("person", "person"), ("person", "engine"),
+                                   ("engine", "engine")])
 @pytest.mark.parametrize("game", ["Kulami", "ConHex"])
-def test_the_menu_fits_every_game_and_opponent(game, opponent, size):
+def test_the_menu_fits_every_game_and_seating(game, seats, size):
     menu = Menu(GAMES)
     tap(menu, game)
-    tap(menu, opponent)
+    for colour, kind in zip("bw", seats):
+        menu.press(Action(SET, (f"seat_{colour}", kind)))
     surface = pygame.Surface(size)
     drawn = menu.draw(surface)
     assert drawn.overlaps() == []
@@ -74,23 +76,40 @@ def test_the_layout_steps_through_every_named_layout_then_random():
     new_game("kulami", layout=layout)
 
 
-def test_a_person_opponent_hides_level_and_who_starts():
+def seat_buttons(menu, colour):
+    drawn = menu.draw(pygame.Surface((800, 480)))
+    return {b.label: b.action for b in drawn.buttons
+            if b.action.name == SET and b.action.value[0] == f"seat_{colour}"}
+
+
+@pytest.mark.parametrize("game,names", [("kulami", ("Red (starts)", "Black")),
+                                        ("conhex", ("Red (starts)", "Blue"))])
+def test_each_colour_is_a_row_of_its_own_named_in_the_games_colours(game, names):
     menu = Menu(GAMES)
-    tap(menu, "a person")
-    assert {"Engine level", "Who starts"}.isdisjoint(row.label for row in menu.rows())
+    menu.press(Action(SET, ("game", game)))
+    labels = [row.label for row in menu.rows()]
+    assert [label for label in labels if label in names] == list(names)
+    assert set(seat_buttons(menu, "b")) == set(seat_buttons(menu, "w")) == {"a person",
+                                                                            "engine"}
+
+
+def test_two_people_hide_the_engine_level():
+    menu = Menu(GAMES)
+    menu.press(seat_buttons(menu, "w")["a person"])
+    assert "Engine level" not in [row.label for row in menu.rows()]
     assert tap(menu, "Start").seats == {"b": "person", "w": "person"}
 
 
-def test_the_engine_can_start_at_level_one():
+def test_the_engine_can_start_at_level_one_or_play_itself():
     menu = Menu(GAMES)
-    tap(menu, "the engine")  # the opponent row's choice
-    drawn = menu.draw(pygame.Surface((800, 480)))
-    starts = [b for b in drawn.buttons if b.action == Action(SET, ("starts", "engine"))]
-    menu.press(starts[0].action)
-    menu.press(Action(SET, ("level", 1)))
+    menu.press(seat_buttons(menu, "b")["engine"])
+    menu.press(seat_buttons(menu, "w")["a person"])
+    tap(menu, "1: random")
     choice = menu.press(Action(START))
     assert choice.seats == {"b": "engine", "w": "person"}
     assert choice.level == 1
+    menu.press(seat_buttons(menu, "w")["engine"])
+    assert menu.press(Action(START)).seats == {"b": "engine", "w": "engine"}
 
 
 def test_back_closes_without_a_choice():

@@ -138,7 +138,7 @@ def test_the_screen_buttons_work_from_the_window(sim):
     tap(sim, "Undo")
     assert sim.session.board.move_stack == []
     drawn = tap(sim, "New game")
-    assert "Who starts" in drawn.text
+    assert "Red (starts)" in drawn.text and "Engine level" in drawn.text
     tap(sim, "ConHex")
     drawn = tap(sim, "Start")
     assert sim.session.board.game == "conhex"

@@ -1,5 +1,6 @@
-"""The new-game menu: the game, its options, the opponent and who starts, by touch; and
-the load list of saved games to continue instead.
+"""The new-game menu: the game, its options, who plays each colour (a person or the
+engine) and the engine's level, by touch; and the load list of saved games to continue
+instead.
 
 The rows are data: each game's entry in :mod:`app.games` lists its options with the
 values a player may pick, so the menu knows no game by name. A row of a few values is a row of buttons;
@@ -25,6 +26,7 @@ import pygame
 from app.games import RANDOM_LAYOUT, game as game_info
 from app.table import texts as words
 from app.screen.paint import BACKGROUND, MUTED, TEXT, Action, Drawn, Painter, columns
+from app.table.store import SEAT_KINDS
 from engines.players import LEVELS
 
 SET, START, BACK = "menu-set", "menu-start", "menu-back"
@@ -37,13 +39,22 @@ SAVED_PER_PAGE = 4
 
 @dataclass(frozen=True)
 class Row:
-    """One line of the menu: ``key`` is the option name (or ``game``, ``opponent``,
-    ``level``, ``starts``); ``names`` turns a value into the words on its button."""
+    """One line of the menu: ``key`` is the option name (or ``game``, ``level``, or
+    ``seat_b``/``seat_w``: who plays that colour); ``names`` turns a value into the
+    words on its button."""
 
     key: str
     label: str
     values: Sequence[Any]
     names: Callable[[Any], str] = str
+
+
+#: How each engine level plays, in the words on its button.
+LEVEL_WORDS = {1: "random", 2: "greedy"}
+
+
+def level_words(level: int) -> str:
+    return f"{level}: {LEVEL_WORDS[level]}" if level in LEVEL_WORDS else str(level)
 
 
 def option_rows(game: str) -> list[Row]:
@@ -85,13 +96,12 @@ class Menu:
         self._described: dict[int, tuple[str, bool]] = {}
         #: The page of the load list shown, or ``None`` while the new-game rows are.
         self.page: int | None = None
-        self.values: dict[str, Any] = {"game": self.games[0], "opponent": "engine",
-                                       "level": LEVELS[-1], "starts": "person"}
+        self.values: dict[str, Any] = {"game": self.games[0], "seat_b": "person",
+                                       "seat_w": "engine", "level": LEVELS[-1]}
         if current is not None and current.game in self.games:
-            engine_seats = [c for c, kind in current.seats.items() if kind == "engine"]
             self.values.update(game=current.game, level=current.level,
-                               opponent="engine" if len(engine_seats) == 1 else "person",
-                               starts="engine" if engine_seats == ["b"] else "person")
+                               seat_b=current.seats.get("b", "person"),
+                               seat_w=current.seats.get("w", "person"))
             self._options = {current.game: dict(current.options)}
         else:
             self._options = {}
@@ -100,12 +110,11 @@ class Menu:
         game = self.values["game"]
         rows = [Row("game", "Game", self.games, words.title)] if len(self.games) > 1 else []
         rows += option_rows(game)
-        rows.append(Row("opponent", "Opponent", ("person", "engine"),
-                        lambda v: "a person" if v == "person" else "the engine"))
-        if self.values["opponent"] == "engine":
-            rows.append(Row("level", "Engine level", LEVELS))
-            rows.append(Row("starts", "Who starts", ("person", "engine"),
-                            lambda v: "you" if v == "person" else "the engine"))
+        for colour, first in (("b", " (starts)"), ("w", "")):
+            rows.append(Row(f"seat_{colour}", words.player(game, colour) + first,
+                            SEAT_KINDS, lambda v: "a person" if v == "person" else "engine"))
+        if "engine" in (self.values["seat_b"], self.values["seat_w"]):
+            rows.append(Row("level", "Engine level", LEVELS, level_words))
         return rows
 
     def value(self, row: Row) -> Any:
@@ -148,12 +157,7 @@ class Menu:
         options = {row.key: self.value(row) for row in option_rows(game)}
         if options.get("layout") == RANDOM_LAYOUT:
             options["layout"] = f"random:{self.rng.randrange(10**6)}"
-        if self.values["opponent"] == "person":
-            seats = {"b": "person", "w": "person"}
-        elif self.values["starts"] == "person":
-            seats = {"b": "person", "w": "engine"}
-        else:
-            seats = {"b": "engine", "w": "person"}
+        seats = {colour: self.values[f"seat_{colour}"] for colour in ("b", "w")}
         return Choice(game, options, seats, self.values["level"])
 
     # --- drawing ----------------------------------------------------------------------
