@@ -225,7 +225,7 @@ def test_game_over_names_the_winner_and_the_reason(all_states, game):
     outcome = status.outcome
     winner = f"{words.player(game, outcome.winner)} wins" if outcome.winner else "A draw"
     assert winner in drawn.text
-    assert f"Game over: {outcome.reason}." in drawn.text
+    assert f"Game over: {words.named(game, outcome.reason)}." in drawn.text
     assert "to move" not in drawn.text
     assert drawn.action_at(drawn.button("Hint").rect.center) is None
 

@@ -111,6 +111,8 @@ def _message_lines(status: Status) -> list[tuple[str, float]]:
     message = status.message
     if not message and status.outcome is not None:
         message = f"Game over: {status.outcome.reason}."
+    # Engines word their reasons with the players' letters; the screen names colours.
+    message = words.named(status.game, message)
     lines = [(words.sentence(message), 40)] if message else []
     if status.sync_fill:
         lines.append((f"Put a piece on: {words.holes(status.sync_fill)}", 36))

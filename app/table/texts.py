@@ -9,6 +9,7 @@ its entry in :mod:`app.games`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -43,6 +44,19 @@ def seats(game: str, kinds: Mapping[str, str], level: int) -> str:
 def result(game: str, outcome: Outcome) -> str:
     """The end in a few words, e.g. ``Red wins`` or ``A draw``."""
     return f"{player(game, outcome.winner)} wins" if outcome.winner else "A draw"
+
+
+#: A player's wire letter standing alone as a word (``w's first action``), never a hole
+#: name's letter (``b2``) or part of a word.
+_PLAYER_LETTER = re.compile(r"(?<![\w'-])([bw])(?![\w-])")
+
+
+def named(game: str, text: str) -> str:
+    """``text`` with the players' letters (``b``, ``w``) that stand alone as words replaced
+    by their colour names: the engines word their reasons in letters, the table in colours
+    (``swap is only legal as w's first action`` reads ``... as blue's first action``)."""
+    players = game_info(game).players
+    return _PLAYER_LETTER.sub(lambda match: players[match[1]].name, text)
 
 
 def sentence(text: str) -> str:
@@ -147,4 +161,4 @@ def game_over(game: str, outcome: Outcome) -> str:
     players = game_info(game).players
     scores = ", ".join(f"{players[p].name} {outcome.scores[p]}" for p in "bw")
     winner = f"{players[outcome.winner].name} wins" if outcome.winner else "a draw"
-    return f"game over ({outcome.reason}): {scores}; {winner}"
+    return f"game over ({named(game, outcome.reason)}): {scores}; {winner}"
