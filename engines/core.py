@@ -61,18 +61,23 @@ class Outcome:
     """How a finished game ended: the winner (or ``None`` for a draw), scores, why.
 
     ``by_score`` is false where the win is not a matter of points (a connection game's
-    chain): the scores are then progress measures and the result carries no margin.
+    chain, a resignation): the scores are then progress measures and the result carries
+    no margin. ``resignation`` marks a game the loser resigned (see :class:`GameRecord`).
     """
 
     winner: str | None
     scores: Mapping[str, int]
     reason: str
     by_score: bool = True
+    resignation: bool = False
 
     def result(self) -> str:
-        """The result as GTP's ``final_score`` writes it: ``B+n``, ``W+n``, ``B+`` or ``0``."""
+        """The result as GTP's ``final_score`` and SGF's ``RE`` write it: ``B+n``,
+        ``W+n``, ``B+`` (a win that is not on points), ``B+R`` (by resignation) or ``0``."""
         if self.winner is None:
             return "0"
+        if self.resignation:
+            return f"{self.winner.upper()}+R"
         if not self.by_score:
             return f"{self.winner.upper()}+"
         margin = self.scores.get("b", 0) - self.scores.get("w", 0)
@@ -176,16 +181,70 @@ GtpCommand = Callable[["Board", list[str]], "tuple[Board | None, str]"]
 
 
 @dataclass(frozen=True)
-class RecordFormat:
-    """A game's record format: ``write(board) -> text`` and ``read(text) -> board``,
-    which raises :class:`RecordError` naming what is broken; for a sound record whose
-    options this version refuses, a :class:`~engines.sgf.RecordOptionError`, which is an
-    :class:`OptionError` too, so that a store can keep such a record rather than set it
-    aside. ``write`` puts every option the game was created with into the record, and
-    ``read`` ignores root properties it does not know (the table adds its own)."""
+class GameRecord:
+    """A game as its record holds it: the board after the last move, the players' names
+    where the record gives them (``PB``/``PW``, by colour), and who resigned, if anyone.
 
-    write: Callable[["Board"], str]
+    A resignation ends a game without being a move of the board, as a PGN game's result
+    lives in its headers, not on python-chess's board: the board's own ``outcome()``
+    knows nothing of it, and :meth:`outcome` here is how the game ended either way. Only
+    the player to move can resign, in a game its moves have not decided.
+    """
+
+    board: "Board"
+    players: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    resigned: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "players", MappingProxyType(
+            {player: name for player, name in (self.players or {}).items() if name}))
+        if self.resigned is not None and (self.board.is_game_over()
+                                          or self.resigned != self.board.turn):
+            why = ("the game is already over" if self.board.is_game_over()
+                   else f"it is {self.board.turn}'s turn")
+            raise RecordError(f"{self.resigned} cannot resign: {why}")
+
+    def outcome(self) -> Outcome | None:
+        """The board's outcome, or the resignation's: the other player wins."""
+        if self.resigned is None:
+            return self.board.outcome()
+        return Outcome(other(self.resigned), MappingProxyType(self.board.scores()),
+                       f"{self.resigned} resigned", by_score=False, resignation=True)
+
+    @property
+    def winner(self) -> str | None:
+        outcome = self.outcome()
+        return outcome.winner if outcome else None
+
+    def text(self) -> str:
+        """The record, in the game's format."""
+        return self.board.record_format.write(self.board, self.players, self.resigned)
+
+
+@dataclass(frozen=True)
+class RecordFormat:
+    """A game's record format.
+
+    ``write(board, players=None, resigned=None) -> text`` writes the game so far with
+    every option the game was created with, the players' names (a mapping by colour,
+    ``PB``/``PW``) and a resignation of the player to move, when given; the result
+    (``RE``) once the game is over. ``read_record(text) -> GameRecord`` reads all of it
+    back; ``read(text) -> board`` only the board. Both raise :class:`RecordError` naming
+    what is broken; for a sound record whose options this version refuses, a
+    :class:`~engines.sgf.RecordOptionError`, which is an :class:`OptionError` too, so
+    that a store can keep such a record rather than set it aside. Readers ignore root
+    properties they do not know (the table adds its own)."""
+
+    write: Callable[..., str]
     read: Callable[[str], "Board"]
+    read_record: Callable[[str], GameRecord] | None = None
+
+    def read_game(self, text: str) -> GameRecord:
+        """The whole record: board, players and resignation (only the board for a format
+        that reads nothing else)."""
+        if self.read_record is None:
+            return GameRecord(self.read(text))
+        return self.read_record(text)
 
 
 class Board(ABC):
@@ -433,6 +492,6 @@ class Board(ABC):
         return self.ascii()
 
 
-__all__ = ["PASS", "PLAYERS", "Board", "EngineError", "GtpCommand", "IllegalMoveError",
-           "InvalidMoveError", "LegalMoves", "Lights", "Option", "OptionError", "Outcome",
+__all__ = ["PASS", "PLAYERS", "Board", "EngineError", "GameRecord", "GtpCommand",
+           "IllegalMoveError", "InvalidMoveError", "LegalMoves", "Lights", "Option", "OptionError", "Outcome",
            "Pass", "RecordError", "RecordFormat", "TabletopError", "check_player", "other"]

@@ -78,6 +78,24 @@ def read_options(root: Node, properties: Mapping[str, Option]) -> dict[str, Any]
     return options
 
 
+#: The root properties of the players' names, by colour (SGF's: black moves first).
+NAME_PROPERTIES = {"b": "PB", "w": "PW"}
+#: A move value that is a resignation, as Little Golem writes it (``R[resign]``).
+RESIGN = "resign"
+
+
+def player_names(root: Node) -> dict[str, str]:
+    """The players' names a root gives (``PB``/``PW``), by colour; absent ones left out."""
+    return {player: root[key][0] for player, key in NAME_PROPERTIES.items()
+            if key in root and root[key][0]}
+
+
+def name_properties(players: Mapping[str, str] | None) -> Node:
+    """``PB``/``PW`` for the players named in ``players`` (by colour)."""
+    return {key: [players[player]] for player, key in NAME_PROPERTIES.items()
+            if players and players.get(player)}
+
+
 def _escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace("]", "\\]")
 

@@ -133,3 +133,71 @@ def test_unknown_root_properties_are_ignored_by_every_game():
         first, rest = board.to_record().split("\n", 1)
         text = f"{first}SEATB[engine]LEVEL[1]\n{rest}"
         assert cls.from_record(text).move_stack == board.move_stack
+
+
+# --- players and resignations -----------------------------------------------------------
+
+def three_moves(game):
+    cls = game_info(game).board_class
+    board = cls.new()
+    for _ in range(3):
+        board.push(next(iter(board.legal_moves)))
+    return cls, board
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_record_keeps_the_players_and_a_resignation(game):
+    cls, board = three_moves(game)
+    assert board.turn == "w"
+    text = cls.record_format.write(board, {"b": "Ana", "w": "Tabletop (level 2)"}, "w")
+    assert "PB[Ana]" in text and "PW[Tabletop (level 2)]" in text and "RE[B+R]" in text
+    record = cls.record_format.read_game(text)
+    assert dict(record.players) == {"b": "Ana", "w": "Tabletop (level 2)"}
+    assert record.resigned == "w" and record.winner == "b"
+    assert record.outcome().result() == "B+R" and "w resigned" in record.outcome().reason
+    assert record.board.move_stack == board.move_stack and record.board.outcome() is None
+    assert record.text() == text
+    # The board alone loads too, as the store loads it: the game up to the resignation.
+    assert cls.from_record(text).move_stack == board.move_stack
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_record_without_names_or_resignation_reads_as_before(game):
+    cls, board = three_moves(game)
+    record = cls.record_format.read_game(board.to_record())
+    assert dict(record.players) == {} and record.resigned is None
+    assert record.outcome() is None and record.text() == board.to_record()
+    assert "PB[" not in board.to_record() and "RE[" not in board.to_record()
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_only_the_player_to_move_resigns_and_nothing_follows_a_resignation(game):
+    cls, board = three_moves(game)
+    with pytest.raises(RecordError, match="b"):
+        cls.record_format.write(board, None, "b")
+    text = cls.record_format.write(board, None, "w")
+    move = board.move_text(next(iter(board.legal_moves))).upper()
+    first, second = ("B", "R") if game == "conhex" else ("B", "W")
+    with pytest.raises(RecordError, match="a move after the resignation"):
+        cls.record_format.read_game(text[:-2] + f"\n;{first}[{move}])")
+    with pytest.raises(RecordError, match=r"it is w's turn|w's turn, not b's"):
+        cls.record_format.read_game(text.replace(f";{second}[resign]", ";B[resign]"))
+
+
+def test_a_kulami_resignation_is_written_as_the_last_node():
+    cls, board = three_moves("kulami")
+    text = cls.record_format.write(board, {"w": "Radu"}, "w")
+    assert text.endswith(f";B[{board.move_stack[2]}]\n;W[resign])\n")
+    assert "PW[Radu]" in text and "PB[" not in text
+
+
+def test_a_finished_game_cannot_resign():
+    from engines.core import GameRecord
+    board = game_info("kulami").board_class.new()
+    while not board.is_game_over():
+        board.push(next(iter(board.legal_moves)))
+    with pytest.raises(RecordError, match="cannot resign: the game is already over"):
+        GameRecord(board, {}, board.turn)
+    text = board.to_record()[:-2] + f"\n;{board.turn.upper()}[resign])"
+    with pytest.raises(RecordError, match="the game is over"):
+        game_info("kulami").board_class.record_format.read_game(text)

@@ -9,4 +9,5 @@ from engines.conhex import record
 from engines.conhex.board import ConHexBoard
 from engines.core import RecordFormat
 
-ConHexBoard.record_format = RecordFormat(write=record.write, read=record.read_board)
+ConHexBoard.record_format = RecordFormat(write=record.write, read=record.read_board,
+                                         read_record=record.read)

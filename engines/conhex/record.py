@@ -6,9 +6,12 @@ The form, as Little Golem exports it::
     ;B[J3];R[H5];B[I6];...;R[resign])
 
 ``B`` is the first player (our ``b``), ``R`` the second (our ``w``; ``W`` is read too),
-holes in upper case, ``swap`` and ``resign`` as move values. We add ``HA[n]`` for a
-handicap game (``b`` places the first n gems), ``PIE[false]`` for a game without the pie
-rule, and ``RE[B+]``/``RE[W+]`` (``+R`` for a resignation) once the game is decided.
+holes in upper case, ``swap`` and ``resign`` as move values; ``PB`` and ``PW`` name the
+players. We add ``HA[n]`` for a handicap game (``b`` places the first n gems),
+``PIE[false]`` for a game without the pie rule, and ``RE[B+]``/``RE[W+]`` (``B+R``/``W+R``
+for a resignation) once the game is decided. Only the player to move can resign, and a
+record's resignation is its last move: reading it back gives the game to the other
+player (:class:`~engines.core.GameRecord`).
 
 The options. Little Golem's games always offer the swap and have no property for it, so
 a record without ``PIE`` has the pie rule, and only a game without it says so; likewise a
@@ -28,48 +31,30 @@ writing turns ``c10 swap`` back into ``B[J3];R[swap]``; every later move is unch
 
 This module builds boards, so it depends on ``board.py`` and never the other way round:
 the package (``__init__.py``) gives the board its ``to_record``/``from_record`` by
-setting :attr:`ConHexBoard.record_format` to :func:`write` and :func:`read_board`.
+setting :attr:`ConHexBoard.record_format` to :func:`write`, :func:`read_board` and
+:func:`read`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from types import MappingProxyType
 
 from engines import sgf
 from engines.conhex.board import HANDICAP, PIE, SWAP, ConHexBoard, player_at
 from engines.conhex.geometry import HOLE_INDEX, mirror
-from engines.core import other
+from engines.core import GameRecord
 from engines.errors import EngineError, RecordError
 
 #: SGF move property -> our player.
 _COLOURS = {"B": "b", "R": "w", "W": "w"}
-_RESIGN = "resign"
+_RESIGN = sgf.RESIGN
 #: The root properties of the board's options.
 _OPTIONS = {"PIE": PIE, "HA": HANDICAP}
+#: A read game: the board after the last placement, the players' names, who resigned.
+Record = GameRecord
 
 
-@dataclass(frozen=True)
-class Record:
-    """A read game: the board after the last placement, the players' names, who resigned."""
-
-    board: ConHexBoard
-    players: Mapping[str, str] = field(default_factory=dict)
-    resigned: str | None = None
-
-    @property
-    def winner(self) -> str | None:
-        if self.resigned is not None:
-            return other(self.resigned)
-        outcome = self.board.outcome()
-        return outcome.winner if outcome else None
-
-    def text(self) -> str:
-        return write(self.board, self.players, self.resigned)
-
-
-def read(text: str) -> Record:
+def read(text: str) -> GameRecord:
     """Replay a Little Golem SGF record; :class:`RecordError` names the broken part,
     :class:`~engines.sgf.RecordOptionError` an option this version refuses."""
     root, *nodes = sgf.parse(text)
@@ -100,8 +85,7 @@ def read(text: str) -> Record:
             board.push(board.parse_move(value))
         except EngineError as error:
             raise RecordError(f"{where}: {error}") from None
-    players = {p: root[key][0] for p, key in (("b", "PB"), ("w", "PW")) if key in root}
-    record = Record(board, MappingProxyType(players), resigned)
+    record = GameRecord(board, sgf.player_names(root), resigned)
     _check_result(root, record)
     return record
 
@@ -116,20 +100,17 @@ def write(board: ConHexBoard, players: Mapping[str, str] | None = None,
     """The game as Little Golem SGF; ``resigned`` (the player to move) adds a resignation."""
     if resigned is not None and (board.is_game_over() or resigned != board.turn):
         raise RecordError(f"only the player to move can resign, and {resigned} is not")
+    record = GameRecord(board, players or {}, resigned)
     root: sgf.Node = {"FF": ["CONHEX"], "VA": ["CONHEX"]}
     handicap = board.options["handicap"]
     if handicap:
         root["HA"] = [sgf.option_text(handicap)]
     if not board.options["pie"]:
         root["PIE"] = [sgf.option_text(False)]
-    for player, key in (("b", "PB"), ("w", "PW")):
-        if players and player in players:
-            root[key] = [players[player]]
-    outcome = board.outcome()
+    root.update(sgf.name_properties(record.players))
+    outcome = record.outcome()
     if outcome is not None:
-        root["RE"] = [f"{outcome.winner.upper()}+"]
-    elif resigned is not None:
-        root["RE"] = [f"{other(resigned).upper()}+R"]
+        root["RE"] = [outcome.result()]
     values = [move.name.upper() if move != SWAP else SWAP.name for move in board.move_stack]
     if len(values) > 1 and values[1] == SWAP.name:
         values[0] = mirror(values[0].lower()).upper()

@@ -7,9 +7,14 @@
 
 ``GM[Kulami]`` names the game; ``LY`` holds the layout text (rows top to bottom, ``/``
 between rows, a panel letter per field, ``.`` for none); ``SC`` the scoring level (0, 1
-or 2); ``CL`` the chain lines of level 2 (``all`` or ``diagonal``); ``RE`` the result in
-GTP's form once the game is over. Each later node holds one move: ``B`` for the first
-player, ``W`` for the second, a field in the board's notation (``a1`` lower left).
+or 2); ``CL`` the chain lines of level 2 (``all`` or ``diagonal``); ``PB`` and ``PW``
+the players' names, where known; ``RE`` the result in GTP's form once the game is over
+(``B+5``, ``0`` for a draw, ``W+R`` when the first player resigned). Each later node
+holds one move: ``B`` for the first player, ``W`` for the second, a field in the
+board's notation (``a1`` lower left). A resignation is the last node, the resigning
+player's ``B[resign]`` or ``W[resign]`` (as Little Golem writes one); only the player
+to move can resign, and reading it back gives the game to the other player.
+``RE`` is written for people and other programs: on reading, the moves decide.
 
 ``LY``, ``SC`` and ``CL`` are the board's options, every one always written, and read
 back through the board's typed options: a value this version refuses (``SC[1.5]``, a
@@ -20,13 +25,16 @@ readers ignore every property they do not know.
 
 This module builds boards, so it depends on ``board.py`` and never the other way round:
 the package (``__init__.py``) gives the board its ``to_record``/``from_record`` by
-setting :attr:`KulamiBoard.record_format` to :func:`write` and :func:`read`.
+setting :attr:`KulamiBoard.record_format` to :func:`write`, :func:`read` and
+:func:`read_record`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from engines import sgf
-from engines.core import PLAYERS
+from engines.core import GameRecord
 from engines.errors import EngineError, OptionError, RecordError
 from engines.kulami.board import OPTIONS, KulamiBoard
 
@@ -35,21 +43,33 @@ GAME = "Kulami"
 _PROPERTIES = dict(zip(("LY", "SC", "CL"), OPTIONS))
 
 
-def write(board: KulamiBoard) -> str:
-    """The game so far as a record, with its result once it is over."""
-    outcome = board.outcome()
+def write(board: KulamiBoard, players: Mapping[str, str] | None = None,
+          resigned: str | None = None) -> str:
+    """The game so far as a record, with the players' names where given, a resignation
+    of the player to move when ``resigned`` names them, and the result once it is over."""
+    record = GameRecord(board, players or {}, resigned)
     root = {"GM": [GAME], "FF": ["4"], "CA": ["UTF-8"], "AP": ["Tabletop"]}
+    root.update(sgf.name_properties(record.players))
     root.update({name: [sgf.option_text(board.options[option.name])]
                  for name, option in _PROPERTIES.items()})
+    outcome = record.outcome()
     if outcome is not None:
         root["RE"] = [outcome.result()]
-    nodes = [root] + [{PLAYERS[i % 2].upper(): [str(move)]}
+    nodes = [root] + [{board.mover(i).upper(): [str(move)]}
                       for i, move in enumerate(board.move_stack)]
+    if resigned is not None:
+        nodes.append({resigned.upper(): [sgf.RESIGN]})
     return sgf.dumps(nodes)
 
 
 def read(text: str) -> KulamiBoard:
-    """The game a record holds, replayed; :class:`RecordError` names the broken part,
+    """The board a record leaves, replayed (see :func:`read_record`)."""
+    return read_record(text).board
+
+
+def read_record(text: str) -> GameRecord:
+    """The game a record holds: the board replayed, the players' names and a
+    resignation. :class:`RecordError` names the broken part,
     :class:`~engines.sgf.RecordOptionError` an option this version refuses."""
     root, *nodes = sgf.parse(text)
     if root.get("GM") != [GAME]:
@@ -61,8 +81,9 @@ def read(text: str) -> KulamiBoard:
         board = KulamiBoard.new(**options)
     except OptionError as error:  # the layout text: its panels, rows and size
         raise sgf.RecordOptionError(f"LY: {error}") from None
-    _replay(board, [_move(number, node) for number, node in enumerate(nodes, start=1)])
-    return board
+    resigned = _replay(board, [_move(number, node)
+                               for number, node in enumerate(nodes, start=1)])
+    return GameRecord(board, sgf.player_names(root), resigned)
 
 
 def _move(number: int, node: sgf.Node) -> tuple[str, str]:
@@ -73,12 +94,22 @@ def _move(number: int, node: sgf.Node) -> tuple[str, str]:
     return colours[0].lower(), node[colours[0]][0]
 
 
-def _replay(board: KulamiBoard, moves: list[tuple[str, str]]) -> None:
-    """Play recorded moves on ``board``, naming the move that breaks the rules."""
+def _replay(board: KulamiBoard, moves: list[tuple[str, str]]) -> str | None:
+    """Play recorded moves on ``board``, naming the move that breaks the rules; returns
+    who resigned, if the last node is a resignation."""
+    resigned = None
     for number, (colour, text) in enumerate(moves, start=1):
+        if resigned is not None:
+            raise RecordError(f"move {number} ({text}): a move after the resignation")
+        if board.is_game_over():
+            raise RecordError(f"move {number} ({text}): the game is over")
         if colour != board.turn:
             raise RecordError(f"move {number}: {colour} moves, but it is {board.turn}'s turn")
+        if text.strip().lower() == sgf.RESIGN:
+            resigned = colour
+            continue
         try:
             board.push_text(text)
         except EngineError as error:
             raise RecordError(f"move {number} ({text}): {error}") from None
+    return resigned
