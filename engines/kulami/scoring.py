@@ -7,6 +7,7 @@ can be tested on any position, not only one reached by play.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from engines.core import PLAYERS
 from engines.kulami.layout import Layout
@@ -100,3 +101,34 @@ def score(layout: Layout, occupancy: Mapping[Field, str], level: int = 0,
                         sum(chains(occupancy, "w", directions)))
         total = {p: total[p] + bonus[p] for p in PLAYERS}
     return total
+
+
+@dataclass(frozen=True)
+class ScorePart:
+    """One part of a Kulami score: what it counts per player (``counted``: panels won,
+    the largest area's size, the length of chains of five or more) and the points it gives
+    each (``points``: the panels' fields, or the bonus: the larger count's surplus)."""
+
+    name: str
+    counted: Mapping[str, int]
+    points: Mapping[str, int]
+
+
+def breakdown(layout: Layout, occupancy: Mapping[Field, str], level: int = 0,
+              chain_lines: str = "all") -> list[ScorePart]:
+    """The score of :func:`score` in its parts, as a score sheet lists them: ``panels``,
+    then ``area`` from level 1 and ``chains`` at level 2. The parts' points add up to
+    :func:`score`'s totals."""
+    won = {p: 0 for p in PLAYERS}
+    for panel in layout.panels:
+        owner = panel_owner(layout, occupancy, panel)
+        if owner:
+            won[owner] += 1
+    parts = [ScorePart("panels", won, panel_scores(layout, occupancy))]
+    if level >= 1:
+        area = {p: largest_area(occupancy, p) for p in PLAYERS}
+        parts.append(ScorePart("area", area, surplus(area["b"], area["w"])))
+    if level >= 2:
+        lengths = {p: sum(chains(occupancy, p, CHAIN_LINES[chain_lines])) for p in PLAYERS}
+        parts.append(ScorePart("chains", lengths, surplus(lengths["b"], lengths["w"])))
+    return parts
