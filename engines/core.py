@@ -265,6 +265,10 @@ class Board(ABC):
     #: The game's own GTP commands by name (Kulami's ``layout``); ``GtpEngine`` adds them
     #: to the standard ones.
     gtp_commands: ClassVar[Mapping[str, GtpCommand]] = MappingProxyType({})
+    #: Whether the game is won on points (Kulami) rather than by reaching a goal
+    #: (ConHex's chain). GTP's ``final_score`` answers the score so far in a game still
+    #: going only when it is: a connection game undecided has no winner yet, ``0``.
+    won_on_points: ClassVar[bool] = True
     #: The refusal of a pass the rules do not allow, for a person.
     pass_refused: ClassVar[str] = "this game has no passing"
     #: The game's record format. The game's package sets it once both its board and its

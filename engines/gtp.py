@@ -5,6 +5,26 @@ response text (``= ...`` or ``? ...`` followed by a blank line), so the same obj
 the ``tabletop gtp`` command, tests and other front ends. Errors are answers, never
 tracebacks. A game adds its own commands by listing them in its board class's
 ``gtp_commands`` (Kulami's ``layout``); they are listed and known like the standard ones.
+
+Records. ``loadsgf FILE [MOVE_NUMBER]`` loads a record of the session's game in the
+game's own format (Little Golem SGF for ConHex, our SGF-style record for Kulami), with
+its options, players and any resignation; with a move number, the position before that
+move (``loadsgf game.sgf 1`` is the empty board). ``savesgf FILE`` writes the game so
+far the same way. A file that cannot be read, is not UTF-8 or is not a record of this
+game answers ``? cannot load file FILE: why`` on one line and leaves the game as it was.
+These two commands are the only place an engine touches a file: GTP names the files.
+
+Resignation. GTP's only resignation is ``genmove`` answering ``resign``, which our
+engine players never do; so a controller tells the session a player resigned with
+``play COLOUR resign`` (the player to move, in a game still going). The game is then
+over: ``play`` is refused, ``genmove`` passes, ``final_score`` answers ``B+R`` or
+``W+R``, ``savesgf`` writes the resignation, and ``undo`` takes it back first.
+
+``final_score``. A game that is over answers its result: ``B+n``, ``W+n`` or ``0`` for a
+game won on points (Kulami), ``B+``/``W+`` for ConHex's chain, ``B+R``/``W+R`` for a
+resignation. A game still going answers what its own rules would say now: the score so
+far for a game won on points, and ``0`` (nobody has won) for ConHex, which is won by a
+connection and never on points; its owned cells are a progress measure, not a score.
 """
 
 from __future__ import annotations
@@ -14,7 +34,8 @@ import unicodedata
 from importlib.metadata import PackageNotFoundError, version as package_version
 from typing import Any
 
-from engines.core import Board, check_player
+from engines import sgf
+from engines.core import Board, GameRecord, check_player
 from engines.errors import EngineError
 from engines.options import Option, validate
 from engines.players import LEVELS, choose_move
@@ -25,6 +46,8 @@ PLAYER_OPTIONS = (
     Option("seed", None, int, "seed of the engine player's random choices (default: fresh)"),
 )
 _PLAYER_KEYS = frozenset(option.name for option in PLAYER_OPTIONS)
+#: The largest file ``loadsgf`` reads: a whole game's record is a few kilobytes.
+MAX_RECORD_BYTES = 1 << 20
 
 
 def _version() -> str:
@@ -39,7 +62,7 @@ class GtpEngine:
 
     BASE_COMMANDS = ("protocol_version", "name", "version", "known_command", "list_commands",
                      "quit", "clear_board", "play", "genmove", "undo", "showboard",
-                     "final_score", "all_legal")
+                     "final_score", "all_legal", "loadsgf", "savesgf")
 
     def __init__(self, cls: type[Board], **options: Any) -> None:
         """A session of the game of board class ``cls``; ``level`` and ``seed`` set the
@@ -49,8 +72,26 @@ class GtpEngine:
         self.level = player["level"]
         self.rng = random.Random(player["seed"])
         self.cls = cls
-        self.board: Board = self.cls.new(**options)
         self.finished = False
+        self._new_game(self.cls.new(**options))
+
+    def _new_game(self, board: Board, players=None, resigned: str | None = None) -> None:
+        """Play on ``board``; ``players`` names the players by colour (a record's
+        ``PB``/``PW``, or the engine for the colours it moved), ``resigned`` who
+        resigned."""
+        self.board: Board = board
+        self.players: dict[str, str] = dict(players or {})
+        self.resigned = resigned
+
+    def record(self) -> GameRecord:
+        """The game as a record: the board, the players' names, any resignation."""
+        return GameRecord(self.board, self.players, self.resigned)
+
+    def _over(self) -> str:
+        """Why the game is over, or nothing while it goes on."""
+        if self.resigned is not None:
+            return f"the game is over ({self.resigned} resigned)"
+        return "the game is over" if self.board.is_game_over() else ""
 
     @property
     def commands(self) -> tuple[str, ...]:
@@ -99,7 +140,7 @@ class GtpEngine:
         if command is not None:
             board, answer = command(self.board, args)
             if board is not None:
-                self.board = board
+                self._new_game(board)
             return answer
         handler = getattr(self, f"cmd_{name}", None)
         if handler is None or name not in self.BASE_COMMANDS:
@@ -120,26 +161,30 @@ class GtpEngine:
 
     # --- game ------------------------------------------------------------------------
     def cmd_clear_board(self, args):
-        self.board = self.cls.from_options(self.board.options)
+        self._new_game(self.cls.from_options(self.board.options))
         return ""
 
     def cmd_play(self, args):
         if len(args) != 2:
             raise EngineError("play wants a colour and a move")
         colour = check_player(args[0])
-        move = self.board.parse_move(args[1])
-        if self.board.is_game_over():
-            raise EngineError("the game is over")
+        resign = args[1].lower() == sgf.RESIGN
+        move = None if resign else self.board.parse_move(args[1])
+        if self._over():
+            raise EngineError(self._over())
         if colour != self.board.turn:
             raise EngineError(f"it is {self.board.turn}'s turn, not {colour}'s")
-        self.board.push(move)
+        if resign:
+            self.resigned = colour
+        else:
+            self.board.push(move)
         return ""
 
     def cmd_genmove(self, args):
         if len(args) != 1:
             raise EngineError("genmove wants a colour")
         colour = check_player(args[0])
-        if self.board.is_game_over():
+        if self._over():
             return "pass"
         if colour != self.board.turn:
             raise EngineError(f"it is {self.board.turn}'s turn, not {colour}'s")
@@ -147,19 +192,28 @@ class GtpEngine:
         if move is None:
             return "pass"
         self.board.push(move)
+        self.players.setdefault(colour, f"Tabletop (level {self.level})")
         return self.board.move_text(move)
 
     def cmd_undo(self, args):
-        self.board.pop()
+        if self.resigned is not None:
+            self.resigned = None
+        else:
+            self.board.pop()
         return ""
 
     def cmd_showboard(self, args):
-        return "\n" + self.board.ascii()
+        board = "\n" + self.board.ascii()
+        if self.resigned is not None:
+            board += f"\n{self.resigned} resigned: {self.record().winner} wins"
+        return board
 
     def cmd_final_score(self, args):
-        outcome = self.board.outcome()
+        outcome = self.record().outcome()
         if outcome is not None:
             return outcome.result()
+        if not self.board.won_on_points:
+            return "0"
         scores = self.board.scores()
         margin = scores["b"] - scores["w"]
         return "0" if margin == 0 else f"{'B' if margin > 0 else 'W'}+{abs(margin)}"
@@ -168,5 +222,74 @@ class GtpEngine:
         if len(args) != 1:
             raise EngineError("all_legal wants a colour")
         colour = check_player(args[0])
+        if self.resigned is not None:
+            return ""
         return "\n".join(self.board.move_text(m) for m in self.board.legal_moves_for(colour))
+
+    # --- records ---------------------------------------------------------------------
+    def cmd_loadsgf(self, args):
+        if not 1 <= len(args) <= 2:
+            raise EngineError("loadsgf wants a file name and, if you like, a move number")
+        name, until = args[0], None
+        if len(args) == 2:
+            if not (args[1].isascii() and args[1].isdigit()) or int(args[1]) < 1:
+                raise EngineError(f"the move number must be a whole number from 1, "
+                                  f"not {args[1]!r}")
+            until = int(args[1])
+        text = self.read_file(name)
+        try:
+            if until is not None:
+                text = _before_move(text, until)
+            record = self.board.record_format.read_game(text)
+        except EngineError as error:
+            raise EngineError(f"cannot load file {name}: {error}") from None
+        self._new_game(record.board, record.players, record.resigned)
+        return ""
+
+    def cmd_savesgf(self, args):
+        if len(args) != 1:
+            raise EngineError("savesgf wants a file name")
+        self.write_file(args[0], self.record().text())
+        return ""
+
+    def read_file(self, name: str) -> str:
+        """The text of the file ``name`` (relative to the working directory), or one line
+        saying why not: ``cannot load file NAME: No such file or directory``."""
+        try:
+            with open(name, "rb") as file:
+                data = file.read(MAX_RECORD_BYTES + 1)
+        except (OSError, ValueError) as error:
+            raise EngineError(f"cannot load file {name}: {_why(error)}") from None
+        if len(data) > MAX_RECORD_BYTES:
+            raise EngineError(f"cannot load file {name}: larger than "
+                              f"{MAX_RECORD_BYTES >> 20} MB, so not a game record")
+        try:
+            return data.decode("utf-8-sig")
+        except UnicodeDecodeError as bad:
+            raise EngineError(f"cannot load file {name}: not UTF-8 text: byte "
+                              f"0x{data[bad.start]:02x} at offset {bad.start}") from None
+
+    def write_file(self, name: str, text: str) -> None:
+        """Write ``text`` to the file ``name``, or say why not in one line."""
+        try:
+            with open(name, "w", encoding="utf-8") as file:
+                file.write(text)
+        except (OSError, ValueError) as error:
+            raise EngineError(f"cannot save file {name}: {_why(error)}") from None
+
+
+def _before_move(text: str, number: int) -> str:
+    """The record ``text`` cut to the position before move ``number`` (from 1). The
+    result (``RE``) is the whole game's, so it goes; the game's format reads the rest,
+    as it reads a game that stopped there (a Little Golem swap cut off is no swap)."""
+    root, *moves = sgf.parse(text)
+    root = {name: values for name, values in root.items() if name != "RE"}
+    return sgf.dumps([root, *moves[:number - 1]])
+
+
+def _why(error: Exception) -> str:
+    """An OS error's reason in one line (``No such file or directory``)."""
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    return " ".join(str(error).split()) or type(error).__name__
 

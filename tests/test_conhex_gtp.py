@@ -102,3 +102,49 @@ def test_engine_players_play_whole_games(level):
             break
     assert engine.board.is_game_over()
     assert ok(engine, "final_score")[0] in "BW"
+
+
+def test_final_score_mid_game_is_0_until_a_chain_wins_whatever_the_cells():
+    """ConHex is won by a chain, never on points: a game still going has no winner, so
+    final_score answers 0 however many cells either player owns."""
+    engine = GtpEngine(ConHexBoard, pie="false")
+    for ply, hole in enumerate(("b3", "f6", "b4", "f7", "c4", "e6")):
+        ok(engine, f"play {'bw'[ply % 2]} {hole}")
+    assert engine.board.scores()["b"] > engine.board.scores()["w"]
+    assert ok(engine, "final_score") == "0"
+    moves = read((DATA / "won-by-w.sgf").read_text()).board.move_stack
+    engine = GtpEngine(ConHexBoard)
+    for ply, move in enumerate(moves[:-1]):
+        ok(engine, f"play {'bw'[ply % 2]} {move}")
+    assert ok(engine, "final_score") == "0"
+    ok(engine, f"play w {moves[-1]}")
+    assert ok(engine, "final_score") == "W+"
+
+
+def test_a_resignation_over_gtp_is_little_golems_resign(tmp_path):
+    engine = GtpEngine(ConHexBoard)
+    ok(engine, "play b j3")
+    ok(engine, "play w swap")
+    ok(engine, "play b resign")
+    assert ok(engine, "final_score") == "W+R"
+    path = tmp_path / "resigned.sgf"
+    ok(engine, f"savesgf {path}")
+    assert path.read_text() == "(;FF[CONHEX]VA[CONHEX]RE[W+R]\n;B[C10]\n;R[swap]\n;B[resign])\n"
+    record = read(path.read_text())
+    assert record.resigned == "b" and record.winner == "w"
+    again = GtpEngine(ConHexBoard)
+    ok(again, f"loadsgf {path}")
+    assert ok(again, "final_score") == "W+R"
+
+
+def test_loadsgf_before_little_golems_swap_shows_the_first_gem_where_it_was_played(tmp_path):
+    """Little Golem's B[J3];R[swap] is our c10 and swap; cut before the swap, the record
+    is a game whose first gem stands on J3."""
+    path = tmp_path / "swap.sgf"
+    path.write_text("(;FF[CONHEX]VA[CONHEX]PB[Ana]PW[Radu];B[J3];R[swap];B[J9])")
+    engine = GtpEngine(ConHexBoard)
+    ok(engine, f"loadsgf {path} 2")
+    assert engine.board.sensor_view() == {"j3": "b"} and engine.board.turn == "w"
+    ok(engine, f"loadsgf {path}")
+    assert engine.board.sensor_view() == {"c10": "w", "j9": "b"}
+    assert engine.players == {"b": "Ana", "w": "Radu"}

@@ -6,12 +6,15 @@ bit, a line lost or doubled, a value of the wrong type. The answer is always an 
 the example counts the issue's closing note reports.
 """
 
+import contextlib
 import copy
 import json
+import os
 import random
 import subprocess
 import sys
 import tomllib
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -25,6 +28,7 @@ from engines.errors import TabletopError
 from engines.gtp import GtpEngine
 
 EXAMPLES = {"gtp": 300, "profile": 200, "log": 120}
+ROOT = Path(__file__).resolve().parent.parent
 
 # --- GTP --------------------------------------------------------------------------------
 
@@ -48,7 +52,9 @@ sensible = st.one_of(
     st.builds("genmove {}".format, st.sampled_from("bw")),
     st.sampled_from(["undo", "showboard", "final_score", "clear_board", "list_commands",
                      "all_legal b", "all_legal w", "layout", "layout random-free:3",
-                     "layout square-3", "known_command layout", "version", "quit"]))
+                     "layout square-3", "known_command layout", "version", "quit",
+                     "savesgf game.sgf", "loadsgf game.sgf", "loadsgf game.sgf 3",
+                     "play b resign", "play w resign"]))
 anything = st.builds(lambda command, args: " ".join([command, *args]),
                      st.sampled_from(COMMANDS), st.lists(st.sampled_from(ARGS), max_size=3))
 clean_lines = st.builds(
@@ -82,18 +88,25 @@ def check_answer(answer, line, clean):
         assert answer[1:].startswith(words[0].decode()), (line, answer)
 
 
+@pytest.fixture(scope="module")
+def gtp_folder(tmp_path_factory):
+    """Where fuzzed sessions run: loadsgf and savesgf name files in the working folder."""
+    return tmp_path_factory.mktemp("gtp")
+
+
 @settings(max_examples=EXAMPLES["gtp"], deadline=None)
 @given(name=st.sampled_from(sorted(GAMES)), lines=st.lists(command_lines(), min_size=1,
                                                              max_size=20))
-def test_fuzzed_gtp_sessions_always_answer_in_gtp_form(name, lines):
+def test_fuzzed_gtp_sessions_always_answer_in_gtp_form(gtp_folder, name, lines):
     engine = GtpEngine(game(name).board_class, seed="1")
-    for line, clean in lines:
-        check_answer(engine.handle(line), line, clean)
-        if engine.finished:
-            break
+    with contextlib.chdir(gtp_folder):
+        for line, clean in lines:
+            check_answer(engine.handle(line), line, clean)
+            if engine.finished:
+                break
 
 
-def test_a_fuzzed_session_through_the_real_command_never_ends_it():
+def test_a_fuzzed_session_through_the_real_command_never_ends_it(tmp_path):
     """One long seeded session through ``tabletop gtp``, bytes in and bytes out: the
     process answers exactly as the engine object does, to the last line."""
     rng = random.Random(11)
@@ -107,11 +120,17 @@ def test_a_fuzzed_session_through_the_real_command_never_ends_it():
             data[at:at] = rng.choice(NOISE + [bytes([rng.randrange(256)])])
         lines.append(bytes(data).replace(b"\n", b" ") + b"\n")
     session = b"".join(lines) + b"999 name\n"
+    # Each run in a folder of its own, for the files that savesgf writes and loadsgf reads.
+    (tmp_path / "process").mkdir()
+    (tmp_path / "object").mkdir()
     result = subprocess.run([sys.executable, "-m", "app.cli", "gtp", "kulami", "seed=3"],
-                            input=session, capture_output=True, timeout=120)
+                            input=session, capture_output=True, timeout=120,
+                            cwd=tmp_path / "process",
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert result.returncode == 0 and result.stderr == b""
     engine = GtpEngine(game("kulami").board_class, seed="3")
-    answers = [engine.handle(line + b"\n") for line in session.split(b"\n")[:-1]]
+    with contextlib.chdir(tmp_path / "object"):
+        answers = [engine.handle(line + b"\n") for line in session.split(b"\n")[:-1]]
     expected = "".join(answer for answer in answers if answer is not None)
     assert result.stdout.decode("utf-8") == expected
     assert expected.endswith("\n\n=999 Tabletop\n\n") and expected.count("\n\n") > 300

@@ -1,6 +1,7 @@
 """The GTP front end, through the engine object and through ``tabletop gtp``."""
 
 import os
+from pathlib import Path
 import subprocess
 import sys
 
@@ -231,3 +232,144 @@ def test_bad_start_options_are_clear():
     assert result.stderr.strip() == "tabletop gtp: layout has 0 panels of 2x3; the set has 4"
     result = run_gtp("kulami", "oops", stdin="")
     assert result.returncode != 0 and "expected key=value" in result.stderr
+
+
+# --- loadsgf and savesgf ----------------------------------------------------------------
+
+def ok(engine, line):
+    reply = engine.handle(line)
+    assert reply.startswith("=") and reply.endswith("\n\n"), (line, reply)
+    return reply[1:].strip()
+
+
+def refused(engine, line):
+    reply = engine.handle(line)
+    assert reply.startswith("? ") and reply.endswith("\n\n") and reply.count("\n") == 2, \
+        (line, reply)
+    return reply[2:].strip()
+
+
+#: Options none of which is its game's default, so that a record must carry them.
+OTHER_OPTIONS = {"kulami": {"layout": "cross", "scoring": "2", "chain_lines": "diagonal"},
+                 "conhex": {"pie": "false", "handicap": "2"}}
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_savesgf_and_loadsgf_carry_a_game_with_its_options_and_players(name, tmp_path):
+    cls = game(name).board_class
+    engine = GtpEngine(cls, seed="2", level="2", **OTHER_OPTIONS[name])
+    for _ in range(7):
+        ok(engine, f"genmove {engine.board.turn}")
+    path = tmp_path / "game.sgf"
+    assert ok(engine, f"savesgf {path}") == ""
+    text = path.read_text(encoding="utf-8")
+    assert "PB[Tabletop (level 2)]" in text and "PW[Tabletop (level 2)]" in text
+    assert cls.from_record(text).move_stack == engine.board.move_stack
+    again = GtpEngine(cls)
+    assert ok(again, f"loadsgf {path}") == ""
+    assert again.board.move_stack == engine.board.move_stack
+    assert dict(again.board.options) == dict(engine.board.options) != dict(cls.new().options)
+    assert again.players == engine.players
+    assert ok(again, "showboard") == ok(engine, "showboard")
+    assert ok(again, "final_score") == ok(engine, "final_score")
+    # clear_board keeps the loaded options for the next game
+    ok(again, "clear_board")
+    assert again.board.move_stack == [] and dict(again.board.options) == dict(
+        engine.board.options)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_loadsgf_with_a_move_number_loads_the_position_before_that_move(name, tmp_path):
+    cls = game(name).board_class
+    engine = GtpEngine(cls, seed="3")
+    for _ in range(6):
+        ok(engine, f"genmove {engine.board.turn}")
+    path = tmp_path / "game.sgf"
+    ok(engine, f"savesgf {path}")
+    moves = engine.board.move_stack
+    for number, expected in [(1, []), (2, moves[:1]), (4, moves[:3]), (7, moves),
+                             (99, moves)]:
+        again = GtpEngine(cls)
+        ok(again, f"loadsgf {path} {number}")
+        assert again.board.move_stack == expected, number
+    for bad in ("0", "-1", "x", "2.5", "\u0663"):
+        assert refused(engine, f"loadsgf {path} {bad}").startswith(
+            "the move number must be a whole number from 1")
+    assert refused(engine, "loadsgf").startswith("loadsgf wants a file name")
+    assert refused(engine, f"loadsgf {path} 1 2").startswith("loadsgf wants a file name")
+    assert refused(engine, "savesgf").startswith("savesgf wants a file name")
+
+
+def test_unreadable_files_are_one_line_and_leave_the_game_alone(tmp_path):
+    engine = GtpEngine(KulamiBoard)
+    ok(engine, "play b d4")
+    conhex = tmp_path / "conhex.sgf"
+    conhex.write_text("(;FF[CONHEX]VA[CONHEX];B[F6])")
+    (tmp_path / "latin1.sgf").write_bytes(b"(;GM[Kulami]C[caf\xe9])")
+    (tmp_path / "broken.sgf").write_text("(;GM[Kulami]LY[square-1];B[d4]")
+    (tmp_path / "illegal.sgf").write_text("(;GM[Kulami]LY[square-1];B[d4];W[e4])")
+    (tmp_path / "huge.sgf").write_bytes(b" " * (2 << 20))
+    (tmp_path / "folder").mkdir()
+    cases = {
+        "missing.sgf": "No such file or directory",
+        "folder": "Is a directory",
+        "latin1.sgf": "not UTF-8 text: byte 0xe9 at offset 17",
+        "broken.sgf": "SGF: the record ends early",
+        "illegal.sgf": "move 2 (e4): e4 is on an off-limits panel",
+        "huge.sgf": "larger than 1 MB",
+        "conhex.sgf": "not a Kulami record",
+    }
+    for name, why in cases.items():
+        path = tmp_path / name
+        message = refused(engine, f"loadsgf {path}")
+        assert message.startswith(f"cannot load file {path}: ") and why in message, message
+    assert [str(m) for m in engine.board.move_stack] == ["d4"]
+    assert refused(engine, f"savesgf {tmp_path}/no/such/folder/x.sgf") == \
+        f"cannot save file {tmp_path}/no/such/folder/x.sgf: No such file or directory"
+    assert refused(engine, f"savesgf {tmp_path}") == \
+        f"cannot save file {tmp_path}: Is a directory"
+
+
+def test_a_player_resigns_with_play_resign_and_the_record_keeps_it(tmp_path):
+    engine = GtpEngine(KulamiBoard)
+    ok(engine, "play b d4")
+    assert refused(engine, "play b resign") == "it is w's turn, not b's"
+    ok(engine, "play w resign")
+    assert ok(engine, "final_score") == "B+R"
+    assert refused(engine, "play w d7") == "the game is over (w resigned)"
+    assert ok(engine, "genmove w") == "pass" and ok(engine, "all_legal w") == ""
+    assert "w resigned: b wins" in ok(engine, "showboard")
+    path = tmp_path / "resigned.sgf"
+    ok(engine, f"savesgf {path}")
+    text = path.read_text()
+    assert "RE[B+R]" in text and text.endswith(";B[d4]\n;W[resign])\n")
+    again = GtpEngine(KulamiBoard)
+    ok(again, f"loadsgf {path}")
+    assert ok(again, "final_score") == "B+R" and again.resigned == "w"
+    assert refused(again, "play w d7") == "the game is over (w resigned)"
+    # the position before the resignation is the game still going
+    ok(again, f"loadsgf {path} 2")
+    assert again.resigned is None and ok(again, "final_score") == "B+6"
+    # undo takes back the resignation first, then moves
+    ok(engine, "undo")
+    assert engine.resigned is None and ok(engine, "final_score") == "B+6"
+    ok(engine, "play w d7")
+    ok(engine, "play b resign")
+    ok(engine, "clear_board")
+    assert engine.resigned is None and ok(engine, "final_score") == "0"
+
+
+def test_tabletop_gtp_loads_a_little_golem_record_and_saves_it_back(tmp_path):
+    source = Path(__file__).parent / "data" / "conhex" / "won-by-w.sgf"
+    saved = tmp_path / "again.sgf"
+    session = (f"loadsgf {source}\nfinal_score\nloadsgf {source} 3\nfinal_score\n"
+               f"loadsgf {tmp_path}/missing.sgf\nloadsgf {source}\nsavesgf {saved}\nquit\n")
+    result = run_gtp("conhex", stdin=session)
+    assert result.returncode == 0 and result.stderr == ""
+    replies = answers(result.stdout)
+    assert replies[:4] == ["=", "= W+", "=", "= 0"]
+    assert replies[4] == f"? cannot load file {tmp_path}/missing.sgf: No such file or directory"
+    assert replies[5:] == ["=", "=", "="]
+    assert ConHexBoard.from_record(saved.read_text()).move_stack == \
+        ConHexBoard.from_record(source.read_text()).move_stack
+    assert "PB[Ana]PW[Radu]RE[W+]" in saved.read_text()

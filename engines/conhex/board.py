@@ -80,6 +80,8 @@ class ConHexBoard(Board):
     game = "conhex"
     OPTIONS = (PIE, HANDICAP)
     pass_refused = "conhex has no passing: a chain always wins before the holes run out"
+    #: Won by a chain, not on points: GTP's ``final_score`` is ``0`` until a chain wins.
+    won_on_points = False
 
     def __init__(self, pie: bool = True, handicap: int = 0) -> None:
         super().__init__()
