@@ -13,7 +13,8 @@ import pygame
 from app.games import game
 from app.table import texts as words
 from app.screen.paint import (BACKGROUND, MESSAGE_COLOURS, MUTED, PANEL, TEXT, Action,
-                              Drawn, Painter, columns)
+                              Drawn, Painter, columns, wrap)
+from app.screen.scoresheet import score_sheet
 from app.table.status import Status
 
 NEW, HINT, UNDO, CONFIRM = "new", "hint", "undo", "confirm"
@@ -88,6 +89,9 @@ def _message(paint: Painter, status: Status) -> None:
     kind = "over" if status.outcome is not None and status.message_kind == "info" else \
         status.message_kind
     paint.fill(box, MESSAGE_COLOURS.get(kind, PANEL), radius=12)
+    if status.outcome is not None and status.message_kind in ("info", "over"):
+        _score_sheet(paint, status, paint.rect(x + 14, y + 10, w - 28, h - 20))
+        return
     lines = _message_lines(status)
     chips = status.candidates if len(status.candidates) > 1 else ()
     chip_h = 52 if chips else 0
@@ -104,6 +108,27 @@ def _message(paint: Painter, status: Status) -> None:
         chip_y = y + h - 10 - chip_h
         for (left, width), move in zip(columns(x + 14, w - 28, len(chips), 10), chips):
             paint.button(paint.rect(left, chip_y, width, chip_h), move, Action(CONFIRM, move))
+
+
+def _score_sheet(paint: Painter, status: Status, inner: pygame.Rect) -> None:
+    """The end of the game: how it ended, then the whole score line by line (Kulami's
+    panels and bonuses, ConHex's cells and winning chain, who won by how much), all in
+    the largest one size that fits the box."""
+    reason = words.named(status.game, status.outcome.reason)
+    lines = [f"Game over: {reason}.", *score_sheet(status)]
+    lines += [words.sentence(line) for line in (status.saving, *status.faults) if line]
+    size = 36
+    while size > 18:
+        f = paint.font(size)
+        height = sum(len(wrap(line, f, inner.width)) * f.get_linesize() for line in lines)
+        if height + paint.px(4) * (len(lines) - 1) <= inner.height:
+            break
+        size -= 2
+    top = inner.y
+    for line in lines:
+        used = paint.wrapped(line, pygame.Rect(inner.x, top, inner.width, inner.bottom - top),
+                             size, TEXT, min_size=size)
+        top = used.bottom + paint.px(4)
 
 
 def _message_lines(status: Status) -> list[tuple[str, float]]:
