@@ -1,70 +1,219 @@
-"""The terminal game: a person typing against the engine, and two engines."""
+"""The terminal game: the board, the score and the help line, every notation the help line
+shows, and games saved as they go, continued after a crash and loaded from a list."""
 
 import io
-import random
+import os
 import re
+import select
+import signal
+import subprocess
+import sys
+import time
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from app.cli.play import play
-from app.cli.terminal import AREA_SHADES, _shades, render
-from app.games import new_game
+from app.cli import main
+from app.cli.play import PROFILE, Table, help_line, play
+from app.cli.terminal import (AREA_SHADES, OPEN_CELL, OWNED_CELL, _fg, _shades, cell_places,
+                              hole_positions, render)
+from app.games import game, new_game
+from app.table.store import RecordStore, default_data_dir
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
+PEOPLE = {"b": "person", "w": "person"}
+AGAINST_ENGINE = {"b": "person", "w": "engine"}
 
 
-def run_game(lines, seats, seed=1, **options):
-    board = new_game("kulami", **options)
+def plain(text):
+    return ANSI.sub("", text)
+
+
+def run_game(lines, seats, seed=1, name="kulami", store=None, **options):
+    board = new_game(name, **options)
     out = io.StringIO()
-    play(board, seats, 2, random.Random(seed), io.StringIO("".join(l + "\n" for l in lines)), out)
+    play(board, Table(dict(seats), 2, seed), io.StringIO("".join(l + "\n" for l in lines)),
+         out, store)
     return board, out.getvalue()
 
 
 def test_a_person_plays_against_the_engine_and_gets_clear_errors():
-    board, text = run_game(["d4", "e5", "zz", "quit"], {"b": "person", "w": "engine"})
+    board, text = run_game(["d4", "e5", "zz", "quit"], AGAINST_ENGINE)
     assert [str(m) for m in board.move_stack][:1] == ["d4"] and len(board.move_stack) == 2
-    assert "black (engine) plays" in text
-    assert "not played: 'zz' is not a field" in text
-    assert re.search(r"not played: e5 is (not in the row|on an off-limits|already)", text)
+    assert "Black (engine) plays" in text
+    assert "Not played: 'zz' is not a field" in text
+    assert re.search(r"Not played: e5 is (not in the row|on an off-limits|already)", text)
 
 
 def test_undo_takes_back_the_engine_reply_too_and_hint_suggests_a_legal_move():
-    board, text = run_game(["d4", "hint", "undo", "quit"], {"b": "person", "w": "engine"})
+    board, text = run_game(["d4", "hint", "undo", "quit"], AGAINST_ENGINE)
     assert board.move_stack == []
-    hint = re.search(r"hint: (\w+)", text)[1]
+    hint = re.search(r"Hint: (\w+)", text)[1]
     replay = new_game("kulami")
     replay.push_text("d4")
     replay.push(replay.parse_move(re.search(r"plays (\w+)", text)[1]))
     assert hint in {str(m) for m in replay.legal_moves}
+    assert re.search(r"Took back d4, \w+\.", text)
 
 
-def test_two_engines_finish_and_report_the_result():
-    board, text = run_game([], {"b": "engine", "w": "engine"})
-    assert board.is_game_over()
-    assert f"({board.outcome().result()})." in text and "Game over" in text
+@pytest.mark.parametrize("name", ["kulami", "conhex"])
+def test_two_engines_finish_and_report_the_result(name):
+    board, text = run_game([], {"b": "engine", "w": "engine"}, name=name)
+    outcome = board.outcome()
+    assert outcome is not None and "Game over" in text
+    assert f"({outcome.result()})." in text
+    winner = game(name).players[outcome.winner].title if outcome.winner else "A draw"
+    assert winner in text.splitlines()[-1]
+    if name == "conhex":  # won by a chain, in the players' colours and sides
+        assert re.search(r"Game over: (red joins top and bottom|blue joins left and right) "
+                         r"with a chain of cells\. (Red|Blue) wins \((B|W)\+\)\.", text)
+    assert " b " not in text.splitlines()[-1] and " w " not in text.splitlines()[-1]
 
 
 def test_end_of_input_stops_cleanly():
-    board, text = run_game([], {"b": "person", "w": "person"})
+    board, text = run_game([], PEOPLE)
     assert text.rstrip().endswith("bye") and board.move_stack == []
 
+
+# --- the score and the help line ----------------------------------------------------------
+
+def test_the_score_is_shown_after_every_move_with_what_it_counts():
+    _, text = run_game(["d4", "quit"], PEOPLE)
+    assert "Score: red 0, black 0 (panels)" in text
+    assert "Score: red 6, black 0 (panels)" in text  # d4 gives red panel j's six fields
+    _, text = run_game(["quit"], PEOPLE, scoring=2)
+    assert "Score: red 0, black 0 (panels + area + chains)" in text
+
+
+def test_conhex_shows_the_cells_each_player_owns_not_a_score():
+    _, text = run_game(["b3", "f6", "b4", "quit"], PEOPLE, name="conhex", pie=False)
+    assert "Cells: red 0, blue 0" in text
+    assert "Cells: red 1, blue 0" in text  # b3 and b4 claim the edge cell b3-b4-b5
+    assert "Score" not in text
+
+
+def help_words(line):
+    """The notations a help line shows: its example move, word moves and commands."""
+    example = re.search(r"such as (\w+)", line)[1]
+    words = re.findall(r", (\w+) \(", line)
+    commands = re.findall(r"\b(\w+)\b", line.split("; or ", 1)[1])
+    return example, words, [c for c in commands if c != "or"]
+
+
+@pytest.mark.parametrize("name", ["kulami", "conhex"])
+def test_every_notation_the_help_line_shows_is_accepted(name):
+    board = new_game(name)
+    example, words, commands = help_words(help_line(board))
+    assert commands == ["hint", "undo", "help", "quit"] and words == []
+    # the example move is played
+    played, text = run_game([example, "quit"], PEOPLE, name=name)
+    assert [played.move_text(m) for m in played.move_stack] == [example]
+    assert "Not played" not in text
+    # each command does what it says
+    _, text = run_game([example, "hint", "undo", "help", "quit"], PEOPLE, name=name)
+    assert re.search(r"Hint: \w+", text) and f"Took back {example}." in text
+    assert text.count(f"{game(name).title}: ") == 2  # the goal, at the start and on help
+    assert "Not played" not in text
+    # the help line is shown at every turn of a person, with the move to make now
+    assert text.count("Moves: type a ") == 5
+
+
+def test_the_swap_is_offered_while_legal_and_accepted_as_shown():
+    board = new_game("conhex")
+    board.push_text("j3")
+    line = help_line(board)
+    assert help_words(line)[1] == ["swap"] and "swap (takes over red's first gem)" in line
+    played, text = run_game(["j3", "swap", "quit"], PEOPLE, name="conhex")
+    assert [str(m) for m in played.move_stack] == ["j3", "swap"]
+    assert played.sensor_view() == {"j3": "w"}
+    board.push_text("swap")
+    assert help_words(help_line(board))[1] == []  # no longer offered
+    _, text = run_game(["j3", "f6", "SWAP", "quit"], PEOPLE, name="conhex")
+    assert "Not played: swap is only legal as blue's first action." in text
+
+
+def drawn_holes(board):
+    """Each hole mark on the drawing, named by the row label of its line and the column
+    label under it: what a person reads off the board to type."""
+    lines = plain(render(board)).splitlines()
+    footer = next(l for l in reversed(lines) if re.fullmatch(r"[ a-z]+", l))
+    columns = {i: c for i, c in enumerate(footer) if c.isalpha()}
+    names = {}
+    for line in lines:
+        label = line[:3].strip()
+        if not label.isdigit():
+            continue
+        for i, c in enumerate(line):
+            if c in "\u00b7\u25cf\u2218" and i >= 3:
+                names[(line.index(c, i), label)] = f"{columns[i]}{label}"
+    return list(names.values())
+
+
+@pytest.mark.parametrize("name, options", [("kulami", {}), ("kulami", {"layout": "cross"}),
+                                           ("kulami", {"layout": "random-free:7"}),
+                                           ("conhex", {})])
+def test_every_hole_is_typed_as_the_board_labels_it(name, options):
+    """Read off the drawing (row number on the left, column letter below), every hole's
+    name is the move the engine takes, in either case: a11 and k11 too."""
+    board = new_game(name, **options)
+    names = drawn_holes(board)
+    assert sorted(names) == sorted(board.holes)
+    for text in names:
+        assert board.move_text(board.parse_move(text)) == text
+        assert board.move_text(board.parse_move(text.upper())) == text
+
+
+# --- the drawing -----------------------------------------------------------------------------
 
 def test_the_board_drawing_shows_pieces_legal_fields_and_coordinates():
     board = new_game("kulami", layout="square-1")
     board.push_text("d4")
-    plain = ANSI.sub("", render(board)).splitlines()
-    assert plain[-1].split() == list("abcdefgh")
-    row_4 = plain[8 - 4]
+    lines = plain(render(board)).splitlines()
+    assert lines[-1].split() == list("abcdefgh")
+    row_4 = lines[8 - 4]
     assert row_4.startswith(" 4") and "\u25cf" in row_4 and row_4.count("\u00b7") == 6
-    assert ANSI.sub("", render(board)).count("\u00b7") == len(board.legal_moves)
+    assert plain(render(board)).count("\u00b7") == len(board.legal_moves)
+
+
+def test_conhex_draws_every_cell_between_its_holes_in_its_owners_colour():
+    board = new_game("conhex", pie=False)
+    for hole in ("b3", "f6", "b4", "f7", "c4", "e6"):
+        board.push_text(hole)
+    drawn = render(board)
+    red, blue = (_fg(game("conhex").players[p].piece) for p in "bw")
+    owned = {p: len(board.owned(p)) for p in "bw"}
+    assert owned == {"b": 2, "w": 1}
+    assert drawn.count(red + OWNED_CELL) == 2 + 1  # and once in the legend
+    assert drawn.count(blue + OWNED_CELL) == 1 + 1
+    assert drawn.count(OPEN_CELL) == 41 - 3 + 1
+    assert "red's cell" in plain(drawn) and "nobody's yet" in plain(drawn)
+    # Each owned cell's mark is where cell_places puts it.
+    lines = drawn.splitlines()
+    top = 2 * max(y for _, y in hole_positions(board).values())
+    for cell in board.owned("b"):
+        x, y = cell_places(board)[cell]
+        line = lines[top - y]
+        assert plain(line)[3 + 2 * x] == OWNED_CELL and red + OWNED_CELL in line
+
+
+def test_every_conhex_cell_has_a_place_of_its_own_among_its_holes():
+    board = new_game("conhex")
+    places = cell_places(board)
+    position = hole_positions(board)
+    holes = {(2 * x, 2 * y) for x, y in position.values()}
+    assert len(places) == 41 and len(set(places.values())) == 41
+    assert not set(places.values()) & holes
+    for cell, (x, y) in places.items():
+        xs = [2 * position[h][0] for h in board.areas[cell]]
+        ys = [2 * position[h][1] for h in board.areas[cell]]
+        assert min(xs) - 1 <= x <= max(xs) + 1 and min(ys) - 1 <= y <= max(ys) + 1, cell
 
 
 @pytest.mark.parametrize("layout", ["square-3", "square-4", "random:3", "cross"])
 def test_play_starts_on_layouts_the_greedy_shading_ran_out_of_shades_on(layout):
     """The issue's case: `tabletop play kulami layout=square-3` crashed before the first
     move."""
-    board, text = run_game(["quit"], {"b": "person", "w": "person"}, layout=layout)
+    board, text = run_game(["quit"], PEOPLE, layout=layout)
     assert "red to move" in text and text.count(AREA_SHADES[0]) > 0
 
 
@@ -85,10 +234,190 @@ def test_every_random_layout_is_shaded_with_touching_panels_apart(seed, square):
     kind = "random" if square else "random-free"
     board = new_game("kulami", layout=f"{kind}:{seed}")
     assert_touching_panels_shaded_apart(board)
-    assert ANSI.sub("", render(board)).count("\u00b7") == len(board.legal_moves)
+    assert plain(render(board)).count("\u00b7") == len(board.legal_moves)
 
 
 def test_conhex_shades_only_holes_of_one_cell():
     board = new_game("conhex")
     shades = _shades(board)
     assert set(shades) == {"a1", "a11", "k1", "k11", "f6"}  # the corners and the centre
+
+
+# --- saved as it goes, resumed, loaded ------------------------------------------------------
+
+@pytest.fixture
+def data(tmp_path, monkeypatch):
+    """A data directory of this test's own for ``tabletop play``."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
+    return default_data_dir()
+
+
+def tabletop_play(monkeypatch, capsys, *args, lines=()):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("".join(l + "\n" for l in lines)))
+    status = main(["play", *args])
+    captured = capsys.readouterr()
+    return status, plain(captured.out), captured.err
+
+
+def saved_games(data):
+    store = RecordStore(data)
+    return {s.path.name: store.read(s.path).board for s in store.saved()}
+
+
+def test_every_move_is_saved_at_once_and_the_game_continues_next_time(data, monkeypatch,
+                                                                     capsys):
+    status, out, _ = tabletop_play(monkeypatch, capsys, "kulami", "layout=cross",
+                                   "--black", "person", lines=["e5", "e3"])
+    assert status == 0 and "New game: 000001-kulami.sgf" in out
+    board = saved_games(data)["000001-kulami.sgf"]
+    assert [str(m) for m in board.move_stack] == ["e5", "e3"]
+    root = (data / "games" / "000001-kulami.sgf").read_text()
+    assert "SEATB[person]SEATW[person]" in root and f"PROFILE[{PROFILE}]" in root
+    # the next `tabletop play kulami` continues it, with its own options and seats
+    status, out, _ = tabletop_play(monkeypatch, capsys, "kulami", lines=["quit"])
+    assert "Continuing 000001-kulami.sgf at move 2 (layout cross" in out
+    assert "Red: person, Black: person" in out and "black to move" not in out
+    assert "red to move" in out and "New game" not in out
+    # options or seats given for a game that continues: it says how to start a new one
+    status, out, _ = tabletop_play(monkeypatch, capsys, "kulami", "scoring=2",
+                                   lines=["quit"])
+    assert "add --new to start a new game with yours" in out
+    assert list(saved_games(data)) == ["000001-kulami.sgf"]
+
+
+def test_new_starts_another_game_and_the_unfinished_one_stays(data, monkeypatch, capsys):
+    tabletop_play(monkeypatch, capsys, "--black", "person", lines=["d4"])
+    status, out, _ = tabletop_play(monkeypatch, capsys, "--new", "scoring=1",
+                                   "--black", "person", lines=["quit"])
+    assert "New game: 000002-kulami.sgf" in out and "(panels + largest area)" in out
+    games = saved_games(data)
+    assert [len(b.move_stack) for b in games.values()] == [0, 1]  # newest first
+    # the newest game of the game continues, whichever game was played in between
+    tabletop_play(monkeypatch, capsys, "conhex", lines=["f6", "quit"])
+    status, out, _ = tabletop_play(monkeypatch, capsys, lines=["quit"])
+    assert "Continuing 000002-kulami.sgf at move 0" in out
+
+
+def test_a_finished_game_is_not_continued(data, monkeypatch, capsys):
+    tabletop_play(monkeypatch, capsys, "--red", "engine", "--black", "engine", "--seed", "4")
+    (finished,) = saved_games(data).values()
+    assert finished.is_game_over()
+    status, out, _ = tabletop_play(monkeypatch, capsys, lines=["quit"])
+    assert "New game: 000002-kulami.sgf" in out
+
+
+class Crash(Exception):
+    """The terminal closing under the game, or the machine going down."""
+
+
+class CrashingInput(io.StringIO):
+    def __init__(self, lines, crash_after):
+        super().__init__("".join(l + "\n" for l in lines))
+        self.left = crash_after
+
+    def readline(self, *args):
+        if self.left == 0:
+            raise Crash()
+        self.left -= 1
+        return super().readline(*args)
+
+
+def test_a_crash_loses_no_move(data, monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", CrashingInput(["d4", "undo", "e5", "quit"], 3))
+    with pytest.raises(Crash):
+        main(["play", "--seed", "7"])
+    (board,) = saved_games(data).values()
+    assert [str(m) for m in board.move_stack][:1] == ["e5"] and len(board.move_stack) == 2
+    engine_reply = str(board.move_stack[1])
+    status, out, _ = tabletop_play(monkeypatch, capsys, lines=["quit"])
+    assert "Continuing 000001-kulami.sgf at move 2" in out and status == 0
+    assert "Red: person, Black: engine level 2" in out
+    # the engine's choices depend on the seed and the position: the same reply again
+    status, out, _ = tabletop_play(monkeypatch, capsys, lines=["undo", "e5", "quit"])
+    assert f"Black (engine) plays {engine_reply}" in out
+
+
+def test_load_lists_the_saved_games_and_continues_the_one_picked(data, monkeypatch, capsys):
+    tabletop_play(monkeypatch, capsys, "--black", "person", lines=["d4", "d7"])
+    tabletop_play(monkeypatch, capsys, "conhex", "pie=false", "--blue", "person",
+                  lines=["f6"])
+    tabletop_play(monkeypatch, capsys, "--new", "layout=cross", lines=["quit"])
+    status, out, _ = tabletop_play(monkeypatch, capsys, "--load", lines=["3", "quit"])
+    listed = [line for line in out.splitlines() if re.match(r" +\d+  0000", line)]
+    assert len(listed) == 3
+    assert listed[0].startswith("  1  000003-kulami.sgf  Kulami, 0 moves, layout cross")
+    assert listed[1].startswith("  2  000002-conhex.sgf  ConHex, 1 moves, no pie rule")
+    assert listed[2].startswith("  3  000001-kulami.sgf  Kulami, 2 moves, layout square-1")
+    assert all(line.endswith(": unfinished") for line in listed)
+    assert "Continuing 000004-kulami.sgf at move 2." in out  # the newest now
+    assert "red to move" in out
+    # --load N at once, and only one game's records when a game is named
+    status, out, _ = tabletop_play(monkeypatch, capsys, "conhex", "--load", "1",
+                                   lines=["quit"])
+    assert "Continuing 000005-conhex.sgf at move 1." in out and "blue to move" in out
+    # Enter cancels; a number not in the list is one line and status 2
+    status, out, _ = tabletop_play(monkeypatch, capsys, "--load", lines=[""])
+    assert status == 0 and "to move" not in out
+    status, out, err = tabletop_play(monkeypatch, capsys, "--load", "9")
+    assert status == 2 and err == "tabletop play: the list has games 1 to 3, not 9\n"
+    status, _, err = tabletop_play(monkeypatch, capsys, "--load", "1", "scoring=2")
+    assert status == 2 and "options are for a new game" in err
+
+
+def test_load_names_finished_games_and_records_that_do_not_load(data, monkeypatch, capsys):
+    tabletop_play(monkeypatch, capsys, "--red", "engine", "--black", "engine", "--seed", "4")
+    (data / "games" / "000002-kulami.sgf").write_text("(;GM[Kulami]LY[square-1];B[zz])")
+    status, out, _ = tabletop_play(monkeypatch, capsys, "--load", lines=[""])
+    assert re.search(r"  1  000002-kulami\.sgf  does not load: .*zz", out)
+    assert re.search(r"  2  000001-kulami\.sgf  Kulami, \d+ moves, .*: (Red wins|Black wins"
+                     r"|A draw)$", out, re.M)
+
+
+def test_no_saved_games_is_said(data, monkeypatch, capsys):
+    status, out, _ = tabletop_play(monkeypatch, capsys, "--load")
+    assert status == 0 and "No saved games in" in out
+
+
+def test_the_help_describes_saving_new_and_load(capsys):
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "Every move is saved at once" in text and "--new" in text and "--load [N]" in text
+    assert "continues the unfinished game" in text and "--blue" in text
+
+
+def read_until(process, marker, timeout=30.0):
+    """Read the process's output until ``marker`` shows up; the text read so far."""
+    out, end = b"", time.monotonic() + timeout
+    while marker.encode() not in out:
+        ready, _, _ = select.select([process.stdout], [], [], max(0, end - time.monotonic()))
+        assert ready, f"no {marker!r} in {out[-500:]!r}"
+        chunk = os.read(process.stdout.fileno(), 65536)
+        assert chunk, f"the game ended without {marker!r}: {out[-500:]!r}"
+        out += chunk
+    return plain(out.decode())
+
+
+def test_a_killed_terminal_game_continues_where_it_was(tmp_path):
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
+    command = [sys.executable, "-m", "app.cli", "play", "conhex", "--blue", "person"]
+    process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               env=env)
+    try:
+        read_until(process, "red to move> ")
+        process.stdin.write(b"f6\n")
+        process.stdin.flush()
+        read_until(process, "blue to move> ")
+        process.stdin.write(b"swap\n")
+        process.stdin.flush()
+        read_until(process, "red to move> ")
+    finally:
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=30)
+    result = subprocess.run(command, input=b"quit\n", capture_output=True, env=env,
+                            timeout=60)
+    out = plain(result.stdout.decode())
+    assert result.returncode == 0 and "Continuing 000001-conhex.sgf at move 2" in out
+    board = RecordStore(tmp_path / "tabletop").resume("conhex", PROFILE).board
+    assert [str(m) for m in board.move_stack] == ["f6", "swap"]

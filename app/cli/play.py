@@ -1,83 +1,362 @@
-"""``tabletop play``: a game in the terminal, a person against the engine or two people."""
+"""``tabletop play``: a game in the terminal, a person against the engine or two people.
+
+Every game is saved as it goes, move by move, in the user's data directory (the same
+records as the board's and the simulator's, marked as played in the terminal), so that a
+closed terminal or a crash loses nothing: ``tabletop play GAME`` continues the unfinished
+game of that game, ``--new`` starts another one (the unfinished one stays saved), and
+``--load`` lists the saved games to continue any of them.
+"""
 
 from __future__ import annotations
 
+import argparse
 import random
 import sys
+from dataclasses import dataclass
+from typing import TextIO
 
-from app.cli import add_game_arguments, game_from_args
-from app.games import game
-from app.cli.terminal import render
-from engines import EngineError
+from app.cli import split_options
+from app.cli.terminal import hole_positions, render
+from app.games import GAMES, game, new_game
+from app.table import texts
+from app.table.store import SEAT_KINDS, RecordStore, Resumed, Saved, default_data_dir
+from engines import Board, EngineError, RecordError
 from engines.players import LEVELS, choose_move
 
-HELP = "type a field such as d4, or: hint, undo, quit"
+#: What the store records as the board a terminal game is played on, so that
+#: ``tabletop play`` continues its own games and a board or the simulator theirs.
+PROFILE = "terminal"
+#: The commands besides moves, as the help line shows them.
+COMMANDS = ("hint", "undo", "help", "quit")
+#: How a move is called in each game's help line ("a hole" for any other game).
+NOUNS = {"kulami": "field"}
+#: Moves that are words rather than holes, with what they do, offered while legal.
+WORD_MOVES = {"swap": "takes over {first}'s first gem"}
+
+DESCRIPTION = """\
+Play in the terminal: you against the engine, or two people at one keyboard.
+
+Every move is saved at once in your data directory. 'tabletop play GAME' continues the
+unfinished game of GAME played in the terminal, if there is one, with its own options,
+players and level; otherwise it starts a new game with the options and players given.
+
+During a game, type a move (a field or hole such as d4; in ConHex also swap when it is
+offered), or: hint (the engine's suggestion), undo (back to your last turn), help, quit
+(the game stays saved for next time)."""
+
+EPILOG = """\
+examples:
+  tabletop play                                  continue or start a Kulami game
+  tabletop play kulami layout=cross scoring=2 --new
+  tabletop play conhex --red person --blue person
+  tabletop play --load                           pick a saved game from a list
+  tabletop play --load 2                         continue the second game of that list"""
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("play", help="play in the terminal")
-    add_game_arguments(parser)
-    parser.add_argument("--red", choices=("person", "engine"), default="person",
-                        help="who plays the first colour (default: person)")
-    parser.add_argument("--black", choices=("person", "engine"), default="engine",
-                        help="who plays the second colour (default: engine)")
-    parser.add_argument("--level", type=int, choices=LEVELS, default=LEVELS[-1],
-                        help="the engine's level")
-    parser.add_argument("--seed", type=int, default=None, help="seed for the engine")
+    parser = subparsers.add_parser("play", help="play in the terminal (saved as it goes)",
+                                   description=DESCRIPTION, epilog=EPILOG,
+                                   formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("game", nargs="?", default=None,
+                        help=f"{' or '.join(GAMES)} (default: {next(iter(GAMES))}); with "
+                             f"--load, list only its games")
+    parser.add_argument("options", nargs="*", metavar="key=value",
+                        help="options of a new game, e.g. layout=cross scoring=2 or pie=false")
+    parser.add_argument("--red", choices=SEAT_KINDS, default=None,
+                        help="who plays red, the first player (default: person)")
+    parser.add_argument("--black", "--blue", dest="second", choices=SEAT_KINDS, default=None,
+                        help="who plays the second colour, black in Kulami and blue in "
+                             "ConHex (default: engine)")
+    parser.add_argument("--level", type=int, choices=LEVELS, default=None,
+                        help=f"the engine's level (default: {LEVELS[-1]})")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="seed of the engine's choices (default: a fresh one)")
+    start = parser.add_mutually_exclusive_group()
+    start.add_argument("--new", action="store_true",
+                       help="start a new game even if one is unfinished (that one stays "
+                            "saved, and --load continues it)")
+    start.add_argument("--load", nargs="?", type=int, const=0, default=None, metavar="N",
+                       help="list the saved games, newest first, and continue the one whose "
+                            "number you type (or number N of the list at once)")
     parser.set_defaults(run=run)
 
 
+@dataclass
+class Table:
+    """Who plays: each colour's seat (person or engine), the engine's level and seed.
+    The store reads these at every save (its ``Players``)."""
+
+    seats: dict[str, str]
+    level: int = LEVELS[-1]
+    seed: int = 0
+
+
 def run(args) -> int:
-    board = game_from_args(args)
-    seats = {"b": args.red, "w": args.black}
-    return play(board, seats, args.level, random.Random(args.seed), sys.stdin, sys.stdout)
+    if args.game is not None and "=" in args.game:  # `tabletop play scoring=2`: Kulami's
+        args.options, args.game = [args.game, *args.options], None
+    store = RecordStore(default_data_dir(), profile=PROFILE)
+    say = _printer(sys.stdout)
+    if args.load is not None:
+        if args.options:
+            raise EngineError("--load continues a saved game; options are for a new game "
+                              "(with --new)")
+        board, table = load(store, args.game, args.load, sys.stdin, sys.stdout)
+        if board is None:
+            return 0
+    else:
+        board, table = resume_or_start(store, args, say)
+    return play(board, table, sys.stdin, sys.stdout, store)
 
 
-def play(board, seats, level, rng, stdin, stdout) -> int:
-    """The game loop; ``stdin``/``stdout`` are parameters so tests can drive it."""
-    say = lambda text="": print(text, file=stdout, flush=True)
+def resume_or_start(store: RecordStore, args, say) -> tuple[Board, Table]:
+    """The unfinished terminal game of the game asked for, unless ``--new``; else a new
+    game with the options and players the arguments give, its record started."""
+    name = game(args.game or next(iter(GAMES))).name
+    asked = Table({"b": args.red or "person", "w": args.second or "engine"},
+                  args.level or LEVELS[-1],
+                  args.seed if args.seed is not None else random.randrange(2**32))
+    if not args.new:
+        resumed = store.resume(name, PROFILE)
+        if resumed.problem:
+            say(texts.sentence(resumed.problem))
+        board = resumed.board
+        if board is not None and not board.is_game_over():
+            table = _table(resumed, asked)
+            say(f"Continuing {store.current.name} at move {len(board.move_stack)} "
+                f"({texts.options(name, board.options)}; "
+                f"{texts.seats(name, table.seats, table.level)}).")
+            if args.options or args.red or args.second or args.level:
+                say("It keeps its own options and players: add --new to start a new game "
+                    "with yours.")
+            store.players = table
+            return board, table
+    board = new_game(name, **split_options(args.options))
+    store.players = asked
+    store.start(board)
+    say(f"New game: {store.current.name} in {store.games}.")
+    return board, asked
+
+
+def load(store: RecordStore, name: str | None, number: int, stdin: TextIO,
+         stdout: TextIO) -> tuple[Board | None, Table]:
+    """The saved game picked from the list (``number`` from 1, or 0 to ask): listed
+    newest first, each with its moves, options and whether it is finished; continued
+    under the next number, as the newest game. ``(None, ...)`` when nothing is picked."""
+    say = _printer(stdout)
+    saved = [s for s in store.saved() if name is None or s.game == game(name).name]
+    if not saved:
+        say(f"No saved {'games' if name is None else game(name).title + ' games'} in "
+            f"{store.games}.")
+        return None, Table({})
+    loaded = [store.read(s.path) for s in saved]
+    if number == 0:
+        for index, (entry, resumed) in enumerate(zip(saved, loaded), start=1):
+            say(f"{index:>3}  {_listed(entry, resumed)}")
+        stdout.write("Continue which game (its number; Enter to cancel)? ")
+        stdout.flush()
+        answer = stdin.readline().strip()
+        if not answer:
+            return None, Table({})
+        if not answer.isdigit():
+            raise EngineError(f"not a number of the list: {answer!r}")
+        number = int(answer)
+    if not 1 <= number <= len(saved):
+        raise EngineError(f"the list has games 1 to {len(saved)}, not {number}")
+    entry = saved[number - 1]
+    resumed = store.load(entry.path)
+    if resumed.board is None:
+        raise RecordError(resumed.problem)
+    table = _table(resumed, Table({"b": "person", "w": "engine"}, LEVELS[-1],
+                                  random.randrange(2**32)))
+    store.players = table
+    say(f"Continuing {store.current.name} at move {len(resumed.board.move_stack)}.")
+    return resumed.board, table
+
+
+def _listed(entry: Saved, resumed: Resumed) -> str:
+    """One line of the load list: the record, its moves, its options and its state."""
+    board = resumed.board
+    if board is None:
+        return f"{entry.path.name}  does not load: {resumed.problem}"
+    outcome = board.outcome()
+    state = (texts.result(board.game, outcome) if outcome is not None else "unfinished")
+    where = f", played on {resumed.profile}" if resumed.profile not in ("", PROFILE) else ""
+    return (f"{entry.path.name}  {game(board.game).title}, {len(board.move_stack)} moves, "
+            f"{texts.options(board.game, board.options)}{where}: {state}")
+
+
+def _table(resumed: Resumed, default: Table) -> Table:
+    """Who plays a resumed game: what its record says, else ``default``."""
+    recorded = resumed.table
+    return Table(dict(recorded.get("seats", default.seats)),
+                 recorded.get("level", default.level), recorded.get("seed", default.seed))
+
+
+def _printer(stdout: TextIO):
+    return lambda text="": print(text, file=stdout, flush=True)
+
+
+# --- the game -------------------------------------------------------------------------
+def play(board: Board, table: Table, stdin: TextIO, stdout: TextIO,
+         store: RecordStore | None = None) -> int:
+    """The game loop; ``stdin``/``stdout`` are parameters so tests can drive it. With a
+    ``store`` whose record is started, every change of the game is saved at once."""
+    say = _printer(stdout)
     info = game(board.game)
-    say(f"{info.title}: {HELP}.")
+    names = info.players
+    failure = ""
+
+    def save() -> None:
+        nonlocal failure
+        if store is None:
+            return
+        store.save(board)
+        if store.failure and store.failure != failure:
+            say(texts.sentence(texts.saving_fails(store.failure)))
+        elif failure and not store.failure:
+            say(texts.sentence(texts.SAVED_AGAIN))
+        failure = store.failure
+
+    say(f"{info.title}: {goal(board)}.")
     while not board.is_game_over():
         say(render(board))
+        say(score_line(board))
         mover = board.turn
-        if seats[mover] == "engine":
-            move = choose_move(board, level, rng)
+        if table.seats[mover] == "engine":
+            move = choose_move(board, table.level, _rng(table, board))
             board.push(move)
-            say(f"{info.players[mover].name} (engine) plays {board.move_text(move)}")
+            save()
+            say(f"{names[mover].title} (engine) plays {board.move_text(move)}")
             continue
-        stdout.write(f"{info.players[mover].name} to move> ")
+        say(help_line(board))
+        stdout.write(f"{names[mover].name} to move> ")
         stdout.flush()
         line = stdin.readline()
         if not line:
-            say("\nbye")
+            say("\nSaved; 'tabletop play' continues this game." if store else "\nbye")
             return 0
         command = line.strip().lower()
-        if command in ("quit", "q"):
+        if command in ("quit", "q", "exit"):
+            if store is not None:
+                say("Saved; 'tabletop play' continues this game.")
             return 0
         if command == "hint":
-            move = choose_move(board, 2, rng)
-            say(f"hint: {board.move_text(move)}")
+            move = choose_move(board, LEVELS[-1], _rng(table, board))
+            say(f"Hint: {board.move_text(move)}")
         elif command == "undo":
-            _undo(board, seats, say)
+            if _undo(board, table.seats, say):
+                save()
+        elif command in ("help", "?"):
+            say(f"{info.title}: {goal(board)}.")  # the help line follows with the board
         elif command:
             try:
                 board.push_text(command)
             except EngineError as error:
-                say(f"not played: {error} ({HELP})")
+                say(f"Not played: {texts.named(board.game, str(error))}.")
+                continue
+            save()
     say(render(board))
-    outcome = board.outcome()
-    scores = ", ".join(f"{info.players[p].name} {outcome.scores[p]}" for p in "bw")
-    winner = f"{info.players[outcome.winner].name} wins" if outcome.winner else "a draw"
-    say(f"Game over ({outcome.reason}): {scores}; {winner} ({outcome.result()}).")
+    say(end_line(board))
     return 0
 
 
-def _undo(board, seats, say) -> None:
+def _rng(table: Table, board: Board) -> random.Random:
+    """The engine's choices depend only on the seed and the position, as the board's do:
+    a game continued after a crash gets the move it would have got."""
+    moves = " ".join(board.move_text(m) for m in board.move_stack)
+    return random.Random(f"{table.seed}:{board.game}:{moves}")
+
+
+def _undo(board: Board, seats: dict[str, str], say) -> bool:
     """Take back to the person's previous turn (over the engine's reply too)."""
     if not board.move_stack:
-        say("nothing to undo")
-        return
-    board.pop()
+        say("Nothing to undo.")
+        return False
+    taken = [board.pop()]
     while board.move_stack and seats[board.turn] == "engine":
-        board.pop()
+        taken.append(board.pop())
+    say(f"Took back {', '.join(board.move_text(m) for m in reversed(taken))}.")
+    return True
+
+
+# --- what the terminal says -------------------------------------------------------------
+#: How each game is played and won, in a few words ({b} and {w} are the players' names).
+GOALS = {
+    "kulami": "place each piece in the row or column of the last one, never on the panels "
+              "of the last two; a panel scores its fields for the player with more pieces "
+              "on it",
+    "conhex": "{b} joins top and bottom, {w} left and right, with a chain of own cells; a "
+              "cell goes to whoever first holds half its holes",
+}
+#: The sides each player of a connection game joins, for the end of the game.
+SIDES = {"conhex": {"b": "top and bottom", "w": "left and right"}}
+
+
+def goal(board: Board) -> str:
+    """How the game is played and won, in a few words."""
+    names = game(board.game).players
+    return GOALS.get(board.game, "the higher score wins").format(b=names["b"].name,
+                                                                 w=names["w"].name)
+
+
+def score_line(board: Board) -> str:
+    """The score so far: points in a game won on points, cells owned in ConHex (which
+    only a chain wins)."""
+    info = game(board.game)
+    scores = board.scores()
+    each = ", ".join(f"{info.players[p].name} {scores[p]}" for p in ("b", "w"))
+    label = info.score_label(board.options)
+    if board.won_on_points:
+        return f"Score: {each} ({label})"
+    return f"{label.capitalize()}: {each}"
+
+
+def example_move(board: Board) -> str:
+    """A legal placement near the middle of the board, to show the notation."""
+    position = hole_positions(board)
+    places = [board.move_text(m) for m in board.legal_moves]
+    places = [text for text in places if text in position]
+    if not places:
+        return ""
+    middle_x = sum(x for x, _ in position.values()) / len(position)
+    middle_y = sum(y for _, y in position.values()) / len(position)
+    return min(places, key=lambda text: ((position[text][0] - middle_x) ** 2
+                                         + (position[text][1] - middle_y) ** 2, text))
+
+
+def word_moves(board: Board) -> list[str]:
+    """The moves that are words (ConHex's swap) legal now."""
+    legal = []
+    for word in WORD_MOVES:
+        try:
+            if board.is_legal(board.parse_move(word)):
+                legal.append(word)
+        except EngineError:
+            pass
+    return legal
+
+
+def help_line(board: Board) -> str:
+    """Every notation the prompt accepts now: a move (with an example), any word move
+    legal now, and the commands."""
+    first = game(board.game).players["b"].name
+    parts = [f"type a {NOUNS.get(board.game, 'hole')} such as {example_move(board)}"]
+    parts += [f"{word} ({WORD_MOVES[word].format(first=first)})" for word in word_moves(board)]
+    return "Moves: " + ", ".join(parts) + "; or " + ", ".join(COMMANDS[:-1]) + \
+        f" or {COMMANDS[-1]}."
+
+
+def end_line(board: Board) -> str:
+    """The end of the game: why, the score, who won and the result as records write it."""
+    outcome = board.outcome()
+    info = game(board.game)
+    winner = texts.result(board.game, outcome)
+    if outcome.by_score:
+        margin = abs(outcome.scores["b"] - outcome.scores["w"])
+        won = f"{winner} by {margin}" if outcome.winner else winner
+        return (f"Game over, {texts.named(board.game, outcome.reason)}: "
+                f"{score_line(board)[len('Score: '):]}. {won} ({outcome.result()}).")
+    side = SIDES.get(board.game, {}).get(outcome.winner, "its sides")
+    return (f"Game over: {info.players[outcome.winner].name} joins {side} with a chain of "
+            f"cells. {winner} ({outcome.result()}).")
+

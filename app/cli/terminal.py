@@ -1,7 +1,11 @@
-"""The board in a colour terminal: panels or cells shaded, pieces, legal holes marked.
+"""The board in a colour terminal: panels shaded or cells drawn, pieces, legal holes marked.
 
 Works for every game whose holes are named column letter + row number (Kulami, ConHex,
 Blokus Duo): the grid is read off the hole names, so no game needs its own drawing.
+Areas that share no hole (Kulami's panels) shade their holes. Areas that share holes
+(ConHex's cells, each between the holes around it) cannot, so the board is drawn on a
+grid of half steps instead, with a mark for each cell between its holes: filled in its
+owner's colour once claimed, hollow while nobody owns it.
 """
 
 from __future__ import annotations
@@ -19,11 +23,22 @@ AREA_SHADES = ("\x1b[48;5;180m", "\x1b[48;5;137m", "\x1b[48;5;223m", "\x1b[48;5;
 NO_AREA = "\x1b[48;5;250m"
 LEGAL = "\x1b[38;5;28m\u00b7"
 LAST = "\x1b[1m"
+#: A hole no piece may go in now (the game is over), and a piece.
+EMPTY = "\x1b[38;5;245m\u2218"
+PIECE = "\u25cf"
+#: A cell nobody owns yet, and one a player owns (in the player's colour).
+OPEN_CELL = "\x1b[38;5;245m\u25a1"
+OWNED_CELL = "\u25a0"
 _HOLE = re.compile(r"([a-z])(\d+)")
 
 
 def _fg(rgb: tuple[int, int, int]) -> str:
     return "\x1b[38;2;%d;%d;%dm" % rgb
+
+
+def hole_positions(board: Board) -> dict[str, tuple[int, int]]:
+    """Each hole's column and row from 0 (``a1`` is ``(0, 0)``), read off its name."""
+    return {hole: xy for xy, hole in _grid(board).items()}
 
 
 def _grid(board: Board) -> dict[tuple[int, int], str]:
@@ -52,11 +67,23 @@ def _shades(board: Board) -> dict[str, str]:
             if len(names) == 1}
 
 
+def _overlapping(board: Board) -> bool:
+    """Whether some hole lies in two areas (ConHex's cells), so areas cannot shade holes."""
+    seen: set[str] = set()
+    for holes in board.areas.values():
+        if seen & holes:
+            return True
+        seen |= holes
+    return False
+
+
 def render(board: Board) -> str:
     """The board as ANSI-coloured text, top row first, with coordinates."""
     grid = _grid(board)
     if not grid:
         return board.ascii()
+    if _overlapping(board):
+        return _render_cells(board, grid)
     width = max(x for x, _ in grid) + 1
     height = max(y for _, y in grid) + 1
     shades = _shades(board)
@@ -74,7 +101,7 @@ def render(board: Board) -> str:
             shade = shades.get(hole, NO_AREA)
             bold = LAST if hole in lights.last else ""
             if hole in pieces:
-                mark = _fg(players[pieces[hole]].piece) + "\u25cf"
+                mark = _fg(players[pieces[hole]].piece) + PIECE
             elif hole in lights.legal:
                 mark = LEGAL
             else:
@@ -82,4 +109,71 @@ def render(board: Board) -> str:
             row.append(f"{shade}{bold} {mark} {RESET}")
         lines.append("".join(row))
     lines.append("   " + "".join(f" {c} " for c in string.ascii_lowercase[:width]))
+    return "\n".join(lines)
+
+
+def cell_places(board: Board, grid: dict[tuple[int, int], str] | None = None
+                ) -> dict[str, tuple[int, int]]:
+    """Where each area's mark goes on the grid of half steps, where the hole at column
+    ``x``, row ``y`` (from 0) is the point ``(2x, 2y)``: the middle of its holes. An
+    edge cell's holes lie on one line, and the centre cell's middle is its centre hole,
+    so a middle that is a hole (or another cell's mark) moves half a step outward, away
+    from the middle of the board (up, at the middle itself)."""
+    grid = _grid(board) if grid is None else grid
+    point = {hole: (2 * x, 2 * y) for (x, y), hole in grid.items()}
+    holes = set(point.values())
+    centre_x = max(x for x, _ in holes) / 2
+    centre_y = max(y for _, y in holes) / 2
+    places: dict[str, tuple[int, int]] = {}
+    for name, members in board.areas.items():
+        points = [point[hole] for hole in members if hole in point]
+        x = round(sum(p[0] for p in points) / len(points))
+        y = round(sum(p[1] for p in points) / len(points))
+        if (x, y) in holes or (x, y) in places.values():
+            dx, dy = x - centre_x, y - centre_y
+            if abs(dx) > abs(dy):
+                x += 1 if dx > 0 else -1
+            else:
+                y += -1 if dy < 0 else 1
+        places[name] = (x, y)
+    return places
+
+
+def _render_cells(board: Board, grid: dict[tuple[int, int], str]) -> str:
+    """Holes on the even points of a grid of half steps, each cell's mark between its
+    holes; two characters per half step, so a column is four wide and a row two high."""
+    info = game(board.game)
+    players = info.players
+    places = cell_places(board, grid)
+    lights = board.lights()
+    owner = {area: player for player, areas in lights.owned.items() for area in areas}
+    pieces = board.sensor_view()
+    at = {(2 * x, 2 * y): hole for (x, y), hole in grid.items()}
+    at.update({place: area for area, place in places.items()})
+    width = max(x for x, _ in at) + 1
+    height = max(y for _, y in at) + 1
+    lines = []
+    for y in reversed(range(height)):
+        row = [f"{y // 2 + 1:>2} " if y % 2 == 0 else "   "]
+        for x in range(width):
+            name = at.get((x, y))
+            if name is None:
+                mark = " "
+            elif name in places:
+                mark = (_fg(players[owner[name]].piece) + OWNED_CELL if name in owner
+                        else OPEN_CELL)
+            elif name in pieces:
+                mark = _fg(players[pieces[name]].piece) + PIECE
+            elif name in lights.legal:
+                mark = LEGAL
+            else:
+                mark = EMPTY
+            bold = LAST if name in lights.last else ""
+            row.append(f"{bold}{mark}{RESET} " if name is not None else "  ")
+        lines.append("".join(row).rstrip())
+    lines.append("   " + "".join(f"{c}   " for c in string.ascii_lowercase[:width // 2 + 1])
+                 .rstrip())
+    legend = "   ".join(f"{_fg(players[p].piece)}{OWNED_CELL}{RESET} {players[p].name}'s "
+                       f"cell" for p in players)
+    lines.append(f"   {legend}   {OPEN_CELL}{RESET} nobody's yet")
     return "\n".join(lines)
