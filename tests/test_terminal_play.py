@@ -279,17 +279,21 @@ def test_every_move_is_saved_at_once_and_the_game_continues_next_time(data, monk
     assert "Continuing 000001-kulami.sgf at move 2 (layout cross" in out
     assert "Red: person, Black: person" in out and "black to move" not in out
     assert "red to move" in out and "New game" not in out
-    # options or seats given for a game that continues: it says how to start a new one
+    # seats given for a game that continues: it says how to start a new one
+    status, out, _ = tabletop_play(monkeypatch, capsys, "kulami", "--level", "1",
+                                   lines=["quit"])
+    assert "Continuing" in out and "add --new to start a new game with yours" in out
+    assert list(saved_games(data)) == ["000001-kulami.sgf"]
+    # options describe a new game, as for tabletop simulate
     status, out, _ = tabletop_play(monkeypatch, capsys, "kulami", "scoring=2",
                                    lines=["quit"])
-    assert "add --new to start a new game with yours" in out
-    assert list(saved_games(data)) == ["000001-kulami.sgf"]
+    assert "New game: 000002-kulami.sgf" in out and "(panels + area + chains)" in out
 
 
 def test_new_starts_another_game_and_the_unfinished_one_stays(data, monkeypatch, capsys):
     tabletop_play(monkeypatch, capsys, "--black", "person", lines=["d4"])
-    status, out, _ = tabletop_play(monkeypatch, capsys, "--new", "scoring=1",
-                                   "--black", "person", lines=["quit"])
+    status, out, _ = tabletop_play(monkeypatch, capsys, "--new", "--black", "person",
+                                   "scoring=1", lines=["quit"])
     assert "New game: 000002-kulami.sgf" in out and "(panels + largest area)" in out
     games = saved_games(data)
     assert [len(b.move_stack) for b in games.values()] == [0, 1]  # newest first

@@ -3,7 +3,8 @@
 Every game is saved as it goes, move by move, in the user's data directory (the same
 records as the board's and the simulator's, marked as played in the terminal), so that a
 closed terminal or a crash loses nothing: ``tabletop play GAME`` continues the unfinished
-game of that game, ``--new`` starts another one (the unfinished one stays saved), and
+game of that game; options (``key=value``, which describe a new game) or ``--new`` start
+another one (the unfinished one stays saved), as ``tabletop simulate`` does; and
 ``--load`` lists the saved games to continue any of them.
 """
 
@@ -38,7 +39,8 @@ Play in the terminal: you against the engine, or two people at one keyboard.
 
 Every move is saved at once in your data directory. 'tabletop play GAME' continues the
 unfinished game of GAME played in the terminal, if there is one, with its own options,
-players and level; otherwise it starts a new game with the options and players given.
+players and level; otherwise, or given options (key=value) or --new, it starts a new
+game with the options and players given.
 
 During a game, type a move (a field or hole such as d4; in ConHex also swap when it is
 offered), or: hint (the engine's suggestion), undo (back to your last turn), help, quit
@@ -47,7 +49,8 @@ offered), or: hint (the engine's suggestion), undo (back to your last turn), hel
 EPILOG = """\
 examples:
   tabletop play                                  continue or start a Kulami game
-  tabletop play kulami layout=cross scoring=2 --new
+  tabletop play kulami layout=cross scoring=2    a new game with these options
+  tabletop play conhex --new                     a new game even if one is unfinished
   tabletop play conhex --red person --blue person
   tabletop play --load                           pick a saved game from a list
   tabletop play --load 2                         continue the second game of that list"""
@@ -74,7 +77,7 @@ def register(subparsers) -> None:
     start = parser.add_mutually_exclusive_group()
     start.add_argument("--new", action="store_true",
                        help="start a new game even if one is unfinished (that one stays "
-                            "saved, and --load continues it)")
+                            "saved, and --load continues it); options start one too")
     start.add_argument("--load", nargs="?", type=int, const=0, default=None, metavar="N",
                        help="list the saved games, newest first, and continue the one whose "
                             "number you type (or number N of the list at once)")
@@ -109,13 +112,14 @@ def run(args) -> int:
 
 
 def resume_or_start(store: RecordStore, args, say) -> tuple[Board, Table]:
-    """The unfinished terminal game of the game asked for, unless ``--new``; else a new
-    game with the options and players the arguments give, its record started."""
+    """The unfinished terminal game of the game asked for, unless ``--new`` or options
+    ask for a new game; else a new game with the options and players the arguments
+    give, its record started."""
     name = game(args.game or next(iter(GAMES))).name
     asked = Table({"b": args.red or "person", "w": args.second or "engine"},
                   args.level or LEVELS[-1],
                   args.seed if args.seed is not None else random.randrange(2**32))
-    if not args.new:
+    if not (args.new or args.options):
         resumed = store.resume(name, PROFILE)
         if resumed.problem:
             say(texts.sentence(resumed.problem))
@@ -125,8 +129,8 @@ def resume_or_start(store: RecordStore, args, say) -> tuple[Board, Table]:
             say(f"Continuing {store.current.name} at move {len(board.move_stack)} "
                 f"({texts.options(name, board.options)}; "
                 f"{texts.seats(name, table.seats, table.level)}).")
-            if args.options or args.red or args.second or args.level:
-                say("It keeps its own options and players: add --new to start a new game "
+            if args.red or args.second or args.level:
+                say("It keeps its own players and level: add --new to start a new game "
                     "with yours.")
             store.players = table
             return board, table
