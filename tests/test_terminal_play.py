@@ -425,3 +425,20 @@ def test_a_killed_terminal_game_continues_where_it_was(tmp_path):
     assert result.returncode == 0 and "Continuing 000001-conhex.sgf at move 2" in out
     board = RecordStore(tmp_path / "tabletop").resume("conhex", PROFILE).board
     assert [str(m) for m in board.move_stack] == ["f6", "swap"]
+
+
+@pytest.mark.parametrize("scoring, parts", [(0, []), (1, ["Panels won", "Largest area"]),
+                                            (2, ["Panels won", "Largest area",
+                                                 "Chains of five or more (all lines)"])])
+def test_the_end_of_a_kulami_game_shows_the_score_in_its_parts(scoring, parts):
+    board, text = run_game([], {"b": "engine", "w": "engine"}, scoring=scoring)
+    lines = text.splitlines()
+    sheet = lines[-1 - len(parts):-1]
+    assert [line.split(":")[0] for line in sheet] == parts
+    if parts:
+        assert re.fullmatch(r"Panels won: red \d+ for \d+ points, black \d+ for \d+ "
+                            r"points\.", sheet[0])
+        assert re.fullmatch(r"Largest area: red \d+, black \d+: (red \+\d+|black \+\d+|no "
+                            r"bonus)\.", sheet[1])
+    total = board.scores()
+    assert f"red {total['b']}, black {total['w']}" in lines[-1]
