@@ -269,3 +269,57 @@ def test_options_read_as_words():
     assert words.options("kulami", {"layout": custom, "scoring": 0}).startswith(
         "layout of your own")
     assert words.options("conhex", {"pie": False, "handicap": 3}) == "no pie rule, handicap 3"
+
+
+def test_a_move_made_by_button_is_offered_with_what_it_does():
+    from app.screen.status import PLAY
+    board = new_game("conhex", pie=True)
+    board.push_text("f6")
+    status = snapshot(board, seats={"b": "person", "w": "person"})
+    for size in SIZES:
+        surface = pygame.Surface(size)
+        drawn = draw_status(surface, status, None, ("swap",))
+        assert drawn.outside(surface.get_rect()) == [] and drawn.overlaps() == []
+        swap = drawn.button("Swap")
+        assert drawn.action_at(swap.rect.center) == Action(PLAY, "swap")
+        assert "Blue may swap: take over Red's first gem, and Red moves next" in drawn.text
+    _, drawn = render(status)
+    assert "Swap" not in [b.label for b in drawn.buttons]  # not offered: no button
+
+
+def test_the_console_offers_the_swap_only_while_a_person_may_take_it():
+    from app.screen.console import Console
+    from app.table.session import Session
+    board = new_game("conhex", pie=True)
+    session = Session(board, seats={"b": "person", "w": "person"})
+    console = Console(session, ("conhex",))
+    assert console.offers() == ()
+    board.push_text("f6")
+    assert console.offers() == ("swap",)
+    surface = pygame.Surface((800, 480))
+    console.draw(surface)
+    console.tap(console.drawn.button("Swap").rect.center)
+    assert [board.move_text(m) for m in session.board.move_stack] == ["f6", "swap"]
+    assert console.offers() == ()  # red to move now
+    for seats, pie, offered in ((({"b": "person", "w": "engine"}), True, ()),
+                                (({"b": "person", "w": "person"}), False, ())):
+        board = new_game("conhex", pie=pie)
+        board.push_text("f6")
+        session = Session(board, seats=seats)
+        session.pending = None  # the engine still thinking
+        assert Console(session, ("conhex",)).offers() == offered
+
+
+def test_the_engines_swap_waiting_to_be_made_is_a_button():
+    from app.screen.console import Console
+    from app.table.session import Session
+    from engines.conhex.board import SWAP
+    board = new_game("conhex", pie=True)
+    board.push_text("f6")
+    session = Session(board, seats={"b": "person", "w": "engine"})
+    session.pending = SWAP  # what the engine chose, for a person to make
+    console = Console(session, ("conhex",))
+    assert console.offers() == ("swap",)
+    console.draw(pygame.Surface((800, 480)))
+    console.tap(console.drawn.button("Swap").rect.center)
+    assert [board.move_text(m) for m in session.board.move_stack] == ["f6", "swap"]

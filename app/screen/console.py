@@ -19,7 +19,7 @@ import pygame
 from app.games import GAMES
 from app.screen.menu import BACK, Choice, Continue, Menu
 from app.screen.paint import Action, Drawn
-from app.screen.status import CONFIRM, HINT, NEW, UNDO, draw_status
+from app.screen.status import CONFIRM, HINT, NEW, PLAY, UNDO, draw_status
 from app.table.store import RecordStore, Saved
 
 
@@ -73,8 +73,26 @@ class Console:
         if self.menu is not None:
             self.drawn = self.menu.draw(surface, area)
         else:
-            self.drawn = draw_status(surface, self.session.status(), area)
+            self.drawn = draw_status(surface, self.session.status(), area, self.offers())
         return self.drawn
+
+    def offers(self) -> tuple[str, ...]:
+        """Moves that can be made only by button, as their texts: the legal moves of a
+        person to move that are no hole's (ConHex's swap, which only recolours a gem: a
+        colour-blind board cannot see it at all), or the engine's move waiting to be
+        made when it is such a move."""
+        session = self.session
+        board = session.board
+        if board.is_game_over():
+            return ()
+        holes = set(board.holes)
+        if session.pending is not None:
+            text = board.move_text(session.pending)
+            return () if text in holes else (text,)
+        if session.seats.get(board.turn) != "person":
+            return ()
+        return tuple(text for text in map(board.move_text, board.legal_moves)
+                     if text not in holes)
 
     def tap(self, pos: tuple[int, int]) -> Action | None:
         """A tap at ``pos`` on what was drawn last; returns the action it triggered."""
@@ -100,7 +118,7 @@ class Console:
             self.session.hint()
         elif action.name == UNDO:
             self.session.undo()
-        elif action.name == CONFIRM:
+        elif action.name in (CONFIRM, PLAY):
             self.session.confirm(action.value)
 
     def _menu(self) -> Menu:

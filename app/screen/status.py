@@ -8,6 +8,8 @@ state: the same Status always draws the same picture and the same buttons.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pygame
 
 from app.games import game
@@ -18,6 +20,12 @@ from app.screen.scoresheet import score_sheet
 from app.table.status import Status
 
 NEW, HINT, UNDO, CONFIRM = "new", "hint", "undo", "confirm"
+#: A move the sensors cannot see made by its own button (ConHex's swap); the value is
+#: the move's text.
+PLAY = "play"
+#: What each such move does, in words: the line the screen adds while it is offered.
+OFFERED = {"swap": "{mover} may swap: take over {other}'s first gem, and {other} "
+                   "moves next"}
 
 #: Regions in design units (800x480): x, y, width, height.
 LEFT_X, LEFT_W, RIGHT_X, RIGHT_W = 16, 524, 556, 228
@@ -33,16 +41,18 @@ BUTTONS = (LEFT_X, 404, 768, 64)
 
 
 def draw_status(surface: pygame.Surface, status: Status,
-                area: pygame.Rect | None = None) -> Drawn:
-    """Draw ``status`` into ``area`` (default: the whole surface); return what was drawn."""
+                area: pygame.Rect | None = None, offers: Sequence[str] = ()) -> Drawn:
+    """Draw ``status`` into ``area`` (default: the whole surface); return what was drawn.
+    ``offers`` are moves a person may make only by button (ConHex's swap): each gets a
+    button of its own and a line saying what it does."""
     paint = Painter(surface, area)
     paint.fill(paint.area, BACKGROUND)
     _header(paint, status)
     _turn(paint, status)
     _scores(paint, status)
-    _message(paint, status)
+    _message(paint, status, offers)
     _moves(paint, status)
-    _buttons(paint, status)
+    _buttons(paint, status, offers)
     return paint.drawn
 
 
@@ -80,7 +90,7 @@ def _scores(paint: Painter, status: Status) -> None:
                  min_size=20, anchor="midright")
 
 
-def _message(paint: Painter, status: Status) -> None:
+def _message(paint: Painter, status: Status, offers: Sequence[str] = ()) -> None:
     x, y, w, h = MESSAGE
     if status.thinking is not None:
         h -= THINKING_H + 8
@@ -92,7 +102,7 @@ def _message(paint: Painter, status: Status) -> None:
     if status.outcome is not None and status.message_kind in ("info", "over"):
         _score_sheet(paint, status, paint.rect(x + 14, y + 10, w - 28, h - 20))
         return
-    lines = _message_lines(status)
+    lines = _message_lines(status, offers)
     chips = status.candidates if len(status.candidates) > 1 else ()
     chip_h = 52 if chips else 0
     inner = paint.rect(x + 14, y + 10, w - 28, h - 20 - chip_h - (8 if chips else 0))
@@ -131,7 +141,7 @@ def _score_sheet(paint: Painter, status: Status, inner: pygame.Rect) -> None:
         top = used.bottom + paint.px(4)
 
 
-def _message_lines(status: Status) -> list[tuple[str, float]]:
+def _message_lines(status: Status, offers: Sequence[str] = ()) -> list[tuple[str, float]]:
     """The message box's lines with their sizes: the message, then what it refers to."""
     message = status.message
     if not message and status.outcome is not None:
@@ -147,6 +157,12 @@ def _message_lines(status: Status) -> list[tuple[str, float]]:
         lines.append((f"Engine's move: {status.pending}", 44))
     if len(status.candidates) > 1:
         lines.append(("Tap the move you made:", 36))
+    if offers and status.turn is not None:
+        mover = words.player(status.game, status.turn)
+        other = words.player(status.game, "w" if status.turn == "b" else "b")
+        for move in offers:
+            text = OFFERED.get(move, "{mover} may also play " + move)
+            lines.append((text.format(mover=mover, other=other), 34))
     shown = {text for text, _ in lines}
     lines += [(words.sentence(line), 32) for line in (status.saving, *status.faults)
               if line and words.sentence(line) not in shown]  # not twice if the message
@@ -183,7 +199,7 @@ def _moves(paint: Painter, status: Status) -> None:
         top += f.get_linesize()
 
 
-def _buttons(paint: Painter, status: Status) -> None:
+def _buttons(paint: Painter, status: Status, offers: Sequence[str] = ()) -> None:
     x, y, w, h = BUTTONS
     playing = status.outcome is None
     person_to_move = playing and status.seats.get(status.turn) == "person"
@@ -191,6 +207,9 @@ def _buttons(paint: Painter, status: Status) -> None:
     specs = (("New game", Action(NEW), True),
              ("Hint", Action(HINT), person_to_move and status.pending is None),
              ("Undo", Action(UNDO), bool(status.moves)),
-             ("Confirm", Action(CONFIRM, confirm), confirm is not None))
+             ("Confirm", Action(CONFIRM, confirm), confirm is not None),
+             *((words.sentence(move), Action(PLAY, move), playing) for move in offers))
     for (left, width), (label, action, enabled) in zip(columns(x, w, len(specs), 12), specs):
-        paint.button(paint.rect(left, y, width, h), label, action, enabled)
+        # A move made by button stands out: it is there only while it may be made.
+        paint.button(paint.rect(left, y, width, h), label, action, enabled,
+                     selected=enabled and action.name == PLAY)
