@@ -184,3 +184,136 @@ def test_the_simulator_saves_every_move_of_its_game(tmp_path):
     [record] = store.records()
     saved = KulamiBoard.from_record(record.read_text())
     assert [str(m) for m in saved.move_stack] == ["d4"]
+
+
+# --- saving, resuming after a crash, the load list --------------------------------------
+def simulator_on(store, choice=KULAMI, resume=False):
+    clock = Clock()
+    sim = Simulator(choice, clock=clock, seed=7, store=store, thinker=InlineThinker(),
+                    resume=resume)
+    sim.window, sim.clock_ = pygame.Surface(WINDOW), clock
+    sim.draw(sim.window)
+    return sim
+
+
+def test_every_game_is_saved_under_its_simulated_board_and_resumes_after_a_crash(tmp_path):
+    from app.table.store import RecordStore
+
+    sim = simulator_on(RecordStore(tmp_path))
+    click(sim, "d4")
+    click(sim, sim.session.status().pending)
+    click(sim, "a4")
+    played = [str(m) for m in sim.session.board.move_stack]
+    assert len(played) == 3
+    # The process dies here; the next start continues the game on the same board.
+    again = simulator_on(RecordStore(tmp_path), resume=True)
+    assert [str(m) for m in again.session.board.move_stack] == played
+    assert again.store.profile == "kulami-sim"
+    assert again.pieces == again.session.board.sensor_view()  # the pieces are still there
+    wait(again)
+    assert again.session.status().state == "placing"  # the board matches: no fixing
+    assert again.session.seats == {"b": "person", "w": "engine"}
+    click(again, again.session.status().pending)  # and it plays on
+    assert len(again.session.board.move_stack) == 4
+
+
+def test_a_finished_game_is_not_resumed_and_without_a_record_a_new_game_starts(tmp_path):
+    from app.table.store import RecordStore
+
+    store = RecordStore(tmp_path)
+    sim = simulator_on(store, resume=True)  # nothing saved: a new game, saved at once
+    assert sim.session.board.move_stack == [] and len(store.records()) == 1
+    board = sim.session.board
+    import random
+    from engines.players import choose_move
+    rng = random.Random(1)
+    while not board.is_game_over():
+        board.push(choose_move(board, 1, rng))
+    store.save(board)
+    again = simulator_on(RecordStore(tmp_path), resume=True)
+    assert again.session.board.move_stack == [] and len(again.store.records()) == 2
+
+
+def test_a_saved_game_is_continued_from_the_menus_load_list(tmp_path):
+    from app.table.store import RecordStore
+
+    store = RecordStore(tmp_path)
+    conhex = Choice("conhex", {"pie": False, "handicap": 0}, {"b": "person", "w": "person"}, 2)
+    sim = simulator_on(store, conhex)
+    for hole in ("f6", "e6"):
+        click(sim, hole)
+    tap(sim, "New game")
+    tap(sim, "Kulami")
+    tap(sim, "Start")  # a Kulami game now; the ConHex game is in the load list
+    click(sim, "d4")
+    tap(sim, "New game")
+    drawn = tap(sim, "Saved games")
+    label = next(b.label for b in drawn.buttons if b.label.startswith("ConHex"))
+    assert "2 moves" in label and "no pie rule" in label
+    drawn = tap(sim, label)
+    board = sim.session.board
+    assert board.game == "conhex" and [str(m) for m in board.move_stack] == ["f6", "e6"]
+    assert sim.pieces == {"f6": "b", "e6": "w"} and len(sim.drawer.centres) == 69
+    assert sim.store.profile == "conhex-sim"
+    click(sim, "d6")
+    assert len(sim.session.board.move_stack) == 3
+    assert [str(m) for m in type(board).from_record(
+        sim.store.current.read_text()).move_stack] == ["f6", "e6", "d6"]
+
+
+# --- the ConHex swap ----------------------------------------------------------------------
+def conhex_sim(pie=True):
+    clock = Clock()
+    sim = Simulator(Choice("conhex", {"pie": pie, "handicap": 0},
+                           {"b": "person", "w": "person"}, 2), clock=clock, seed=3)
+    sim.window, sim.clock_ = pygame.Surface(WINDOW), clock
+    sim.draw(sim.window)
+    return sim
+
+
+def piece_at(sim, hole):
+    return sim.window.get_at(sim.drawer.centres[hole])[:3]
+
+
+def test_the_swap_is_a_button_while_it_is_legal_and_the_first_gem_blinks():
+    sim = conhex_sim()
+    drawn = wait(sim)
+    assert "Swap" not in [b.label for b in drawn.buttons]  # nothing to swap yet
+    drawn = click(sim, "f6")
+    swap = drawn.button("Swap")
+    assert swap.enabled and "Blue may swap" in drawn.text
+    red, blue = (game("conhex").players[p].piece for p in "bw")
+    assert sim.blinking() == {"f6"}
+    assert piece_at(sim, "f6") == red  # blink on: the gem
+    sim.clock_.now += BLINK_S
+    assert sim.dirty  # the window is redrawn as it blinks
+    wait(sim, 0.1, blink_on=False)
+    assert piece_at(sim, "f6") != red  # blink off: only a ring in its colour
+    drawn = click(sim, "e6")  # blue places instead: the swap is gone
+    assert "Swap" not in [b.label for b in drawn.buttons] and not sim.blinking()
+
+
+def test_the_swap_button_swaps_and_the_gem_takes_blues_colour():
+    sim = conhex_sim()
+    drawn = click(sim, "f6")
+    drawn = tap(sim, "Swap")
+    board = sim.session.board
+    assert [board.move_text(m) for m in board.move_stack] == ["f6", "swap"]
+    assert sim.pieces == {"f6": "w"} == board.sensor_view()
+    assert piece_at(sim, "f6") == game("conhex").players["w"].piece
+    assert sim.session.status().state == "waiting"  # the board matches: no fixing
+    assert "Red to move" in drawn.text and "Swap" not in [b.label for b in drawn.buttons]
+
+
+def test_without_the_pie_rule_there_is_no_swap_button():
+    sim = conhex_sim(pie=False)
+    drawn = click(sim, "f6")
+    assert "Swap" not in [b.label for b in drawn.buttons] and not sim.blinking()
+
+
+def test_turning_the_first_gem_over_by_hand_is_the_swap_on_a_colour_sensing_board():
+    sim = conhex_sim()
+    click(sim, "f6")
+    click(sim, "f6", button=3)  # the right button turns the gem over in one go
+    board = sim.session.board
+    assert [board.move_text(m) for m in board.move_stack] == ["f6", "swap"]

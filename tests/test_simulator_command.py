@@ -10,7 +10,7 @@ from app.cli import main, run
 from app.games import new_game
 from app.screen import display
 from app.screen.display import DisplayChoice, NoDisplayError, choose_display, open_display
-from app.screen.simulator import Simulator
+from app.screen.simulator import WINDOW, Simulator
 from app.table.session import Session
 
 
@@ -97,4 +97,48 @@ def test_with_a_display_it_opens_the_simulator_window(monkeypatch):
 
     monkeypatch.setattr(Simulator, "run", run)
     assert main(["simulate", "conhex", "pie=false", "--engine-starts", "--level", "1"]) == 0
-    assert opened == [("conhex", {"b": "engine", "w": "person"}, (1460, 660))]
+    desktop = pygame.display.get_desktop_sizes()[0]  # the dummy driver's: 1024x768
+    assert opened == [("conhex", {"b": "engine", "w": "person"},
+                       display.fit_window(WINDOW, desktop))]
+    assert opened[0][2][0] <= desktop[0] * 0.9 and opened[0][2][1] <= desktop[1] * 0.9
+
+
+@pytest.mark.parametrize("desktop,window", [
+    ((1920, 1080), (1460, 660)),  # room enough: the size asked for
+    ((1280, 720), (1152, 648)),   # a laptop: nine tenths of it
+    ((800, 480), (720, 432)),     # the Pi's touch display with a desktop
+    (None, (1460, 660)),          # a driver that does not say
+])
+def test_the_window_fits_the_desktop(desktop, window):
+    assert display.fit_window(WINDOW, desktop) == window
+
+
+def test_the_simulator_saves_in_the_data_dir_and_continues_the_unfinished_game(monkeypatch,
+                                                                              tmp_path):
+    """As `tabletop run`: every game saved as it goes under the simulated board's
+    profile; a start with no options continues the game in progress (after a crash
+    too), options or --new start a new one."""
+    from app.table.store import RecordStore
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.setattr(display, "choose_display", lambda: DisplayChoice("dummy", False))
+    seen = []
+
+    def run(self, surface):
+        board = self.session.board
+        seen.append((len(board.move_stack), board.options["layout"], self.store.profile))
+        board.push(next(iter(board.legal_moves)))  # a move, saved as the session saves
+        self.store.save(board)
+        raise SystemExit  # the window is killed: no goodbye
+
+    monkeypatch.setattr(Simulator, "run", run)
+    for argv in (["simulate"], ["simulate"], ["simulate", "--new"],
+                 ["simulate", "kulami", "layout=cross"]):
+        with pytest.raises(SystemExit):
+            main(argv)
+    cross = new_game("kulami", layout="cross").options["layout"]
+    square = new_game("kulami").options["layout"]
+    assert seen == [(0, square, "kulami-sim"), (1, square, "kulami-sim"),
+                    (0, square, "kulami-sim"), (0, cross, "kulami-sim")]
+    store = RecordStore(tmp_path / "tabletop", profile="kulami-sim")
+    assert len(store.records()) == 3 and store.resume("kulami", "kulami-sim").board

@@ -1,5 +1,11 @@
 """``tabletop simulate [GAME] [key=value ...]``: the board and its screen on a desktop.
 
+Every game is saved as it is played, in the user's data directory as ``tabletop run``
+saves its own, each under its simulated board's profile (``kulami-sim``). Started with no
+options, the simulator continues the newest unfinished game of the game named (after a
+crash too); given options, or ``--new``, it starts a new one. The menu's load list
+continues any saved game.
+
 With no display to open (no X11 or Wayland session, no KMS/DRM device), it says so and
 plays an engine-against-engine demo game in the terminal instead, so the first command a
 newcomer types always shows a game.
@@ -16,6 +22,7 @@ import time
 from app.cli import add_game_arguments, game_from_args
 from app.games import game as game_info
 from app.cli.terminal import render
+from app.table import texts
 from engines.players import LEVELS, choose_move
 
 log = logging.getLogger(__name__)
@@ -31,6 +38,8 @@ def register(subparsers) -> None:
     parser.add_argument("--engine-starts", action="store_true",
                         help="the engine plays the first colour")
     parser.add_argument("--seed", type=int, default=None, help="seed for the engine")
+    parser.add_argument("--new", action="store_true",
+                        help="start a new game even if one of this game is unfinished")
     parser.add_argument("--pause", type=float, default=0.3,
                         help="seconds between moves of the terminal demo")
     parser.set_defaults(run=run)
@@ -68,9 +77,9 @@ def _window(board, display, args) -> int:
     logging.basicConfig(level=logging.INFO, format="tabletop: %(message)s")
     surface = open_display(display, WINDOW, caption="Tabletop simulator")
     store = RecordStore(default_data_dir())
-    log.info("games are saved in %s", store.directory)
+    log.info("games are saved in %s", store.games)
     simulator = Simulator(Choice(board.game, dict(board.options), seats, args.level),
-                          seed=args.seed, store=store)
+                          seed=args.seed, store=store, resume=not (args.new or args.options))
     simulator.run(surface)
     return 0
 
@@ -87,8 +96,5 @@ def demo(board, rng: random.Random, out, pause: float = 0.0) -> int:
         say(f"\n{players[mover].name} plays {board.move_text(move)}")
         say(render(board))
         time.sleep(pause)
-    outcome = board.outcome()
-    scores = ", ".join(f"{players[p].name} {outcome.scores[p]}" for p in "bw")
-    winner = f"{players[outcome.winner].name} wins" if outcome.winner else "a draw"
-    say(f"Game over ({outcome.reason}): {scores}; {winner} ({outcome.result()}).")
+    say(f"{texts.sentence(texts.game_over(board.game, board.outcome()))}.")
     return 0

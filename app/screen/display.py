@@ -50,13 +50,28 @@ def choose_display(environ: Mapping[str, str] = os.environ,
     return None
 
 
+#: The share of the desktop a new window may take, leaving room for panels and title bars.
+DESKTOP_SHARE = 0.9
+
+
+def fit_window(size: tuple[int, int], desktop: tuple[int, int] | None) -> tuple[int, int]:
+    """``size``, shrunk to fit :data:`DESKTOP_SHARE` of ``desktop`` (each side on its own:
+    the screens lay themselves out in any shape). No desktop size known: ``size``."""
+    if not desktop or min(desktop) <= 0:
+        return size
+    return (min(size[0], int(desktop[0] * DESKTOP_SHARE)),
+            min(size[1], int(desktop[1] * DESKTOP_SHARE)))
+
+
 def open_display(choice: DisplayChoice, size: tuple[int, int], caption: str = "Tabletop"):
     """Open the window (or the whole screen) and log which SDL driver drives it; returns
-    the display surface. SDL quietly falls back to its offscreen driver when it cannot
-    reach the display, which would be a window nobody sees: that is refused with
-    :class:`NoDisplayError`, as is a display SDL cannot open at all (on a Pi, a user
-    without access to ``/dev/dri``). pygame is imported here so that choosing costs
-    nothing."""
+    the display surface. A window takes ``size`` where the desktop has room for it and
+    less where it has not (a 1280x720 laptop, the Pi's 800x480 display with a desktop);
+    it can be resized, and what it shows scales to it. SDL quietly falls back to its
+    offscreen driver when it cannot reach the display, which would be a window nobody
+    sees: that is refused with :class:`NoDisplayError`, as is a display SDL cannot open
+    at all (on a Pi, a user without access to ``/dev/dri``). pygame is imported here so
+    that choosing costs nothing."""
     import pygame
 
     if choice.driver:
@@ -67,7 +82,9 @@ def open_display(choice: DisplayChoice, size: tuple[int, int], caption: str = "T
         if choice.fullscreen:
             surface = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
         else:
-            surface = pygame.display.set_mode(size, pygame.RESIZABLE)
+            desktops = pygame.display.get_desktop_sizes()
+            surface = pygame.display.set_mode(fit_window(size, desktops[0] if desktops
+                                                         else None), pygame.RESIZABLE)
     except pygame.error as error:
         pygame.display.quit()
         raise NoDisplayError(f"SDL cannot open the {choice.driver or 'desktop'} display: "
@@ -79,4 +96,16 @@ def open_display(choice: DisplayChoice, size: tuple[int, int], caption: str = "T
         raise NoDisplayError(f"SDL could only open its {driver} driver, which shows nothing")
     log.info("SDL video driver %s, %dx%d%s", driver,
              *surface.get_size(), " full screen" if choice.fullscreen else "")
+    return surface
+
+
+def resized(size: tuple[int, int] | None):
+    """The display surface after the window was resized to ``size``: SDL resizes it
+    itself; a driver that does not is asked to. ``None`` when no display is open."""
+    import pygame
+
+    surface = pygame.display.get_surface()
+    if (surface is not None and size is not None and surface.get_size() != tuple(size)
+            and not surface.get_flags() & pygame.FULLSCREEN):
+        surface = pygame.display.set_mode(size, pygame.RESIZABLE)
     return surface

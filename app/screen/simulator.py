@@ -1,4 +1,4 @@
-"""The desktop simulator: the board to scale on the left, the status screen on the right.
+"""The desktop simulator: the board to scale beside the status screen, in any window.
 
 Nothing here plays the game. The simulator is the board's own table loop
 (:mod:`app.table.loop`) with two parts plugged in: simulated sensors that the mouse puts
@@ -6,10 +6,18 @@ pieces into, exactly as hands put them into holes, and this window as the screen
 draws the board with each hole glowing in the colour its LED was sent. The readings go
 through the same session and sensing pipeline as on the Pi, and the LED frames through a
 simulated strip with the profile's brightness and current cap. So what works here works
-on the board.
+on the board. The simulated sensors tell the colours apart (``sensors.colour`` in the
+``-sim`` profiles), as a hall-sensor board can.
 
 Mouse: left click on an empty hole places a piece of the player to move, right click one
-of the other colour (to try mistakes); a click on a piece lifts it. Esc quits.
+of the other colour (to try mistakes); a left click on a piece lifts it, a right click
+turns it into a piece of the other colour (a hand swapping it in one go). Esc leaves,
+after asking while a game is in progress.
+
+The window can be any size: the board takes a square beside the status screen (above it
+in a tall window), and both scale to it. Every game is saved as it is played, in the
+store given (``tabletop simulate`` uses the user's data directory, as ``tabletop run``
+does): it resumes after a crash, and the menu's load list continues any saved game.
 """
 
 from __future__ import annotations
@@ -17,6 +25,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
+from typing import Any
 
 import pygame
 
@@ -26,62 +35,148 @@ from app.hardware.profile import Profile, load_profile
 from app.hardware.sensors import SimulatedSensors
 from app.screen.boards import BoardDrawer, drawer_for
 from app.screen.console import Console
+from app.screen.display import resized
 from app.screen.menu import Choice
-from app.screen.paint import DESIGN_SIZE, Drawn
+from app.screen.paint import BACKGROUND, MUTED, PANEL, TEXT, Action, Drawn, Painter, columns
 from app.table.loop import BLINK_S, Table
+from app.table.scene import placed_holes
 from app.table.session import Session
-from app.table.store import RecordStore
+from app.table.store import RecordStore, Saved
 from app.table.thinker import Thinker
 from engines.core import other
 
-#: The window on a desktop: a square board beside an 800-wide status screen.
+#: The window asked for on a desktop: a square board beside an 800-wide status screen.
+#: A smaller desktop gets a smaller window (see app/screen/display.py), and any window
+#: can be resized.
 WINDOW = (1460, 660)
 #: Loop turns a second: the sensors are scanned and the window answers this often.
 FPS = 30
+#: The leave dialog's buttons.
+LEAVE, STAY = "leave", "stay"
+#: The window darkened behind the leave dialog.
+SHADE = (0, 0, 0, 150)
+
+__all__ = ["BLINK_S", "FPS", "WINDOW", "Simulator", "layout"]
+
+
+def layout(size: tuple[int, int]) -> tuple[pygame.Rect, pygame.Rect]:
+    """The board's square and the status screen's area in a window of ``size``.
+
+    Side by side, the board takes the height but at most half the width, so the status
+    screen (drawn in 800x480 design units) keeps room to be read; a window taller than
+    wide puts the board above the screen instead.
+    """
+    width, height = size
+    if height > width:
+        side = max(min(width, height - height * 2 // 5), 0)
+        return (pygame.Rect((width - side) // 2, 0, side, side),
+                pygame.Rect(0, side, width, height - side))
+    side = max(min(height, width // 2), 0)
+    return pygame.Rect(0, (height - side) // 2, side, side), \
+        pygame.Rect(side, 0, width - side, height)
 
 
 class Simulator:
     """One simulated board with its session, and the window that shows it: the screen of
     its table loop. ``clock`` gives seconds (monotonic); tests pass a fake one to step
     through debounce and settle times, and an inline ``thinker`` to have the engine's
-    move at once."""
+    move at once. With a ``store`` every game is saved; ``resume`` continues the newest
+    unfinished game of ``choice``'s game on this board instead of starting one."""
 
     #: The window shows the LEDs: it is redrawn when they change.
     shows_leds = True
 
     def __init__(self, choice: Choice, *, clock: Callable[[], float] = time.monotonic,
                  seed: int | None = None, store: RecordStore | None = None,
-                 thinker: Thinker | None = None) -> None:
+                 thinker: Thinker | None = None, resume: bool = False) -> None:
         self.clock = clock
         self.store = store
         self.thinker = thinker or Thinker()
         self.rng = random.Random(seed)
         self.surface: pygame.Surface | None = None
-        self.dirty = True
-        self._running = True
-        self.console = Console(None, tuple(GAMES), start=self.start)
+        self.drawn = Drawn()
+        #: The leave dialog is open: Esc was pressed during a game.
+        self.asking = False
+        self._dirty = True
+        self._blink_drawn: bool | None = None
+        self.session: Session | None = None
+        self.console = Console(None, tuple(GAMES), start=self.start,
+                               load=self.load if store is not None else None)
+        if resume and store is not None and self._resume(choice):
+            return
         self.start(choice)
 
+    # --- games: new, resumed, loaded -------------------------------------------------
     def start(self, choice: Choice) -> None:
-        """A fresh board for ``choice``: its simulated profile, sensors, LEDs and session."""
+        """A fresh board for ``choice``: its simulated profile, sensors, LEDs and session,
+        and a new record in the store."""
+        self._open(choice.game)
         board = new_game(choice.game, **choice.options)
-        self.profile: Profile = load_profile(f"{choice.game}-sim")
-        colour = self.profile.sensors.colour
-        self.sensors = SimulatedSensors(self.profile.holes, colour_sensing=colour)
-        self.strip = SimulatedStrip(self.profile.led_count, brightness=self.profile.brightness,
-                                    max_ma=self.profile.max_ma)
-        self.session = Session(board, seats=choice.seats, level=choice.level,
-                               store=self.store, seed=self.rng.randrange(2**32),
-                               colour_sensing=colour, thinker=self.thinker)
+        self._begin(Session(board, seats=choice.seats, level=choice.level,
+                            store=self.store, seed=self.rng.randrange(2**32),
+                            colour_sensing=self.profile.sensors.colour,
+                            thinker=self.thinker))
         if self.store is not None:
             self.store.start(board)
-        self.console.session = self.session
+
+    def load(self, saved: Saved) -> None:
+        """Continue a saved game from the menu's load list, its pieces set out on the
+        simulated board as a person would set them out."""
+        self._open(saved.game)
+        self._begin(Session.resume_or_start(self.store, saved.game, {},
+                                            record=saved.path.name, **self._kwargs()),
+                    set_out=True)
+
+    def _resume(self, choice: Choice) -> bool:
+        """Continue the newest game of ``choice.game`` saved on this board, as ``tabletop
+        run`` does (its pieces are still on the board after a crash), or start
+        ``choice`` when there is none. A game that is over is left as it is: returns
+        ``False``, and a new game starts."""
+        self._open(choice.game)
+        session = Session.resume_or_start(
+            self.store, choice.game, choice.options, seats=choice.seats,
+            level=choice.level, **self._kwargs())
+        if session.board.is_game_over():
+            return False
+        self._begin(session, set_out=True)
+        return True
+
+    def _kwargs(self) -> dict[str, Any]:
+        return dict(seed=self.rng.randrange(2**32), colour_sensing=self.profile.sensors.colour,
+                    thinker=self.thinker)
+
+    def _open(self, game: str) -> None:
+        """The simulated board of ``game``: its profile, sensors and LEDs."""
+        self.profile: Profile = load_profile(f"{game}-sim")
+        if self.store is not None:
+            self.store.profile = self.profile.name
+        self.sensors = SimulatedSensors(self.profile.holes,
+                                        colour_sensing=self.profile.sensors.colour)
+        self.strip = SimulatedStrip(self.profile.led_count, brightness=self.profile.brightness,
+                                    max_ma=self.profile.max_ma)
         self.pieces: dict[str, str] = {}
-        self.table = Table(self.session, self.profile, self.strip, self.sensors, screen=self,
+
+    def _begin(self, session: Session, set_out: bool = False) -> None:
+        if self.session is not None and self.session.thought is not None:
+            self.session.thought.cancel()
+        self.session = session
+        self.console.session = session
+        if set_out:
+            for hole, colour in session.board.sensor_view().items():
+                self.sensors.place(hole, colour)
+                self.pieces[hole] = colour
+        self.table = Table(session, self.profile, self.strip, self.sensors, screen=self,
                            blink_s=BLINK_S)
         self._drawer: BoardDrawer | None = None
-        self.dirty = True
+        self.asking = False
+        self._dirty = True
         self.step()
+
+    @property
+    def in_progress(self) -> bool:
+        """A game is under way: moves played and the game not over."""
+        board = self.session.board
+        return bool(board.move_stack) and not board.is_game_over()
 
     # --- the hand -----------------------------------------------------------------------
     def place(self, hole: str, colour: str | None = None) -> None:
@@ -96,17 +191,34 @@ class Simulator:
         self.pieces.pop(hole, None)
         self.step()
 
-    def click(self, pos: tuple[int, int], button: int = 1) -> None:
-        """A mouse click: on a hole it places or lifts, elsewhere it taps the screen."""
+    def turn_over(self, hole: str) -> None:
+        """Swap the piece in ``hole`` for one of the other colour, in one go."""
+        self.place(hole, other(self.pieces[hole]))
+
+    def click(self, pos: tuple[int, int], button: int = 1) -> Action | None:
+        """A mouse click: on a hole it places, lifts or turns a piece, elsewhere it taps
+        the screen (returning the action tapped)."""
         hole = self._drawer.hole_at(pos) if self._drawer else None
         if hole is None:
-            self.console.tap(pos)
+            action = self.console.tap(pos)
+            if action is not None and action.name == "play":
+                self._follow_the_game()
             self.step()
-        elif hole in self.pieces:
-            self.lift(hole)
+            return action
+        if hole in self.pieces:
+            self.lift(hole) if button == 1 else self.turn_over(hole)
         else:
             turn = self.session.board.turn
             self.place(hole, turn if button == 1 else other(turn))
+        return None
+
+    def _follow_the_game(self) -> None:
+        """A move made by button that only recolours pieces (the swap): the hand turns
+        those pieces over, as the person at the board would."""
+        for hole, colour in self.session.board.sensor_view().items():
+            if hole in self.pieces and self.pieces[hole] != colour:
+                self.sensors.place(hole, colour)
+                self.pieces[hole] = colour
 
     # --- time ---------------------------------------------------------------------------
     def step(self) -> None:
@@ -126,21 +238,62 @@ class Simulator:
         lit = self.strip.lit
         return {name: lit[leds[0]] for name, leds in self.profile.areas.items() if leds}
 
+    def blinking(self) -> frozenset[str]:
+        """Pieces that blink on the drawn board: those a move offered by button would
+        turn over (ConHex's first gem, while the swap may take it)."""
+        board = self.session.board
+        if self.console.menu is not None:
+            return frozenset()
+        holes: set[str] = set()
+        for text in self.console.offers():
+            holes |= placed_holes(board, board.parse_move(text))
+        return frozenset(holes & self.pieces.keys())
+
+    def blink_on(self) -> bool:
+        return int(self.clock() / BLINK_S) % 2 == 0
+
     # --- drawing ------------------------------------------------------------------------
     def areas(self, size: tuple[int, int]) -> tuple[pygame.Rect, pygame.Rect]:
-        """The board's square and the status screen (at least 800 wide) in a window."""
-        width, height = size
-        side = max(min(height, width - DESIGN_SIZE[0]), 0)
-        return pygame.Rect(0, 0, side, height), pygame.Rect(side, 0, width - side, height)
+        """The board's square and the status screen in a window of ``size``."""
+        return layout(size)
 
     def draw(self, surface: pygame.Surface) -> Drawn:
+        """The whole window: the board, the status screen (or the menu), and the leave
+        dialog over them while it is open. Returns what the screen drew (the dialog's,
+        while it is open): their texts and buttons, for taps and tests."""
+        surface.fill(BACKGROUND)
         board_area, screen_area = self.areas(surface.get_size())
         board = self.session.board
         if (self._drawer is None or self._drawer.board is not board
                 or self._drawer.area != board_area):
             self._drawer = drawer_for(board, board_area)
-        self._drawer.draw(surface, self.pieces, self.hole_leds(), self.area_leds())
-        return self.console.draw(surface, screen_area)
+        blink_on = self.blink_on()
+        self._blink_drawn = blink_on
+        self._drawer.draw(surface, self.pieces, self.hole_leds(), self.area_leds(),
+                          blinking=self.blinking(), blink_on=blink_on)
+        self.drawn = self.console.draw(surface, screen_area)
+        if self.asking:
+            self.drawn = self._draw_leave(surface)
+        return self.drawn
+
+    def _draw_leave(self, surface: pygame.Surface) -> Drawn:
+        """The question before leaving a game in progress, over the whole window."""
+        shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+        shade.fill(SHADE)
+        surface.blit(shade, (0, 0))
+        paint = Painter(surface)
+        box = paint.rect(120, 110, 560, 260)
+        paint.fill(box, PANEL, radius=16)
+        paint.fitted("Leave this game?", paint.rect(150, 124, 500, 56), 48, TEXT,
+                     min_size=28)
+        saved = ("It is saved: New game, then Saved games, continues it." if self.store
+                 else "It is not saved.")
+        paint.wrapped(saved, paint.rect(150, 186, 500, 86), 34, MUTED, min_size=22)
+        for (left, width), (label, name) in zip(columns(150, 500, 2, 20),
+                                                (("Stay", STAY), ("Leave", LEAVE))):
+            paint.button(paint.rect(left, 288, width, 64), label, Action(name),
+                         selected=name == STAY)
+        return paint.drawn
 
     @property
     def drawer(self) -> BoardDrawer | None:
@@ -148,20 +301,54 @@ class Simulator:
         return self._drawer
 
     # --- the window: the table loop's screen -------------------------------------------
+    @property
+    def dirty(self) -> bool:
+        """Something only the window knows of needs a redraw: a resize, the menu, the
+        dialog, or a blinking piece due to change."""
+        if self._dirty:
+            return True
+        return self._blink_drawn is not None and self._blink_drawn != self.blink_on() \
+            and bool(self.blinking())
+
+    @dirty.setter
+    def dirty(self, value: bool) -> None:
+        self._dirty = value
+
     def handle(self, event: pygame.event.Event) -> bool:
         """One pygame event; ``False`` when the window should close."""
-        if event.type == pygame.QUIT:
-            return False
-        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
-            return False
+        if event.type == pygame.QUIT or (event.type == pygame.KEYDOWN
+                                         and event.key == pygame.K_ESCAPE):
+            return self._leave()
         if event.type == pygame.MOUSEBUTTONDOWN and event.button in (1, 3):
-            self.click(event.pos, event.button)
             self.dirty = True
+            if self.asking:
+                action = self.drawn.action_at(event.pos)
+                if action == Action(LEAVE):
+                    return False
+                if action == Action(STAY):
+                    self.asking = False
+                return True
+            self.click(event.pos, event.button)
         elif event.type in (pygame.VIDEORESIZE, pygame.WINDOWEXPOSED,
                             pygame.WINDOWSIZECHANGED):
-            self.surface = pygame.display.get_surface()
-            self.dirty = True
+            self._resized(getattr(event, "size", None))
         return True
+
+    def _leave(self) -> bool:
+        """Esc (or closing the window): leave at once when no game is under way, else
+        ask; asked already, leave."""
+        if self.asking or not self.in_progress:
+            return False
+        self.asking = True
+        self.dirty = True
+        return True
+
+    def _resized(self, size: tuple[int, int] | None) -> None:
+        """The window changed size: draw to the display's surface at its new size."""
+        surface = resized(size)
+        if surface is not None:
+            self.surface = surface
+        self.dirty = True
 
     def pump(self) -> bool:
         """The window's events, for the table loop; ``False`` once it should close."""
@@ -172,6 +359,8 @@ class Simulator:
         self.surface = surface
         while self.table.turn(self.clock()):  # a new game brings a new table
             time.sleep(1 / FPS)
+        if self.session.thought is not None:
+            self.session.thought.cancel()
 
     def redraw(self) -> None:
         """Draw the window, for the table loop (only when something changed)."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 import pygame
 
 from app.screen.console import Console
+from app.screen.display import resized
 
 #: pygame events that ask for the whole screen to be drawn again.
 _REDRAW = (pygame.VIDEORESIZE, pygame.VIDEOEXPOSE, pygame.WINDOWEXPOSED,
@@ -36,7 +37,7 @@ class StatusWindow:
                 self.console.tap(event.pos)
                 self.dirty = True
             elif event.type in _REDRAW:
-                self.surface = pygame.display.get_surface()
+                self.surface = resized(getattr(event, "size", None)) or self.surface
                 self.dirty = True
         return True
 

@@ -11,7 +11,7 @@ tests.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from functools import lru_cache
 from typing import ClassVar
 
@@ -54,6 +54,8 @@ class BoardDrawer(ABC):
         self._origin = (self.area.centerx - width * self.unit / 2,
                         self.area.centery - height * self.unit / 2)
         self.centres = {hole: self.to_px(point) for hole, point in self.points().items()}
+        #: What the last :meth:`draw` covered (labels, holes and their rings of light).
+        self.extent = pygame.Rect(self.area.topleft, (0, 0))
 
     # --- geometry, per game -------------------------------------------------------------
     @abstractmethod
@@ -89,27 +91,42 @@ class BoardDrawer(ABC):
         return None
 
     def draw(self, surface: pygame.Surface, pieces: Mapping[str, str],
-             hole_leds: Mapping[str, RGB] = {}, area_leds: Mapping[str, RGB] = {}) -> None:
+             hole_leds: Mapping[str, RGB] = {}, area_leds: Mapping[str, RGB] = {},
+             blinking: Collection[str] = (), blink_on: bool = True) -> None:
         """The board with ``pieces`` (hole -> ``b``/``w``) and LEDs lit per hole and area.
 
         A lit hole shines in its LED's exact colour, with a translucent ring of that
         light around it (visible around a piece); an unlit LED (black) draws nothing.
+        The pieces in ``blinking`` holes (ConHex's first gem, while the swap may take it)
+        show only as a ring in their colour while ``blink_on`` is false. :attr:`extent`
+        is then the rectangle everything drawn took.
         """
         surface.fill(TABLE, self.area)
         self.draw_base(surface, area_leds)
+        extent = pygame.Rect(self.to_px((0, 0)), (0, 0))
         label_font = font(max(10, self.px(0.4)))
         for text, point in self.labels():
             image = label_font.render(text, True, LABEL)
-            surface.blit(image, image.get_rect(center=self.to_px(point)))
+            extent.union_ip(surface.blit(image, image.get_rect(center=self.to_px(point))))
+        players = game(self.game).players
         for hole, centre in self.centres.items():
             colour = hole_leds.get(hole, (0, 0, 0))
             lit = any(colour)
+            reach = self.px(GLOW_RADIUS)
+            extent.union_ip(pygame.Rect(centre[0] - reach, centre[1] - reach,
+                                        2 * reach + 1, 2 * reach + 1))
             if lit:
-                halo = _halo(colour, self.px(GLOW_RADIUS))
+                halo = _halo(colour, reach)
                 surface.blit(halo, halo.get_rect(center=centre))
             pygame.draw.circle(surface, colour if lit else HOLE, centre, self.px(HOLE_RADIUS))
             if hole in pieces:
-                self._piece(surface, centre, game(self.game).players[pieces[hole]].piece)
+                piece = players[pieces[hole]].piece
+                if hole in blinking and not blink_on:
+                    pygame.draw.circle(surface, piece, centre, self.px(PIECE_RADIUS),
+                                       max(2, self.px(0.07)))
+                else:
+                    self._piece(surface, centre, piece)
+        self.extent = extent
 
     def _piece(self, surface: pygame.Surface, centre: tuple[int, int], colour: RGB) -> None:
         """A marble or gem: the player's colour, a dark rim and a highlight."""
