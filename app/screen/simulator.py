@@ -98,7 +98,9 @@ class Simulator:
         #: The leave dialog is open: Esc was pressed during a game.
         self.asking = False
         self._dirty = True
+        #: The blink phase and the blinking pieces of the last frame drawn.
         self._blink_drawn: bool | None = None
+        self._blinking: frozenset[str] = frozenset()
         self.session: Session | None = None
         self.console = Console(None, tuple(GAMES), start=self.start,
                                load=self.load if store is not None else None)
@@ -269,8 +271,9 @@ class Simulator:
             self._drawer = drawer_for(board, board_area)
         blink_on = self.blink_on()
         self._blink_drawn = blink_on
+        self._blinking = self.blinking()
         self._drawer.draw(surface, self.pieces, self.hole_leds(), self.area_leds(),
-                          blinking=self.blinking(), blink_on=blink_on)
+                          blinking=self._blinking, blink_on=blink_on)
         self.drawn = self.console.draw(surface, screen_area)
         if self.asking:
             self.drawn = self._draw_leave(surface)
@@ -286,8 +289,8 @@ class Simulator:
         paint.fill(box, PANEL, radius=16)
         paint.fitted("Leave this game?", paint.rect(150, 124, 500, 56), 48, TEXT,
                      min_size=28)
-        saved = ("It is saved: New game, then Saved games, continues it." if self.store
-                 else "It is not saved.")
+        saved = ("It is saved: it continues at the next start, or from New game, Saved "
+                 "games." if self.store else "It is not saved.")
         paint.wrapped(saved, paint.rect(150, 186, 500, 86), 34, MUTED, min_size=22)
         for (left, width), (label, name) in zip(columns(150, 500, 2, 20),
                                                 (("Stay", STAY), ("Leave", LEAVE))):
@@ -307,8 +310,7 @@ class Simulator:
         dialog, or a blinking piece due to change."""
         if self._dirty:
             return True
-        return self._blink_drawn is not None and self._blink_drawn != self.blink_on() \
-            and bool(self.blinking())
+        return bool(self._blinking) and self._blink_drawn != self.blink_on()
 
     @dirty.setter
     def dirty(self, value: bool) -> None:
