@@ -317,3 +317,32 @@ def test_turning_the_first_gem_over_by_hand_is_the_swap_on_a_colour_sensing_boar
     click(sim, "f6", button=3)  # the right button turns the gem over in one go
     board = sim.session.board
     assert [board.move_text(m) for m in board.move_stack] == ["f6", "swap"]
+
+
+def test_a_finished_conhex_game_outlines_its_winning_chain_on_the_drawn_board():
+    import random
+    from app.screen.scoresheet import winning_chain
+    from engines.players import choose_move
+
+    sim = conhex_sim(pie=False)
+    rng = random.Random(4)
+    while not sim.session.board.is_game_over():
+        board = sim.session.board
+        click(sim, board.move_text(choose_move(board, 1, rng)))
+    board = sim.session.board
+    winner = board.outcome().winner
+    chain = winning_chain(board, winner)
+    colour = (255, 255, 255)
+    assert chain and sim.marked() == {c: colour for c in chain}
+
+    def count():
+        sim.draw(sim.window)
+        area = sim.drawer.area
+        return sum(sim.window.get_at((x, y))[:3] == colour
+                   for x in range(area.left, area.right, 2)
+                   for y in range(area.top, area.bottom, 2))
+
+    marked = count()
+    sim.marked = lambda: {}
+    assert marked > count() + 20 * len(chain)
+    assert "The winning chain" in sim.draw(sim.window).text

@@ -125,6 +125,15 @@ def winning_chain(board: Board, player: str) -> list[str]:
     return []
 
 
+def winning_areas(board: Board) -> tuple[str, ...]:
+    """The areas that won a finished game, to mark on a drawn board: ConHex's winning
+    chain; nothing for a game won on points."""
+    outcome = board.outcome()
+    if board.game != "conhex" or outcome is None or outcome.winner is None:
+        return ()
+    return tuple(winning_chain(board, outcome.winner))
+
+
 #: Each game's own sheet; a game not listed shows its scores and the winner.
 SHEETS: dict[str, Callable[[Any, Outcome], list[str]]] = {
     "kulami": kulami_sheet,

@@ -37,6 +37,7 @@ from app.screen.boards import BoardDrawer, drawer_for
 from app.screen.console import Console
 from app.screen.display import resized
 from app.screen.menu import Choice
+from app.screen.scoresheet import winning_areas
 from app.screen.paint import BACKGROUND, MUTED, PANEL, TEXT, Action, Drawn, Painter, columns
 from app.table.loop import BLINK_S, Table
 from app.table.scene import placed_holes
@@ -51,6 +52,8 @@ from engines.core import other
 WINDOW = (1460, 660)
 #: Loop turns a second: the sensors are scanned and the window answers this often.
 FPS = 30
+#: The outline of a winning chain on the drawn board.
+CHAIN = (255, 255, 255)
 #: The leave dialog's buttons.
 LEAVE, STAY = "leave", "stay"
 #: The window darkened behind the leave dialog.
@@ -251,6 +254,11 @@ class Simulator:
             holes |= placed_holes(board, board.parse_move(text))
         return frozenset(holes & self.pieces.keys())
 
+    def marked(self) -> dict[str, tuple[int, int, int]]:
+        """Areas outlined on the drawn board: the winning chain of a finished ConHex game
+        (the end screen lists its cells), in white, which shows on every player's cells."""
+        return {area: CHAIN for area in winning_areas(self.session.board)}
+
     def blink_on(self) -> bool:
         return int(self.clock() / BLINK_S) % 2 == 0
 
@@ -273,7 +281,8 @@ class Simulator:
         self._blink_drawn = blink_on
         self._blinking = self.blinking()
         self._drawer.draw(surface, self.pieces, self.hole_leds(), self.area_leds(),
-                          blinking=self._blinking, blink_on=blink_on)
+                          blinking=self._blinking, blink_on=blink_on,
+                          marked=self.marked())
         self.drawn = self.console.draw(surface, screen_area)
         if self.asking:
             self.drawn = self._draw_leave(surface)

@@ -27,6 +27,8 @@ Point = tuple[float, float]
 TABLE: RGB = (30, 34, 40)
 HOLE: RGB = (40, 28, 18)
 LABEL: RGB = (170, 176, 186)
+#: The dark edge around a marked area's outline.
+MARK_EDGE: RGB = (15, 15, 15)
 
 #: In hole spacings: the hole, the piece on it, and the ring of LED light around it.
 HOLE_RADIUS, PIECE_RADIUS, GLOW_RADIUS = 0.22, 0.34, 0.45
@@ -74,6 +76,10 @@ class BoardDrawer(ABC):
     def draw_base(self, surface: pygame.Surface, area_leds: Mapping[str, RGB]) -> None:
         """The board under the holes: panels or cells, lit by their own LEDs if any."""
 
+    def outlines(self) -> dict[str, list[tuple[int, int]]]:
+        """Each area's outline in pixels, for marking areas (none by default)."""
+        return {}
+
     # --- shared ---------------------------------------------------------------------------
     def to_px(self, point: Point) -> tuple[int, int]:
         return (round(self._origin[0] + point[0] * self.unit),
@@ -92,17 +98,25 @@ class BoardDrawer(ABC):
 
     def draw(self, surface: pygame.Surface, pieces: Mapping[str, str],
              hole_leds: Mapping[str, RGB] = {}, area_leds: Mapping[str, RGB] = {},
-             blinking: Collection[str] = (), blink_on: bool = True) -> None:
+             blinking: Collection[str] = (), blink_on: bool = True,
+             marked: Mapping[str, RGB] = {}) -> None:
         """The board with ``pieces`` (hole -> ``b``/``w``) and LEDs lit per hole and area.
 
         A lit hole shines in its LED's exact colour, with a translucent ring of that
         light around it (visible around a piece); an unlit LED (black) draws nothing.
         The pieces in ``blinking`` holes (ConHex's first gem, while the swap may take it)
-        show only as a ring in their colour while ``blink_on`` is false. :attr:`extent`
-        is then the rectangle everything drawn took.
+        show only as a ring in their colour while ``blink_on`` is false; ``marked``
+        areas are outlined in their colour (ConHex's winning chain). :attr:`extent` is
+        then the rectangle everything drawn took.
         """
         surface.fill(TABLE, self.area)
         self.draw_base(surface, area_leds)
+        if marked:
+            outlines = self.outlines()
+            for area, colour in marked.items():
+                if area in outlines:  # a dark edge, so it shows on lit areas of its colour
+                    pygame.draw.polygon(surface, MARK_EDGE, outlines[area], self.px(0.2))
+                    pygame.draw.polygon(surface, colour, outlines[area], self.px(0.1))
         extent = pygame.Rect(self.to_px((0, 0)), (0, 0))
         label_font = font(max(10, self.px(0.4)))
         for text, point in self.labels():

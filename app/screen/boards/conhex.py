@@ -50,6 +50,9 @@ class ConHexDrawer(BoardDrawer):
                                           for c, r in _hull(points)]
         return polygons
 
+    def outlines(self) -> dict[str, list[tuple[int, int]]]:
+        return self.cell_polygons()
+
     def draw_base(self, surface: pygame.Surface, area_leds: Mapping[str, RGB]) -> None:
         corners = {"NW": self.to_px((0, 0)), "NE": self.to_px((SIZE - 1, 0)),
                    "SE": self.to_px((SIZE - 1, SIZE - 1)), "SW": self.to_px((0, SIZE - 1))}
