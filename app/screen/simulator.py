@@ -117,12 +117,12 @@ class Simulator:
         and a new record in the store."""
         self._open(choice.game)
         board = new_game(choice.game, **choice.options)
-        self._begin(Session(board, seats=choice.seats, level=choice.level,
-                            store=self.store, seed=self.rng.randrange(2**32),
-                            colour_sensing=self.profile.sensors.colour,
-                            thinker=self.thinker))
+        session = Session(board, seats=choice.seats, level=choice.level, store=self.store,
+                          seed=self.rng.randrange(2**32),
+                          colour_sensing=self.profile.sensors.colour, thinker=self.thinker)
         if self.store is not None:
             self.store.start(board)
+        self._begin(session)
 
     def load(self, saved: Saved) -> None:
         """Continue a saved game from the menu's load list, its pieces set out on the
