@@ -1,12 +1,13 @@
-"""LED strips: the current cap holds for every frame, brightness and chain order reach the
-wire, and both NeoPixel drivers run their real library code with the hardware faked."""
+"""LED strips: every frame goes through the gamma table, the current cap holds for every
+frame, brightness and chain order reach the wire, and both NeoPixel drivers run their
+real library code with the hardware faked."""
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.hardware.leds import (NeoPixelSpiStrip, NeoPixelStrip, SimulatedStrip, cap_frame,
-                               frame_ma, open_strip)
+from app.hardware.leds import (GAMMA_TABLE, NeoPixelSpiStrip, NeoPixelStrip, SimulatedStrip,
+                               cap_frame, frame_ma, gamma_frame, open_strip)
 from app.hardware.profile import load_profile
 
 WHITE, RED = (255, 255, 255), (255, 0, 0)
@@ -47,14 +48,78 @@ def test_capping_keeps_the_order_of_channel_values(frame, max_ma):
                     assert new[i] <= new[j]
 
 
-def test_a_strip_applies_brightness_before_the_cap_and_records_frames():
+def gamma(value: float) -> int:
+    """The gamma curve, worked out again here: the light a value should give."""
+    return round(255 * (value / 255) ** 2.8)
+
+
+def test_a_strip_applies_gamma_then_brightness_then_the_cap_and_records_frames():
     strip = SimulatedStrip(2, brightness=0.5, max_ma=30)
     strip.show([WHITE, (0, 0, 0)])  # 127 per channel: 29.9 mA, within 30
-    assert strip.lit == [(127, 127, 127), (0, 0, 0)]
+    assert strip.frames[-1] == [(127, 127, 127), (0, 0, 0)]
+    strip.show([(128, 64, 32), (0, 0, 0)])
+    assert strip.frames[-1][0] == tuple(int(gamma(c) * 0.5) for c in (128, 64, 32)) \
+        == (18, 2, 0)
+    assert strip.lit[0] == tuple(round(c * 0.5 ** (1 / 2.8)) for c in (128, 64, 32))
     strip.show([WHITE, WHITE])  # 59.8 mA at half brightness: capped
-    assert frame_ma(strip.lit) <= 30
+    assert frame_ma(strip.frames[-1]) <= 30
+    assert strip.dimming == pytest.approx(0.5 * 30 / frame_ma([(127, 127, 127)] * 2))
     strip.close()
-    assert strip.lit == [(0, 0, 0)] * 2 and len(strip.frames) == 3
+    assert strip.lit == [(0, 0, 0)] * 2 and len(strip.frames) == 4
+
+
+def test_the_gamma_table_keeps_black_and_full_and_dims_the_middle():
+    assert GAMMA_TABLE[0] == 0 and GAMMA_TABLE[255] == 255 and len(GAMMA_TABLE) == 256
+    assert all(a <= b for a, b in zip(GAMMA_TABLE, GAMMA_TABLE[1:]))
+    assert list(GAMMA_TABLE) == [gamma(v) for v in range(256)]
+    assert GAMMA_TABLE[128] == 37  # half the value looks half as bright at a seventh of the light
+    assert gamma_frame([(255, 128, 0)]) == [(255, 37, 0)]
+
+
+def test_every_frame_sent_is_gamma_corrected_and_looks_like_the_scene():
+    """A dim colour sent as it is looks far too bright and changes hue on a WS2812 (dark
+    amber 160, 112, 0 would glow nearly yellow); through the table its channels keep the
+    proportions of light a screen gives them, and undoing the table (within the
+    rounding to whole values) gives the colour back."""
+    amber, dim_red, dim_blue, grey, sky = (160, 112, 0), (114, 0, 0), (0, 0, 114), \
+        (120, 120, 120), (96, 176, 224)
+    colours = [amber, dim_red, dim_blue, grey, sky, (0, 255, 128), (0, 200, 200), WHITE, RED]
+    strip = SimulatedStrip(len(colours))
+    strip.show(colours)
+    assert strip.frames[-1] == [tuple(gamma(c) for c in colour) for colour in colours]
+    assert strip.frames[-1] != colours
+    undone = [tuple(round(255 * (c / 255) ** (1 / 2.8)) for c in sent)
+              for sent in strip.frames[-1]]
+    for back, colour in zip(undone, colours):
+        assert all(abs(a - b) <= 3 for a, b in zip(back, colour)), (back, colour)
+    sent = strip.frames[-1][colours.index(amber)]
+    assert sent[1] / sent[0] < 0.5 < 112 / 160  # green well under red, as on a screen
+    assert strip.frames[-1][colours.index(dim_red)] == (27, 0, 0)  # 45 % looks, a ninth of light
+
+
+def test_the_simulated_strip_looks_like_the_scene_darkened_in_the_same_hue():
+    frame = [(255, 0, 0), (0, 255, 128), (120, 120, 120), (160, 112, 0)]
+    strip = SimulatedStrip(4)
+    strip.show(frame)
+    assert strip.lit == frame  # full brightness, within the cap: the scene's own colours
+    strip = SimulatedStrip(4, brightness=0.05, max_ma=5)
+    strip.show(frame)
+    assert frame_ma(strip.frames[-1]) <= 5
+    for shown, colour in zip(strip.lit, frame):
+        scale = max(shown) / max(colour)
+        assert 0 < scale < 0.5
+        assert all(abs(s - c * scale) <= 0.5 for s, c in zip(shown, colour))
+
+
+@given(st.lists(colours, min_size=1, max_size=40), st.floats(0.01, 1.0), st.integers(1, 3000))
+def test_no_frame_sent_exceeds_the_cap_or_the_gamma_corrected_colour(frame, brightness,
+                                                                     max_ma):
+    strip = SimulatedStrip(len(frame), brightness=brightness, max_ma=max_ma)
+    strip.show(frame)
+    sent = strip.frames[-1]
+    assert frame_ma(sent) <= max_ma
+    assert all(s <= gamma(c) * brightness for new, old in zip(sent, frame)
+               for s, c in zip(new, old))
 
 
 def test_a_strip_refuses_frames_that_do_not_fit_it():
@@ -81,7 +146,7 @@ def test_a_simulated_profile_opens_a_capped_simulated_strip():
     strip = open_strip(profile)
     assert isinstance(strip, SimulatedStrip) and strip.count == 100
     strip.show([WHITE] * 100)
-    assert frame_ma(strip.lit) <= profile.max_ma
+    assert frame_ma(strip.frames[-1]) <= profile.max_ma
 
 
 def test_a_profile_led_index_lights_the_right_place_in_the_chain():
@@ -103,10 +168,11 @@ def blinka(monkeypatch):
     return written
 
 
-def test_neopixel_strip_sends_grb_bytes_dimmed_and_capped(blinka):
+def test_neopixel_strip_sends_grb_bytes_gamma_corrected_dimmed_and_capped(blinka):
     strip = NeoPixelStrip(2, pin="Dx_OUTPUT", brightness=0.5, max_ma=1000)
     strip.show([(200, 100, 0), (0, 0, 50)])
-    assert blinka[-1] == bytes([50, 100, 0, 0, 0, 25])
+    assert blinka[-1] == bytes(int(gamma(c) * 0.5) for c in (100, 200, 0, 0, 0, 50)) \
+        == bytes([9, 64, 0, 0, 0, 1])
     strip.close()
     assert blinka[-1] == bytes(6)
 

@@ -1,8 +1,9 @@
 """LED strips behind one small interface: NeoPixels on a PWM pin, on SPI, or simulated.
 
-Every strip takes whole frames (one (r, g, b) per LED in chain order) and applies the
-profile's brightness and current cap itself, so no scene can ever ask the power supply
-for more than the profile allows. Hardware libraries are imported inside the driver that
+Every strip takes whole frames (one (r, g, b) per LED in chain order, in the colours of
+:mod:`app.colours`, meant as a screen would show them) and applies a gamma table, the
+profile's brightness and the current cap itself, so dim colours look right on WS2812s
+and no scene can ever ask the power supply for more than the profile allows. Hardware libraries are imported inside the driver that
 needs them, so the simulator and the tests never load Blinka. A real strip that cannot be
 opened (its library missing, a machine Blinka does not drive, SPI off, no permission) is
 a :class:`~app.errors.DeviceError` naming the strip and the cause, never a simulated strip
@@ -20,6 +21,21 @@ from app.hardware.profile import MA_PER_CHANNEL, Profile, ProfileError
 
 Colour = tuple[int, int, int]
 BLACK: Colour = (0, 0, 0)
+
+#: A WS2812's light is linear in the value sent (a PWM duty), the eye's response is not:
+#: value 128 looks nearly as bright as 255, and a dim amber turns yellow. Every channel
+#: therefore goes through ``(v / 255) ** GAMMA`` first (2.8, as Adafruit's NeoPixel
+#: guides use), so that the LEDs look like the colours a screen shows for the same values.
+GAMMA = 2.8
+GAMMA_TABLE: tuple[int, ...] = tuple(round(255 * (v / 255) ** GAMMA) for v in range(256))
+
+
+def gamma_frame(frame: Sequence[Colour]) -> list[Colour]:
+    """``frame`` through :data:`GAMMA_TABLE`: the values that look like ``frame``."""
+    table = GAMMA_TABLE
+    return [(table[r], table[g], table[b]) for r, g, b in frame]
+
+
 
 
 def frame_ma(frame: Sequence[Colour], ma_per_channel: float = MA_PER_CHANNEL) -> float:
@@ -42,7 +58,8 @@ def cap_frame(frame: Sequence[Colour], max_ma: float,
 
 
 class LedStrip(ABC):
-    """A chain of ``count`` RGB LEDs; ``show`` applies brightness, then the current cap."""
+    """A chain of ``count`` RGB LEDs; ``show`` applies the gamma table, brightness, then
+    the current cap."""
 
     def __init__(self, count: int, *, brightness: float = 1.0,
                  max_ma: float | None = None) -> None:
@@ -53,16 +70,25 @@ class LedStrip(ABC):
         self.count = count
         self.brightness = brightness
         self.max_ma = max_ma if max_ma is not None else count * 3 * MA_PER_CHANNEL
+        #: How much the last frame's light was scaled: brightness times the cap's factor.
+        self.dimming = brightness
 
     def show(self, frame: Sequence[Colour]) -> None:
-        """Light the strip: one (r, g, b), each 0-255, per LED in chain order."""
+        """Light the strip: one (r, g, b), each 0-255, per LED in chain order.
+
+        Each value goes through the gamma table, then is scaled by ``brightness`` (which
+        so scales the light and the current alike), then the frame is capped to
+        ``max_ma``: the cap is reckoned on the values the LEDs are sent.
+        """
         if len(frame) != self.count:
             raise ValueError(f"frame has {len(frame)} colours for {self.count} LEDs")
         for index, pixel in enumerate(frame):
             if len(pixel) != 3 or not all(isinstance(c, int) and 0 <= c <= 255 for c in pixel):
                 raise ValueError(f"LED {index}: {pixel!r} is not an (r, g, b) of 0-255")
-        dimmed = [(int(r * self.brightness), int(g * self.brightness), int(b * self.brightness))
-                  for r, g, b in frame]
+        b = self.brightness
+        dimmed = [(int(r * b), int(g * b), int(bl * b)) for r, g, bl in gamma_frame(frame)]
+        draw = frame_ma(dimmed)
+        self.dimming = b * min(1.0, self.max_ma / draw) if draw else b
         self._write(cap_frame(dimmed, self.max_ma))
 
     def off(self) -> None:
@@ -84,23 +110,37 @@ class LedStrip(ABC):
 
     @abstractmethod
     def _write(self, frame: list[Colour]) -> None:
-        """Send a frame that is already dimmed and capped."""
+        """Send a frame that is already gamma-corrected, dimmed and capped."""
 
     def _release(self) -> None:
         """Free pins or buses; nothing to free by default."""
 
 
 class SimulatedStrip(LedStrip):
-    """A strip that keeps every frame it was shown, as the LEDs would have lit."""
+    """A strip that keeps every frame it was sent, as real LEDs would have been, and
+    what they look like."""
 
     def __init__(self, count: int, **kwargs) -> None:
         super().__init__(count, **kwargs)
+        #: Every frame as sent to the LEDs: gamma-corrected, dimmed and capped.
         self.frames: list[list[Colour]] = []
+        self._looks: list[Colour] = [BLACK] * count
+
+    def show(self, frame: Sequence[Colour]) -> None:
+        super().show(frame)
+        # The gamma curve is a power law, so light scaled by ``dimming`` looks like the
+        # colour scaled by ``dimming ** (1 / GAMMA)``: the same hue, darker.
+        factor = self.dimming ** (1 / GAMMA)
+        self._looks = [(round(r * factor), round(g * factor), round(b * factor))
+                       for r, g, b in frame]
 
     @property
     def lit(self) -> list[Colour]:
-        """The frame showing now (all off before the first ``show``)."""
-        return self.frames[-1] if self.frames else [BLACK] * self.count
+        """What the LEDs show now, as a screen shows the same colours (the simulator
+        draws these): the scene's own colours at full brightness within the cap,
+        darker in the same hue when brightness or the cap dims them; all off before the
+        first ``show``."""
+        return self._looks
 
     def _write(self, frame: list[Colour]) -> None:
         self.frames.append(frame)
@@ -214,7 +254,8 @@ def led_problem(error: BaseException) -> str:
 
 
 def open_strip(profile: Profile) -> LedStrip:
-    """The strip a profile describes, with its brightness and current cap.
+    """The strip a profile describes, with its brightness and current cap (``tabletop
+    run`` passes the profile with the configuration's ``[leds] brightness``).
 
     Only a ``simulated`` profile gets a simulated strip: a real strip that cannot be
     opened raises :class:`~app.errors.DeviceError`, so a board never runs dark while
