@@ -376,6 +376,13 @@ def test_load_names_finished_games_and_records_that_do_not_load(data, monkeypatc
     assert re.search(r"  1  000002-kulami\.sgf  does not load: .*zz", out)
     assert re.search(r"  2  000001-kulami\.sgf  Kulami, \d+ moves, .*: (Red wins|Black wins"
                      r"|A draw)$", out, re.M)
+    # a finished game loaded shows its end, and a record that does not load is one line
+    status, out, _ = tabletop_play(monkeypatch, capsys, "--load", "2")
+    assert status == 0 and "Continuing 000003-kulami.sgf" in out
+    assert "to move" not in out and "Game over, " in out
+    status, out, err = tabletop_play(monkeypatch, capsys, "--load", "2")
+    assert status == 2 and err.startswith("tabletop play: record 000002-kulami.sgf does not "
+                                          "load") and err.count("\n") == 1
 
 
 def test_no_saved_games_is_said(data, monkeypatch, capsys):
