@@ -21,6 +21,7 @@ from importlib import import_module
 from types import MappingProxyType
 from typing import Any
 
+from app.colours import BLUE, RED
 from engines.core import Board, OptionError
 
 RGB = tuple[int, int, int]
@@ -147,8 +148,8 @@ _PLACEMENT_ROLES = ("fault", "fill", "empty", "error", "suggestion", "candidate"
 GAMES: Mapping[str, GameInfo] = MappingProxyType({info.name: info for info in (
     GameInfo(
         name="kulami", title="Kulami", board="engines.kulami.board:KulamiBoard",
-        players=MappingProxyType({"b": Player("red", (200, 30, 30), (255, 0, 0)),
-                                  "w": Player("black", (25, 25, 25), (0, 60, 255))}),
+        players=MappingProxyType({"b": Player("red", (200, 30, 30), RED),
+                                  "w": Player("black", (25, 25, 25), BLUE)}),
         score_label=_kulami_score_label, drawer="app.screen.boards.kulami:KulamiDrawer",
         describe=_describe_kulami,
         menu=(MenuOption("layout", "Layout", _kulami_layouts),
@@ -156,8 +157,8 @@ GAMES: Mapping[str, GameInfo] = MappingProxyType({info.name: info for info in (
         setup=True, roles=_PLACEMENT_ROLES + ("off_limits", "setup")),
     GameInfo(
         name="conhex", title="ConHex", board="engines.conhex.board:ConHexBoard",
-        players=MappingProxyType({"b": Player("red", (200, 30, 30), (255, 0, 0)),
-                                  "w": Player("blue", (30, 70, 200), (0, 60, 255))}),
+        players=MappingProxyType({"b": Player("red", (200, 30, 30), RED),
+                                  "w": Player("blue", (30, 70, 200), BLUE)}),
         score_label=_conhex_score_label, drawer="app.screen.boards.conhex:ConHexDrawer",
         describe=_describe_conhex,
         menu=(MenuOption("pie", "Pie rule", (True, False), _on_off),

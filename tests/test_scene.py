@@ -26,16 +26,30 @@ def panel_holes(board, hole):
     return next(holes for holes in board.areas.values() if hole in holes)
 
 
-def test_legal_targets_follow_the_move_rule_in_the_movers_colour():
+def test_legal_targets_follow_the_move_rule_in_their_own_colour():
     board = kulami("d4", "d7", "b7")
     scene = game_scene(board)
     banned = panel_holes(board, "d7") | panel_holes(board, "b7")
     expected = {h for h in board.holes if (h[0] == "b" or h[1:] == "7") and h not in banned
                 and h not in ("d4", "d7", "b7")}
     assert (scene.named("legal") & set(board.holes)) == expected
-    assert {scene.lights[h].colour for h in expected} == {BLUE}
+    assert {scene.lights[h].colour for h in expected} == {ROLE_COLOURS["legal"]}
     red_turn = game_scene(kulami("d4", "d7"))
-    assert {red_turn.lights[h].colour for h in red_turn.named("legal")} == {RED}
+    assert {red_turn.lights[h].colour for h in red_turn.named("legal")} == \
+        {ROLE_COLOURS["legal"]}
+
+
+@pytest.mark.parametrize("name", ["kulami", "conhex"])
+def test_a_new_game_does_not_glow_in_a_player_s_or_the_error_colour(name):
+    """At the start every hole is a legal target: the board must not glow red (the red
+    player's colour, and the error's), nor blue, nor blink."""
+    board = new_game(name)
+    lights = game_scene(board).lights.values()
+    assert {light.role for light in lights} == {"legal"}
+    players = {player.led for player in game(name).players.values()}
+    assert {light.colour for light in lights} == {ROLE_COLOURS["legal"]}
+    assert ROLE_COLOURS["legal"] not in players | {ROLE_COLOURS["error"]}
+    assert not any(light.blink for light in lights)
 
 
 def test_the_last_two_panels_are_off_limits_and_the_last_marble_is_white():
@@ -53,6 +67,7 @@ def test_owned_panels_glow_dimly_in_the_owners_colour():
     panel = panel_holes(board, "d4")
     assert (scene.named("owned_b") & set(board.holes)) == panel
     assert scene.lights["e4"].colour == tuple(int(c * DIM) for c in RED)
+    assert not scene.lights["e4"].blink
     assert len({role_colour("kulami", r) for r in ("owned_b", "off_limits", "owned_w")}) == 3
 
 
@@ -75,7 +90,7 @@ def test_legal_targets_can_be_kept_for_hints():
     assert not game_scene(kulami("d4"), show_legal=False).named("legal")
 
 
-def test_at_the_end_the_winners_panels_blink_and_nothing_is_legal():
+def test_at_the_end_the_winners_panels_shine_steadily_and_nothing_is_legal():
     board = new_game("kulami")
     while not board.is_game_over():
         board.push(min(board.legal_moves, key=str))
@@ -85,7 +100,9 @@ def test_at_the_end_the_winners_panels_blink_and_nothing_is_legal():
     won = (scene.named(f"won_{outcome.winner}") & set(board.holes))
     owned = board.lights().owned[outcome.winner]
     assert won == {h for area in owned for h in board.areas[area]}
-    assert all(scene.lights[h].blink for h in won)
+    winner = game("kulami").players[outcome.winner].led
+    # Full strength, steady: a blinking red would read as an error on the red winner's panels.
+    assert {scene.lights[h] for h in won} == {Light(f"won_{outcome.winner}", winner)}
     assert not scene.named("legal") and not scene.named("last")
 
 

@@ -3,10 +3,11 @@
 A scene maps a hole or an area to a :class:`Light` (a role, its colour, and whether it
 blinks). It is built from the engine's ``lights()`` through :func:`app.table.roles.hole_roles`
 plus what only the session knows (the engine's move waiting to be placed, a hint, an
-illegal placement, moves to choose between). Colours come from :mod:`app.colours` only;
-the scene dims and blinks them but invents none. Rendering maps names to LED indices
-through the board profile; the strip then applies brightness and the current cap, so no
-scene can overdraw the power supply. The language is documented in
+illegal placement, moves to choose between). Colours and blinking come from
+:mod:`app.colours` only; the scene dims them but invents none. Legal targets have a
+colour of their own, never a player's or an error's. Rendering maps names to LED indices
+through the board profile; the strip then applies its gamma table, brightness and the
+current cap, so no scene can overdraw the power supply. The language is documented in
 hardware/README.md.
 """
 
@@ -18,7 +19,7 @@ from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from app.colours import RGB, ROLE_COLOURS, SETUP_COLOURS
+from app.colours import DIM, RGB, ROLE_COLOURS, SETUP_COLOURS, role_of
 from app.games import game as game_info
 from app.hardware.profile import Profile
 from app.table.roles import hole_roles
@@ -27,11 +28,6 @@ from engines.core import PLAYERS, Board
 from engines.kulami.layout import colour_panels
 
 BLACK: RGB = (0, 0, 0)
-#: Owned areas glow at this fraction of the owner's colour, so that the full-strength
-#: legal targets on top of them stand out.
-DIM = 0.25
-#: Roles that blink: each asks a person to do something now.
-BLINKING = frozenset({"suggestion", "error", "candidate", "won", "fault"})
 
 
 @dataclass(frozen=True)
@@ -69,24 +65,22 @@ class Scene:
 
 
 def _light(role: str, colour: RGB) -> Light:
-    return Light(role, colour, role in BLINKING or role.rpartition("_")[0] in BLINKING)
+    return Light(role, colour, role_of(role)[0].blink)
 
 
 def dim(colour: RGB, factor: float = DIM) -> RGB:
     return tuple(int(c * factor) for c in colour)
 
 
-def role_colour(game: str, role: str, mover: str | None = None) -> RGB:
-    """The colour of ``role`` in ``game``; player roles end in ``_b`` or ``_w``."""
-    players = game_info(game).players
-    if role == "legal":
-        return players[mover or PLAYERS[0]].led
-    kind, _, player = role.rpartition("_")
-    if kind == "owned" and player in PLAYERS:
-        return dim(players[player].led)
-    if kind == "won" and player in PLAYERS:
-        return players[player].led
-    return ROLE_COLOURS[role]
+def role_colour(game: str, role: str) -> RGB:
+    """The colour of ``role`` in ``game``: its own (legal targets too: never a player's),
+    or for the player roles (``owned_b``, ``won_w``) the player's LED colour, dimmed
+    for an owned area."""
+    look, player = role_of(role)
+    if look.colour is not None:
+        return look.colour
+    led = game_info(game).players[player].led
+    return dim(led) if role.startswith("owned_") else led
 
 
 def placed_holes(board: Board, move: Hashable) -> frozenset[str]:
@@ -109,8 +103,8 @@ def game_scene(board: Board, *, sync: OutOfSync | None = None, show_legal: bool 
     hint, ``error`` an illegal placement, ``candidates`` moves the sensors cannot tell
     apart (or a correction to confirm), ``faults`` holes whose sensors are being
     ignored, shown in sync mode too, ``seen`` new pieces noticed before the board has
-    settled. At the end the winner's areas blink in the
-    winner's colour.
+    settled. At the end the winner's areas shine steadily in the winner's full colour
+    (nothing is asked of anyone any more), the loser's stay dim.
     """
     fault_lights = {h: _light("fault", ROLE_COLOURS["fault"]) for h in faults}
     if sync is not None:
@@ -136,7 +130,7 @@ def game_scene(board: Board, *, sync: OutOfSync | None = None, show_legal: bool 
             continue
         if outcome is not None and outcome.winner and role == f"owned_{outcome.winner}":
             role = f"won_{outcome.winner}"
-        scene[hole] = _light(role, role_colour(game, role, lights.mover))
+        scene[hole] = _light(role, role_colour(game, role))
     for role, holes in (("seen", seen), ("candidate", candidates),
                         ("suggestion", suggestion), ("error", error)):
         for hole in holes:
