@@ -104,3 +104,74 @@ def test_one_file_serves_every_board_each_game_its_own_table(tmp_path):
     wrong = config_file(tmp_path, "[options.chess]\nclock = 5\n", "wrong.toml")
     with pytest.raises(ConfigError, match=r"options.chess: unknown key \(known: kulami, conhex"):
         load_config(wrong)
+
+
+# --- [leds] brightness -------------------------------------------------------------------
+
+@pytest.mark.parametrize("value", ["0", "0.0", "-0.2", "1.5", "2", "inf", "nan", "true",
+                                   '"half"', "[0.5]"])
+def test_a_wrong_led_brightness_is_one_line_naming_the_key(tmp_path, value):
+    path = config_file(tmp_path, f"[leds]\nbrightness = {value}\n")
+    with pytest.raises(ConfigError) as error:
+        load_config(path)
+    message = str(error.value)
+    assert message.startswith(f"{path}: leds.brightness: must be a number above 0 and at "
+                              f"most 1, not ")
+    assert "\n" not in message
+
+
+def test_an_unknown_led_key_is_named(tmp_path):
+    path = config_file(tmp_path, "[leds]\nbrightnes = 0.5\n")
+    with pytest.raises(ConfigError, match=r"leds.brightnes: unknown key \(known: brightness\)"):
+        load_config(path)
+
+
+def test_the_led_brightness_overrides_the_profile_s_and_nothing_else(tmp_path):
+    from app.hardware.profile import load_profile
+    profile = load_profile("kulami")
+    assert profile.brightness == 0.5
+    config = load_config(config_file(tmp_path, "[leds]\nbrightness = 0.2\n"))
+    assert config.brightness == 0.2
+    dimmer = config.leds(profile)
+    assert dimmer.brightness == 0.2 and dimmer.max_ma == profile.max_ma
+    assert dimmer.holes == profile.holes and dimmer.leds.driver == profile.leds.driver
+    assert load_config(config_file(tmp_path, "[leds]\nbrightness = 1\n")).brightness == 1.0
+    unset = load_config(config_file(tmp_path, "[leds]\n", "unset.toml"))
+    assert unset.brightness is None and unset.leds(profile) is profile
+
+
+def test_tabletop_run_opens_the_strip_at_the_configured_brightness(tmp_path, monkeypatch,
+                                                                   capsys):
+    """The one place the strip is opened takes the configuration's brightness; without
+    the key it keeps the profile's."""
+    from app.cli import main
+    from app.cli import run as run_command
+    from app.errors import DeviceError
+    from app.hardware.leds import open_strip
+
+    opened = []
+
+    def strip_then_stop(profile):
+        opened.append(open_strip(profile))
+        raise DeviceError("stop here")
+
+    monkeypatch.setattr(run_command, "open_strip", strip_then_stop)
+    dim = config_file(tmp_path, "[leds]\nbrightness = 0.25\n")
+    assert main(["run", "--profile", "kulami-sim", "--config", str(dim)]) == 2
+    plain = config_file(tmp_path, "", "plain.toml")
+    assert main(["run", "--profile", "kulami-sim", "--config", str(plain)]) == 2
+    assert [strip.brightness for strip in opened] == [0.25, 1.0]
+    opened[0].show([(255, 255, 255)] * opened[0].count)
+    assert opened[0].frames[-1][0] == (63, 63, 63)
+    bad = config_file(tmp_path, "[leds]\nbrightness = 1.5\n", "bad.toml")
+    capsys.readouterr()
+    assert main(["run", "--profile", "kulami-sim", "--config", str(bad)]) == 2
+    assert capsys.readouterr().err == (f"tabletop run: {bad}: leds.brightness: must be a "
+                                       f"number above 0 and at most 1, not 1.5\n")
+    assert len(opened) == 2
+
+
+def test_the_example_configuration_documents_the_led_brightness():
+    example = Path(__file__).resolve().parents[1] / "app" / "table" / "tabletop.example.toml"
+    text = example.read_text(encoding="utf-8")
+    assert "[leds]\n" in text and "# brightness = " in text

@@ -83,7 +83,7 @@ def run(args) -> int:
         try:
             # The devices first: a board that cannot light or sense its pieces cannot
             # play, and must not start (and save) a game either.
-            strip = open_strip(profile)
+            strip = open_strip(config.leds(profile))  # [leds] brightness, if set
             if config.buttons:
                 buttons = Buttons(config.buttons)
             if readings is None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -48,10 +48,18 @@ class Config:
     buttons: Mapping[str, int] = field(default_factory=dict)
     poll_s: float = 0.01
     blink_s: float = 0.5
+    #: ``[leds] brightness``: overrides the profile's, 0 < b <= 1 (``None``: the profile's).
+    brightness: float | None = None
 
     def options_for(self, game: str) -> dict[str, Any]:
         """The options for a new game of ``game`` (none given: its defaults)."""
         return dict(self.options.get(game, {}))
+
+    def leds(self, profile: Profile) -> Profile:
+        """``profile`` with this file's LED brightness, if it sets one."""
+        if self.brightness is None:
+            return profile
+        return replace(profile, leds=replace(profile.leds, brightness=self.brightness))
 
     def check_buttons(self, profile: Profile) -> None:
         """Refuse button pins the profile's sensors or LEDs already use."""
@@ -139,7 +147,7 @@ class _Reader:
         return checked
 
     def config(self, environ: Mapping[str, str]) -> Config:
-        known = ("data_dir", "game", "options", "buttons", "loop")
+        known = ("data_dir", "game", "options", "buttons", "loop", "leds")
         for key in self.raw:
             if key not in known:
                 raise self.fail(key, f"unknown key (known: {', '.join(known)})")
@@ -165,10 +173,18 @@ class _Reader:
                           "must be 1 to 1000")
         blink = self.value(loop, "loop.blink_ms", "blink_ms", int, 500,
                            lambda v: 50 <= v <= 5000, "must be 50 to 5000")
+        leds = self.table(self.raw, "leds", ("brightness",))
+        brightness = leds.get("brightness")
+        if brightness is not None and (isinstance(brightness, bool)
+                                       or not isinstance(brightness, (int, float))
+                                       or not 0 < brightness <= 1):
+            raise self.fail("leds.brightness", f"must be a number above 0 and at most 1, "
+                                               f"not {brightness!r}")
         return Config(
             self.path, Path(data_dir) if data_dir else default_data_dir(environ), seats,
             self.value(game, "game.level", "level", int, 2, lambda v: v >= 1,
                        "must be 1 or more"),
             self.value(game, "game.seed", "seed", int, None),
             self.value(game, "game.show_legal", "show_legal", bool, True),
-            self.options(), dict(buttons), poll / 1000, blink / 1000)
+            self.options(), dict(buttons), poll / 1000, blink / 1000,
+            None if brightness is None else float(brightness))
