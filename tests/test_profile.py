@@ -157,6 +157,7 @@ BROKEN = [
      "holes: 62 of the 64 holes of kulami have no sensor: a8, "),
     ('order = "serpentine"', 'order = "spiral"', "chain.order: unknown order 'spiral'"),
     ('order = "serpentine"', 'order = ["a1", "z9"]', "chain.order[1]: 'z9' is neither"),
+    ('order = "serpentine"', 'order = [[]]', "chain.order[0]: [] is neither"),
     ('order = "serpentine"', 'order = ["a1", "b1"]', "chain.order: c1 has no LED"),
     ('order = "serpentine"', 'order = ["a1"]\nareas = ["a1"]', "chain.areas[0]: must be an"),
     ('driver = "matrix"', 'driver = "usb"', "sensors.driver: must be one of"),

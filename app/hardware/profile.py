@@ -286,7 +286,7 @@ class _Checker:
             return grid_chain(*grid, order), areas
         known = holes | set(areas)
         for i, name in enumerate(order):
-            if name not in known:
+            if not isinstance(name, str) or name not in known:
                 raise self.fail(f"chain.order[{i}]", f"{name!r} is neither a hole nor an "
                                                       f"area in chain.areas")
         return order, areas
