@@ -252,7 +252,7 @@ def test_the_simulator_draws_the_leds_in_the_language_s_colours():
     sim.window = pygame.Surface(WINDOW)
     sim.draw(sim.window)
     sim.clock_ = clock
-    click(sim, "d4")
+    drawn = click(sim, "d4")
     legal = sorted(sim.session.scene().named("legal") - set(sim.pieces))
     assert legal and all(sim.window.get_at(sim.drawer.centres[h])[:3] == ROLE_COLOURS["legal"]
                          for h in legal)
@@ -261,3 +261,4 @@ def test_the_simulator_draws_the_leds_in_the_language_s_colours():
     # the LEDs themselves are sent the gamma-corrected values, not the colours drawn
     sent = sim.strip.frames[-1][sim.profile.holes[legal[0]].leds[0]]
     assert sent != ROLE_COLOURS["legal"] and max(sent) < max(ROLE_COLOURS["legal"])
+    assert "Legal move" in drawn.text

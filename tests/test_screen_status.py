@@ -323,3 +323,118 @@ def test_the_engines_swap_waiting_to_be_made_is_a_button():
     console.draw(pygame.Surface((800, 480)))
     console.tap(console.drawn.button("Swap").rect.center)
     assert [board.move_text(m) for m in session.board.move_stack] == ["f6", "swap"]
+
+
+# --- the legend: what the lights mean ------------------------------------------------------
+
+LEGEND_SIZES = [(800, 480), (1280, 720)]
+
+
+def lamp_runs(surface, row_y, left, right, colour):
+    """The stretches of ``colour`` along pixel row ``row_y`` from ``left`` to ``right``."""
+    runs, inside = 0, False
+    for x in range(left, right):
+        hit = surface.get_at((x, row_y))[:3] == colour
+        runs += hit and not inside
+        inside = hit
+    return runs
+
+
+@pytest.mark.parametrize("size", LEGEND_SIZES)
+@pytest.mark.parametrize("game,name", CASES)
+def test_the_legend_names_each_light_in_use_beside_a_lamp_of_its_colour(all_states, game,
+                                                                        name, size):
+    from app.colours import role_of
+    from app.screen.legend import TITLE, legend_roles, meaning
+    from app.screen.status import LEGEND
+    from app.table.scene import role_colour
+    status = all_states[game][name]
+    surface, drawn = render(status, size)
+    roles = legend_roles(status)
+    assert roles and TITLE in [text for text, _ in drawn.texts]
+    legend = Painter(surface).rect(*LEGEND)
+    for role in roles:
+        words_for = meaning(status, role)
+        rects = [rect for text, rect in drawn.texts if text == words_for
+                 and legend.contains(rect)]
+        assert len(rects) == 1, (role, words_for)
+        colour = role_colour(game, role)
+        runs = lamp_runs(surface, rects[0].centery, legend.x, rects[0].x, colour)
+        # a lamp in the LED's own colour; a blinking role's unlit lamp beside it, a ring
+        # of that colour crossed twice
+        assert runs == (3 if role_of(role)[0].blink else 1), (role, colour, runs)
+
+
+def test_the_legend_follows_the_state(all_states):
+    from app.screen.legend import legend_roles
+    kulami = all_states["kulami"]
+    start = snapshot(played("kulami", 0))
+    assert legend_roles(start) == ["legal"]
+    assert legend_roles(kulami["sync"]) == ["fill", "empty"]
+    assert legend_roles(kulami["illegal"])[0] == "error"
+    assert legend_roles(kulami["waiting"])[0] == "suggestion"
+    assert legend_roles(kulami["confirm-several"])[:2] == ["suggestion", "candidate"]
+    assert legend_roles(kulami["faults"])[0] == "fault"
+    over = kulami["over"]
+    winner, loser = over.outcome.winner, "w" if over.outcome.winner == "b" else "b"
+    assert f"won_{winner}" in legend_roles(over) and "legal" not in legend_roles(over)
+    assert legend_roles(snapshot(played("kulami", 0), state="setup")) == ["setup"]
+    assert f"owned_{loser}" in legend_roles(over) or not over.scores.get(loser)
+
+
+def test_the_legend_words_name_the_players_and_the_moment(all_states):
+    from app.screen.legend import meaning
+    kulami = all_states["kulami"]
+    assert meaning(kulami["playing"], "owned_w") == "Owned by Black"
+    assert meaning(all_states["conhex"]["playing"], "owned_w") == "Owned by Blue"
+    assert meaning(kulami["waiting"], "suggestion") == "Engine's move"
+    assert meaning(kulami["confirm-several"], "suggestion") == "Move chosen"
+    assert meaning(snapshot(played("kulami", 3), message="hint: d4"), "suggestion") == "Hint"
+    assert meaning(kulami["playing"], "legal") == "Legal move"
+
+
+def test_the_legend_shows_the_roles_the_board_lights():
+    """Driven through a real session: the legend names every role the scene lights (a
+    piece just noticed, lit for less than a settle time, aside) and nothing else, but
+    for an owned panel the status cannot tell is hidden under the off-limits light."""
+    from app.hardware.sensors import SimulatedSensors
+    from app.screen.legend import legend_roles
+    from app.table.session import Session
+
+    board = new_game("kulami")
+    session = Session(board, seats={"b": "person", "w": "person"}, seed=1)
+    sensors = SimulatedSensors(board.holes)
+    t = [0.0]
+
+    def put(hole, on=True):
+        t[0] += 0.2
+        (sensors.place if on else sensors.lift)(hole)
+        for name, value in sensors.read().items():
+            session.on_reading(name, value, t[0])
+        t[0] += 2.0
+        session.tick(t[0])
+
+    def lit():
+        return {role for role in session.scene().roles().values()} - {"seen"}
+
+    seen = []
+    session.tick(0.0)
+    session.new_game()  # laying out the panels first
+    assert session.setting_up
+    seen.append((legend_roles(session.status()), lit()))
+    session.confirm()
+    for hole in ("d4", "d7", "b7", "b2"):
+        seen.append((legend_roles(session.status()), lit()))
+        put(hole)
+    put("e5")  # not legal: an error
+    seen.append((legend_roles(session.status()), lit()))
+    put("e5", on=False)
+    session.hint()
+    session.tick(t[0] + 5)
+    seen.append((legend_roles(session.status()), lit()))
+    put("b7", on=False)  # a piece gone: sync mode
+    seen.append((legend_roles(session.status()), lit()))
+    for shown, lights in seen:
+        assert lights <= set(shown) <= lights | {"owned_b", "owned_w"}, (shown, lights)
+    assert {"setup", "legal", "last", "off_limits", "owned_b", "owned_w", "error",
+            "suggestion", "fill"} <= {role for shown, _ in seen for role in shown}

@@ -16,6 +16,7 @@ from app.games import game
 from app.table import texts as words
 from app.screen.paint import (BACKGROUND, MESSAGE_COLOURS, MUTED, PANEL, TEXT, Action,
                               Drawn, Painter, columns, wrap)
+from app.screen.legend import draw_legend
 from app.screen.scoresheet import score_sheet
 from app.table.status import Status
 
@@ -36,7 +37,8 @@ SCORES = (LEFT_X, 146, LEFT_W, 44)
 SCORE_LABEL_W = 200
 MESSAGE = (LEFT_X, 198, LEFT_W, 194)
 THINKING_H = 44
-MOVES = (RIGHT_X, 12, RIGHT_W, 380)
+MOVES = (RIGHT_X, 12, RIGHT_W, 180)
+LEGEND = (RIGHT_X, 200, RIGHT_W, 192)  # what the lights mean (app/screen/legend.py)
 BUTTONS = (LEFT_X, 404, 768, 64)
 
 
@@ -52,6 +54,7 @@ def draw_status(surface: pygame.Surface, status: Status,
     _scores(paint, status)
     _message(paint, status, offers)
     _moves(paint, status)
+    draw_legend(paint, status, LEGEND)
     _buttons(paint, status, offers)
     return paint.drawn
 

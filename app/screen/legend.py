@@ -1,0 +1,126 @@
+"""The status screen's legend: what each light on the board means right now.
+
+One row per role the board lights in this state, most urgent first: a lamp in the role's
+colour, as the LEDs show it and the simulator draws it (a blinking role has an unlit
+lamp beside it, so blinking reads without colour), and the meaning in words. The roles
+are read from the :class:`~app.table.status.Status` alone, as the rest of the screen
+is; the colours and words come from :mod:`app.colours`, the one colour language.
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from app.colours import ROLES, RGB, role_of
+from app.games import game
+from app.screen.paint import MUTED, PANEL, TEXT, Painter
+from app.table import texts as words
+from app.table.scene import role_colour
+from app.table.status import Status
+
+TITLE = "Lights"
+#: Row heights in design units: as tall as this, never shorter than that (less urgent
+#: roles are left out rather than squeezed).
+ROW_H, MIN_ROW_H = 28, 17
+TITLE_H = 30
+LAMP_X, OFF_LAMP_X, TEXT_X = 20, 42, 58
+
+
+def legend_roles(status: Status) -> list[str]:
+    """The roles the board lights for ``status``, most urgent first (``seen`` lasts
+    less than a settle time and is left out)."""
+    if status.state == "setup":
+        return ["setup"]
+    shown: set[str] = set()
+    if status.faults:
+        shown.add("fault")
+    if status.sync_fill or status.sync_empty or status.state == "sync":
+        shown.update(role for role, holes in (("fill", status.sync_fill),
+                                              ("empty", status.sync_empty)) if holes)
+        return _ordered(shown)
+    if status.message_kind == "error":
+        shown.add("error")
+    if status.pending or len(status.candidates) > 1 or _hint(status):
+        shown.add("suggestion")
+    if status.candidates:
+        shown.add("candidate")
+    playing = status.outcome is None
+    if playing:
+        shown.add("legal")
+        if status.moves:
+            shown.add("last")
+            if "off_limits" in game(status.game).roles:
+                shown.add("off_limits")
+    for player in ("b", "w"):
+        if status.scores.get(player):
+            won = status.outcome is not None and status.outcome.winner == player
+            shown.add(f"{'won' if won else 'owned'}_{player}")
+    return _ordered(shown)
+
+
+def _ordered(roles: set[str]) -> list[str]:
+    """In :data:`~app.colours.ROLES` order (``owned_b`` where ``owned`` is), then by name."""
+    rank = {name: i for i, name in enumerate(ROLES)}
+    return sorted(roles, key=lambda r: (rank[r if r in ROLES else r.rpartition("_")[0]], r))
+
+
+def _hint(status: Status) -> bool:
+    return status.message.startswith(words.hint(""))
+
+
+def meaning(status: Status, role: str) -> str:
+    """The legend's words for ``role`` in this state."""
+    look, player = role_of(role)
+    if role == "suggestion":
+        if len(status.candidates) > 1:
+            return "Move chosen"
+        if status.pending:
+            return "Engine's move"
+        if _hint(status):
+            return "Hint"
+    if role == "candidate" and len(status.candidates) > 1:
+        return "Other possible move"
+    if player is not None:
+        return look.meaning.format(player=words.player(status.game, player))
+    return look.meaning
+
+
+def lamp_colour(game_name: str, role: str) -> RGB:
+    """The colour an LED of ``role`` shows, as the simulator draws it: the strip's gamma
+    table makes the LEDs look like this colour on a screen."""
+    return role_colour(game_name, role)
+
+
+def draw_legend(paint: Painter, status: Status,
+                region: tuple[float, float, float, float]) -> list[str]:
+    """Draw the legend into ``region`` (design units); return the roles it names."""
+    x, y, w, h = region
+    paint.fill(paint.rect(x, y, w, h), PANEL, radius=12)
+    paint.fitted(TITLE, paint.rect(x + 12, y + 4, w - 24, TITLE_H - 4), 30, MUTED,
+                 min_size=20)
+    room = h - TITLE_H - 6
+    roles = legend_roles(status)[:max(int(room // MIN_ROW_H), 0)]
+    if not roles:
+        return []
+    row_h = min(ROW_H, room / len(roles))
+    radius = min(9.0, row_h * 0.36)
+    texts = [meaning(status, role) for role in roles]
+    width = paint.px(w - TEXT_X - 8)
+    size = row_h * 1.1  # one size for every row: the largest at which all fit
+    while size > 16 and any(paint.font(size).size(t)[0] > width for t in texts):
+        size -= 1
+    top = y + TITLE_H
+    for role, text in zip(roles, texts):
+        colour = lamp_colour(status.game, role)
+        centre_y = top + row_h / 2
+        lamp = paint.rect(x + LAMP_X - radius, centre_y - radius, 2 * radius, 2 * radius)
+        pygame.draw.circle(paint.surface, colour, lamp.center, lamp.width // 2)
+        pygame.draw.circle(paint.surface, MUTED, lamp.center, lamp.width // 2 + 1, 1)
+        if role_of(role)[0].blink:
+            off = lamp.move(paint.px(OFF_LAMP_X - LAMP_X), 0)
+            pygame.draw.circle(paint.surface, colour, off.center, off.width // 2,
+                               max(1, paint.px(2)))
+        paint.fitted(text, paint.rect(x + TEXT_X, top, w - TEXT_X - 8, row_h), size, TEXT,
+                     min_size=min(size, 16))
+        top += row_h
+    return roles
