@@ -110,7 +110,7 @@ def _describe_kulami(options: Mapping[str, Any]) -> list[str]:
     words = [f"layout {name_of.get(layout, 'of your own' if '/' in layout else layout)}",
              f"scoring level {options.get('scoring', 0)}"]
     if options.get("scoring") == 2:
-        words.append(f"{options.get('chain_lines', 'diagonal')} chains")
+        words.append(f"{options.get('chain_lines', 'all')} chains")
     return words
 
 

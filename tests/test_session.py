@@ -300,3 +300,17 @@ def test_a_piece_lights_as_seen_at_once_and_counts_at_settle():
     game.tick(2.0 + SETTLE_S)
     assert texts(game) == ["d4"] and game.scene().named("seen") == frozenset()
     assert game.scene().named("last") == {"d4"}
+
+
+def test_a_piece_of_the_wrong_colour_is_named_as_such_on_a_colour_sensing_board():
+    game = session(seats={"b": "person", "w": "person"}, colour_sensing=True)
+    game.tick(0.0)
+    game.on_reading("d4", True, 1.0, colour="w")  # a black marble, red to move
+    game.tick(3.0)
+    assert texts(game) == [] and game.error == {"d4"}
+    assert game.message == ("not a legal move: a black piece on d4, but red is to move: "
+                            "take it off")
+    game.on_reading("d4", False, 4.0)
+    game.on_reading("d4", True, 5.0, colour="b")
+    game.tick(7.0)
+    assert texts(game) == ["d4"]

@@ -313,6 +313,9 @@ class Session:
                          empty=frozenset((seen.keys() & holes) - expected.keys() | wrong))
 
     def _reason(self, hole: str) -> str:
+        colour = self.pipeline.occupancy.get(hole)
+        if colour and colour != self.board.turn:  # a board that senses colour saw it
+            return texts.wrong_colour(self.board.game, colour, self.board.turn, hole)
         if self.pending is not None:
             return texts.engine_plays(self.board.move_text(self.pending))
         try:

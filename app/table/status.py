@@ -8,10 +8,9 @@ render any state without playing up to it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from app.games import game
 from engines.core import Outcome
 
 
@@ -42,8 +41,3 @@ class Status:
     saving: str = ""
     state: str = "waiting"  # the session's State, by value
     outcome: Outcome | None = None
-    extra: Mapping[str, Any] = field(default_factory=dict)  # game-specific facts
-
-    @property
-    def score_label(self) -> str:
-        return game(self.game).score_label

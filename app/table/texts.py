@@ -121,6 +121,12 @@ def took_back(moves: Iterable[str]) -> str:
     return "took back " + ", ".join(moves)
 
 
+def wrong_colour(game: str, colour: str, turn: str, hole: str) -> str:
+    players = game_info(game).players
+    return (f"a {players[colour].name} piece on {hole}, but {players[turn].name} is to "
+            f"move: take it off")
+
+
 def engine_plays(move: str) -> str:
     return f"the engine plays {move}"
 
