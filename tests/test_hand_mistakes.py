@@ -21,9 +21,9 @@ from app.table.loop import Table
 from app.table.replay import replay
 from app.table.session import Session, State
 
-PROFILE = load_profile("kulami-sim")
+PROFILE = load_profile("kulami-sim-blind")  # reed switches: they see no colour
 OPTIONS = {"layout": "square-1"}
-HEADER = Header("kulami", OPTIONS, "kulami-sim", False)
+HEADER = Header("kulami", OPTIONS, "kulami-sim-blind", False)
 
 
 def hand(seed=1):
