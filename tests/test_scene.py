@@ -173,3 +173,23 @@ def test_placed_holes_are_what_the_move_fills():
 
 def test_single_scene_lights_one_role():
     assert single_scene(["c3"], "fill").roles() == {"c3": "fill"}
+
+
+def test_the_first_gem_blinks_while_the_swap_may_take_it():
+    """ConHex's swap changes no hole's occupancy: the gem it would take blinks as a
+    candidate for the player who may swap, and only then."""
+    from app.table.session import Session
+
+    people = {"b": "person", "w": "person"}
+    game = Session(new_game("conhex"), seats=people)
+    assert game.scene().named("candidate") == frozenset()  # no gem yet
+    game.board.push_text("f6")
+    assert game.scene().named("candidate") == {"f6"}
+    game.board.push_text("c2")
+    assert game.scene().named("candidate") == frozenset()  # too late to swap
+    no_pie = Session(new_game("conhex", pie="false"), seats=people)
+    no_pie.board.push_text("f6")
+    assert no_pie.scene().named("candidate") == frozenset()
+    kulami = Session(new_game("kulami"), seats=people)
+    kulami.board.push_text("d4")
+    assert kulami.scene().named("candidate") == frozenset()

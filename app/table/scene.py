@@ -92,6 +92,33 @@ def placed_holes(board: Board, move: Hashable) -> frozenset[str]:
     return frozenset(h for h, c in after.items() if before.get(h) != c)
 
 
+def recolourable_holes(board: Board) -> frozenset[str]:
+    """The holes of the last move that a legal move would turn to the other colour without
+    placing or lifting anything (ConHex's swap): lit so that players find that move,
+    which a colour-blind board cannot see being made."""
+    if not board.move_stack or board.is_game_over():
+        return frozenset()
+    before = board.sensor_view()
+    last = last_move_holes(board)
+    found = set()
+    probe = board.copy()
+    for hole in last:
+        for move in board.moves_sensed_at(hole):
+            probe.push(move)
+            after = probe.sensor_view()
+            probe.pop()
+            if after.keys() == before.keys():
+                found.update(h for h in after if after[h] != before[h])
+    return frozenset(found)
+
+
+def last_move_holes(board: Board) -> frozenset[str]:
+    """The holes the last move filled or changed."""
+    probe = board.copy()
+    last = probe.pop()
+    return placed_holes(probe, last)
+
+
 def game_scene(board: Board, *, sync: OutOfSync | None = None, show_legal: bool = True,
                suggestion: Iterable[str] = (), error: Iterable[str] = (),
                candidates: Iterable[str] = (), faults: Iterable[str] = (),

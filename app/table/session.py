@@ -24,7 +24,8 @@ from typing import Any
 
 
 from app.games import game as game_info, new_game
-from app.table.scene import Scene, game_scene, placed_holes, setup_scene
+from app.table.scene import (Scene, game_scene, placed_holes, recolourable_holes,
+                             setup_scene)
 from app.sensing.events import (Candidates, Correction, Event, InSync, Moved, OutOfSync,
                                 Quarantined, Rejoined, Seen, Takeback, Waiting)
 from app.sensing.pipeline import DEBOUNCE_S, SETTLE_S, Pipeline
@@ -560,6 +561,9 @@ class Session:
             before = self.board.copy()
             before.pop()
             others = placed_holes(before, self.correction.move)
+        elif (not others and shown is None and not self.error
+              and self.seats[self.board.turn] == "person"):
+            others = recolourable_holes(self.board)  # the swap on offer
         return game_scene(
             self.board, show_legal=self.show_legal or self.suggestion is not None,
             suggestion=placed_holes(self.board, shown) if shown is not None else (),
