@@ -38,7 +38,7 @@ from engines import sgf
 from engines.core import Board, GameRecord, check_player
 from engines.errors import EngineError
 from engines.options import Option, validate
-from engines.players import LEVELS, choose_move
+from engines.players import LEVELS, choose_move, engine_name
 
 #: Options that configure the engine player, not the game.
 PLAYER_OPTIONS = (
@@ -192,7 +192,7 @@ class GtpEngine:
         if move is None:
             return "pass"
         self.board.push(move)
-        self.players.setdefault(colour, f"Tabletop (level {self.level})")
+        self.players.setdefault(colour, engine_name(self.level))
         return self.board.move_text(move)
 
     def cmd_undo(self, args):

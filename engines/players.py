@@ -14,6 +14,11 @@ from engines.core import Board, other
 LEVELS = (1, 2)
 
 
+def engine_name(level: int) -> str:
+    """How records name the engine player (``PB``/``PW``)."""
+    return f"Tabletop (level {level})"
+
+
 def choose_move(board: Board, level: int = 1, rng: random.Random | None = None,
                 player: str | None = None,
                 progress: Callable[[float], None] | None = None) -> Hashable | None:

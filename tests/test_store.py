@@ -193,6 +193,9 @@ def test_the_table_properties_sit_in_the_root_where_sgf_readers_ignore_them(tmp_
     root = path.read_text().split("\n")[0]
     assert root.endswith("SEATB[engine]SEATW[person]LEVEL[1]SEED[42]PROFILE[kulami]")
     assert new_game("kulami").from_record(path.read_text()).move_stack == kulami("d4").move_stack
+    # the engine is named as a player the way GTP's savesgf names it; a person is not
+    game = new_game("kulami").record_format.read_game(path.read_text())
+    assert dict(game.players) == {"b": "Tabletop (level 1)"}
 
 
 def test_a_record_without_table_properties_resumes_with_none(tmp_path):

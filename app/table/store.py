@@ -46,6 +46,7 @@ from app import games
 from app.errors import describe
 from app.textfile import decode
 from engines import Board, EngineError, Option, OptionError, RecordError, sgf
+from engines.players import engine_name
 
 log = logging.getLogger(__name__)
 
@@ -250,15 +251,18 @@ class RecordStore:
         self._wait = min(self._wait * 2, RETRY_LONGEST_S)
 
     def _text(self, board: Board) -> str:
-        """The game's record with the table's properties added to its root."""
-        text = board.to_record()
-        table = {}
+        """The game's record, the engine named as a player, with the table's properties
+        added to its root."""
+        table, names = {}, {}
         if self.players is not None:
             players = self.players
+            names = {colour: engine_name(players.level)
+                     for colour, kind in players.seats.items() if kind == "engine"}
             table.update(SEATB=[players.seats["b"]], SEATW=[players.seats["w"]],
                          LEVEL=[str(players.level)], SEED=[str(players.seed)])
         if self.profile:
             table["PROFILE"] = [self.profile]
+        text = board.record_format.write(board, players=names or None)
         if not table:
             return text
         root, *moves = sgf.parse(text)
