@@ -23,6 +23,7 @@ from app.colours import (BLINKING, DIM, PLAYER_COLOURS, ROLE_COLOURS, ROLES, SET
                          role_of)
 from app.games import GAMES, game
 from app.table.scene import role_colour
+from tests.test_simulator import click, sim  # noqa: F401  (sim: the fixture)
 
 #: Roles the board lights together that blink alike must differ at least this much, in
 #: every vision; so must legal targets from errors and players, and the hint from the
@@ -241,17 +242,7 @@ def test_every_role_is_in_the_makers_guide_with_its_colour_and_blinking():
 
 # --- one language on the LEDs, in the simulator and in the legend ------------------------
 
-def test_the_simulator_draws_the_leds_in_the_language_s_colours():
-    import pygame
-    from app.screen.simulator import WINDOW, Simulator
-    from app.table.thinker import InlineThinker
-    from tests.test_simulator import KULAMI, Clock, click
-
-    clock = Clock()
-    sim = Simulator(KULAMI, clock=clock, seed=7, thinker=InlineThinker())
-    sim.window = pygame.Surface(WINDOW)
-    sim.draw(sim.window)
-    sim.clock_ = clock
+def test_the_simulator_draws_the_leds_in_the_language_s_colours(sim):
     drawn = click(sim, "d4")
     legal = sorted(sim.session.scene().named("legal") - set(sim.pieces))
     assert legal and all(sim.window.get_at(sim.drawer.centres[h])[:3] == ROLE_COLOURS["legal"]
