@@ -114,15 +114,19 @@ class Pipeline:
         holes that behave again rejoin, judge if quiet."""
         self._settle.start(t)
         events = self._accept(self._debouncer.tick(t))
-        expected = self._inference.expected
-        state = self._debouncer.state
-        for hole in self._health.rejoining(t, lambda h: state.get(h) == expected.get(h)):
-            events.append(Rejoined(hole))
-            self._settle.changed(t)  # judge the board with it again
-        if (self._debouncer.pending_holes - self._health.quarantined.keys()
-                or not self._settle.settled(t)):
+        quarantined = self._health.quarantined
+        if quarantined:
+            expected, state = self._inference.expected, self._debouncer.state
+            for hole in self._health.rejoining(t, lambda h: state.get(h) == expected.get(h)):
+                events.append(Rejoined(hole))
+                self._settle.changed(t)  # judge the board with it again
+        # (an idle board costs only these few tests per turn of the loop)
+        if self._debouncer.pending and (not quarantined or self._debouncer.pending_holes
+                                        - quarantined.keys()):
             return events
-        self._occupancy = state
+        if not self._settle.settled(t):
+            return events
+        self._occupancy = self._debouncer.state
         self._judged = True
         return events + self._judge(may_take_back=isinstance(self._status, InSync))
 
