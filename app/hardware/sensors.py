@@ -171,6 +171,10 @@ def open_source(profile: Profile, *, pin_factory=None) -> SensorSource:
                              label=f"profile {profile.name}: sensor matrix")
     if config.driver == "simulated":
         return SimulatedSensors(profile.holes, colour_sensing=config.colour)
+    if config.driver == "serial":
+        # A microcontroller under the board, over USB serial (app/hardware/serial_board).
+        from app.hardware.serial_board import open_serial_sensors
+        return open_serial_sensors(profile)
     raise ProfileError(f"{profile.path}: sensors.driver: no {config.driver!r} sensor driver "
                        f"is installed in this version")
 
