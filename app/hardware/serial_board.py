@@ -311,8 +311,8 @@ class Link:
             self._down(f"the sensor board scans {rows} x {cols} = {rows * cols} "
                        f"channels; the profile reads {self.needs}", now)
             return
-        if self.hello is None or self.hello[:2] != (rows, cols):
-            self.states = None
+        if self.states is not None and len(self.states) != rows * cols:
+            self.states = None  # another board: its first snapshot is all there is
         self.hello = (rows, cols, flags, version)
         self.trusted, self._asked = False, now
         self._dev_last, self._offset = None, None  # its clock started again
@@ -405,6 +405,8 @@ def _port_problem(error: BaseException) -> str:
         return "permission denied: add the user to the dialout group"
     if isinstance(error, FileNotFoundError) or "No such file" in str(error):
         return "no such device: is the sensor board plugged in?"
+    if "returned no data" in str(error) or getattr(error, "errno", None) == 5:
+        return "disconnected (the cable pulled, or the board reset)"
     return describe(error)
 
 

@@ -1,0 +1,134 @@
+"""The real serial driver end to end, against the virtual device: the firmware's logic
+behind a pseudo-terminal, with line noise, unplugged and plugged in again, through the
+table loop and a session, in real time."""
+
+import random
+import time
+
+import pytest
+
+from app.games import new_game
+from app.hardware.leds import SimulatedStrip
+from app.hardware.profile import load_profile
+from app.hardware import serial_board
+from app.hardware.sensors import open_source
+from app.hardware.virtual_device import Noise, VirtualDevice
+from app.table.loop import Table
+from app.table.session import Session
+
+STATE = {"b": 1, "w": 2}
+
+
+@pytest.fixture(autouse=True)
+def no_links_left():
+    yield
+    for link in list(serial_board._LINKS.values()):
+        link.close()
+    serial_board._LINKS.clear()
+
+
+def serial_profile(tmp_path, port):
+    """The Kulami board with its sensors on a sensor board at ``port``."""
+    path = tmp_path / "kulami-serial.toml"
+    path.write_text(f'base = "kulami"\ndescription = "kulami over the virtual device"\n'
+                    f'[sensors]\ndriver = "serial"\nport = "{port}"\ncolour = true\n'
+                    f'[leds]\ndriver = "simulated"\nbrightness = 1.0\nmax_ma = 3000\n')
+    return load_profile(path)
+
+
+class Game:
+    """A session of Kulami played on the virtual device through the table loop."""
+
+    def __init__(self, tmp_path, device, *, debounce=0.02, settle=0.06):
+        self.device = device
+        self.profile = serial_profile(tmp_path, device.path)
+        self.source = open_source(self.profile)
+        self.session = Session(new_game("kulami", layout="square-1"),
+                               seats={"b": "person", "w": "person"}, debounce=debounce,
+                               settle=settle, colour_sensing=True)
+        self.table = Table(self.session, self.profile, SimulatedStrip(self.profile.led_count),
+                           self.source)
+
+    def turn_until(self, done, timeout=5.0):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            self.table.turn(time.monotonic())
+            if done():
+                return True
+            time.sleep(0.002)
+        return False
+
+    def put(self, hole, state):
+        """A hand putting a piece down (or lifting it): a bounce, then it stays."""
+        channel = self.profile.holes[hole].channel
+        for level in (state, 0, state):
+            self.device.set(channel, level)
+            time.sleep(0.003)
+
+    def played(self):
+        return [self.session.board.move_text(m) for m in self.session.board.move_stack]
+
+    def close(self):
+        self.source.close()
+
+
+def moves_of_a_game(seed):
+    """A whole random game of Kulami: each move with the holes it fills, by colour."""
+    board = new_game("kulami", layout="square-1")
+    rng = random.Random(seed)
+    moves = []
+    while board.outcome() is None:
+        legal = list(board.legal_moves)
+        if not legal:
+            break
+        move = rng.choice(legal)
+        before = board.sensor_view()
+        text = board.move_text(move)
+        board.push(move)
+        after = board.sensor_view()
+        moves.append((text, {h: c for h, c in after.items() if before.get(h) != c}))
+    return moves
+
+
+def test_a_whole_game_over_a_noisy_line_ends_in_exactly_the_moves_played(tmp_path):
+    out = Noise(drop=0.002, corrupt=0.002, duplicate=0.002, seed=7)
+    into = Noise(drop=0.001, corrupt=0.001, duplicate=0.001, seed=8)
+    with VirtualDevice(10, 10, noise=out, noise_in=into, folder=tmp_path) as device:
+        game = Game(tmp_path, device)
+        moves = moves_of_a_game(seed=3)
+        assert len(moves) > 40
+        for count, (text, placed) in enumerate(moves, 1):
+            for hole, colour in placed.items():
+                game.put(hole, STATE[colour])
+            assert game.turn_until(lambda: len(game.played()) >= count), \
+                f"move {count} ({text}) not read; the board played {game.played()}"
+        game.turn_until(lambda: False, timeout=0.3)  # nothing more comes
+        assert game.played() == [text for text, _ in moves]
+        assert game.session.board.outcome() is not None
+        link = game.source.link
+        damaged = link.decoder.drops + link.decoder.gaps
+        assert out.damaged > 0 and damaged > 0, "the line was noisy"
+        game.close()
+
+
+def test_unplugged_and_plugged_in_again_through_the_pseudo_terminal(tmp_path):
+    with VirtualDevice(10, 10, folder=tmp_path) as device:
+        game = Game(tmp_path, device)
+        moves = moves_of_a_game(seed=5)
+        (first, placed1), (second, placed2) = moves[:2]
+        for hole, colour in placed1.items():
+            game.put(hole, STATE[colour])
+        assert game.turn_until(lambda: game.played() == [first])
+        device.unplug()
+        assert game.turn_until(lambda: game.session.disconnected)
+        assert "disconnected" in game.session.status().message
+        # while it is away, the next move is made on the board
+        for hole, colour in placed2.items():
+            game.put(hole, STATE[colour])
+        game.turn_until(lambda: False, timeout=0.5)
+        assert game.played() == [first] and game.session.disconnected
+        device.replug()
+        assert game.turn_until(lambda: not game.session.disconnected, timeout=8)
+        assert game.turn_until(lambda: game.played() == [first, second])
+        assert device.resets == 2 and game.source.link.reconnects >= 1
+        game.close()
