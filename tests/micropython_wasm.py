@@ -21,7 +21,7 @@ import tempfile
 from pathlib import Path
 
 PACKAGE = "@micropython/micropython-webassembly-pyscript"
-PLACES = [Path.home() / ".cache/tabletop/micropython", Path("/tmp/mpy")]
+PLACES = [Path.home() / ".cache/tabletop/micropython"]
 
 RUNNER = """
 import { loadMicroPython } from %(mjs)s;
