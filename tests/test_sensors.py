@@ -4,7 +4,8 @@ gpiozero's mock pins wired up as a real matrix would be, diodes or not."""
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPin
 
-from app.hardware.profile import ProfileError, load_profile
+from app.errors import DeviceError
+from app.hardware.profile import load_profile
 from app.hardware.sensors import MatrixScanner, SimulatedSensors, open_source
 
 ROWS, COLUMNS = [4, 5, 6], [12, 13, 16]
@@ -149,6 +150,7 @@ def test_simulated_profiles_open_simulated_sensors_with_their_colour_sensing():
     assert len(source.holes) == 196
 
 
-def test_a_driver_this_version_lacks_is_a_clear_error():
-    with pytest.raises(ProfileError, match="sensors.driver: no 'serial' sensor driver"):
+def test_a_sensor_board_that_is_not_plugged_in_is_a_clear_error_never_a_simulation():
+    with pytest.raises(DeviceError, match=r"^profile blokus-duo: sensor board: cannot open "
+                                          r".*: is the sensor board plugged in\?$"):
         open_source(load_profile("blokus-duo"))
