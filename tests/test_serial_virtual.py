@@ -132,3 +132,34 @@ def test_unplugged_and_plugged_in_again_through_the_pseudo_terminal(tmp_path):
         assert game.turn_until(lambda: game.played() == [first, second])
         assert device.resets == 2 and game.source.link.reconnects >= 1
         game.close()
+
+
+def test_a_profile_whose_board_drives_the_leds_lights_them_over_the_same_port(tmp_path):
+    """`leds.driver = "serial"`: open_strip gives a strip that sends LEDS frames down the
+    sensor board's own link, and the board's chain shows them (G, R, B)."""
+    from app.hardware.leds import open_strip
+    from app.hardware.profile import ProfileError
+
+    with VirtualDevice(10, 10, leds=100, folder=tmp_path) as device:
+        path = tmp_path / "kulami-board-leds.toml"
+        path.write_text(f'base = "kulami"\n[sensors]\ndriver = "serial"\n'
+                        f'port = "{device.path}"\ncolour = true\n'
+                        f'[leds]\ndriver = "serial"\nbrightness = 1.0\nmax_ma = 6000\n')
+        profile = load_profile(path)
+        source = open_source(profile)
+        strip = open_strip(profile)
+        assert strip.link is source.link  # one port for both
+        strip.show([(255, 255, 255)] * 99 + [(0, 0, 255)])
+        end = time.monotonic() + 5
+        while time.monotonic() < end and bytes(device.leds.buf[-3:]) != bytes([0, 0, 255]):
+            source.read()
+            time.sleep(0.005)
+        assert bytes(device.leds.buf[-3:]) == bytes([0, 0, 255]) and device.leds.shown
+        strip.close()
+        source.close()
+    wrong = tmp_path / "wrong.toml"
+    wrong.write_text('base = "kulami"\n[leds]\ndriver = "serial"\nbrightness = 1.0\n'
+                     'max_ma = 6000\n')
+    with pytest.raises(ProfileError, match=r"leds.driver: serial LEDs are driven by the "
+                                           r"sensor board"):
+        load_profile(wrong)

@@ -272,5 +272,8 @@ def open_strip(profile: Profile) -> LedStrip:
     if config.driver == "simulated":
         del common["label"]
         return SimulatedStrip(profile.led_count, **common)
+    if config.driver == "serial":
+        from app.hardware.serial_board import open_serial_strip  # pyserial, only here
+        return open_serial_strip(profile, brightness=config.brightness)
     raise ProfileError(f"{profile.path}: leds.driver: no {config.driver!r} LED driver "
                        f"is installed in this version")

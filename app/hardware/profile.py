@@ -41,7 +41,8 @@ GRID_CHAINS = ("rows", "serpentine", "columns", "serpentine-columns")
 UNWIRED = "-"
 
 SENSOR_DRIVERS = ("matrix", "simulated", "serial")
-LED_DRIVERS = ("neopixel", "neopixel_spi", "simulated")
+#: ``serial``: the sensor board drives the LEDs (LEDS frames over its USB link).
+LED_DRIVERS = ("neopixel", "neopixel_spi", "simulated", "serial")
 TABLES = ("holes", "chain", "sensors", "leds")
 
 
@@ -353,6 +354,9 @@ class _Checker:
                            problem=f"must be one of {', '.join(NEOPIXEL_PINS)}")
             if int(pin[1:]) in used:
                 raise self.fail("leds.pin", f"{pin} is also a sensor pin")
+        if driver == "serial" and sensors.driver != "serial":
+            raise self.fail("leds.driver", "serial LEDs are driven by the sensor board: "
+                                           "they need sensors.driver = \"serial\"")
         if driver == "neopixel_spi" and used & SPI0_PINS:
             raise self.fail("leds.driver", f"SPI0 needs GPIO{min(used & SPI0_PINS)}, which "
                                            f"is a sensor pin")
