@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench clean system-tools
+.PHONY: run test bench clean system-tools micropython
 
 # Everything: the screen, the Pi's libraries (those that install off a Pi) and the tests.
 # A change to pyproject.toml (a dependency added) makes the stamp stale and reinstalls.
@@ -26,7 +26,19 @@ system-tools:
 	  echo "installing systemd (for systemd-analyze)"; \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq systemd >/dev/null; }
 
-test: $(STAMP) system-tools
+# The firmware's checks under real MicroPython (its WebAssembly port) need node and npm;
+# without them those tests are skipped and say so.
+MICROPYTHON := $(VENV)/micropython/node_modules/@micropython/micropython-webassembly-pyscript
+micropython: $(STAMP)
+	@if [ -e $(MICROPYTHON)/micropython.mjs ]; then :; \
+	elif command -v npm >/dev/null && command -v node >/dev/null; then \
+	  echo "installing MicroPython's WebAssembly port (for the firmware's checks)"; \
+	  npm install --silent --no-audit --no-fund --prefix $(VENV)/micropython \
+	    @micropython/micropython-webassembly-pyscript@1.27.0 >/dev/null \
+	  || echo "npm could not install it: the firmware's checks under MicroPython will be skipped"; \
+	else echo "no node and npm: the firmware's checks under MicroPython will be skipped"; fi
+
+test: $(STAMP) system-tools micropython
 	$(PY) -m pytest
 
 bench: $(STAMP)

@@ -2,13 +2,11 @@
 
 The firmware must run on MicroPython, which is not CPython: no dataclasses, fewer
 methods on bytes, another ``struct``. The stand-ins run the firmware's logic under
-CPython; this runs it under MicroPython itself, where the npm package
-``@micropython/micropython-webassembly-pyscript`` is installed. Tests that need it are
-skipped otherwise. To install it (the registry's ordinary client):
-
-    npm install --prefix ~/.cache/tabletop/micropython @micropython/micropython-webassembly-pyscript
-
-or point ``MICROPYTHON_MJS`` at its ``micropython.mjs``.
+CPython; this runs it under MicroPython itself, from the npm package
+``@micropython/micropython-webassembly-pyscript``, which ``make test`` installs into
+``.venv/micropython`` on a machine with node and npm (``make micropython``). Tests that
+need it are skipped, and say why, only where node is missing; ``MICROPYTHON_MJS`` may
+point at another ``micropython.mjs``.
 """
 
 from __future__ import annotations
@@ -21,7 +19,7 @@ import tempfile
 from pathlib import Path
 
 PACKAGE = "@micropython/micropython-webassembly-pyscript"
-PLACES = [Path.home() / ".cache/tabletop/micropython"]
+PLACES = [Path(__file__).resolve().parents[1] / ".venv" / "micropython"]
 
 RUNNER = """
 import { loadMicroPython } from %(mjs)s;
