@@ -147,7 +147,7 @@ def test_tabletop_run_opens_the_strip_at_the_configured_brightness(tmp_path, mon
     from app.cli import main
     from app.cli import run as run_command
     from app.errors import DeviceError
-    from app.hardware.leds import open_strip
+    from app.hardware.devices import open_strip
 
     opened = []
 

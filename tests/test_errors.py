@@ -26,9 +26,10 @@ from app.errors import (ConfigError, DeviceError, DisconnectError, NoSuchPinErro
                         ProfileError, SensorLogError)
 from app.hardware import leds
 from app.hardware.buttons import Buttons
-from app.hardware.leds import NeoPixelSpiStrip, NeoPixelStrip, SimulatedStrip, open_strip
+from app.hardware.devices import open_source, open_strip
+from app.hardware.leds import NeoPixelSpiStrip, NeoPixelStrip, SimulatedStrip
 from app.hardware.profile import load_profile
-from app.hardware.sensors import MatrixScanner, open_source
+from app.hardware.sensors import MatrixScanner
 from app.screen.display import NoDisplayError
 from engines.errors import EngineError, TabletopError
 

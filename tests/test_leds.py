@@ -6,8 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from app.hardware.devices import open_strip
 from app.hardware.leds import (GAMMA_TABLE, NeoPixelSpiStrip, NeoPixelStrip, SimulatedStrip,
-                               cap_frame, frame_ma, gamma_frame, open_strip)
+                               cap_frame, frame_ma, gamma_frame)
 from app.hardware.profile import load_profile
 
 WHITE, RED = (255, 255, 255), (255, 0, 0)

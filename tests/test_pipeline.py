@@ -8,7 +8,7 @@ import pytest
 
 from app.games import new_game
 from app.sensing.debounce import Change, Debouncer
-from app.sensing.events import (Candidates, Correction, InSync, Moved, OutOfSync, Quarantined,
+from app.sensing.events import (Candidates, InSync, Moved, OutOfSync, Quarantined,
                                 Rejoined, Seen, Takeback, Waiting)
 from app.sensing.inference import Inference
 from app.sensing.pipeline import DEBOUNCE_S, SETTLE_S, Pipeline

@@ -6,7 +6,8 @@ from gpiozero.pins.mock import MockFactory, MockPin
 
 from app.errors import DeviceError
 from app.hardware.profile import load_profile
-from app.hardware.sensors import MatrixScanner, SimulatedSensors, open_source
+from app.hardware.devices import open_source
+from app.hardware.sensors import MatrixScanner, SimulatedSensors
 
 ROWS, COLUMNS = [4, 5, 6], [12, 13, 16]
 #: Channel = row * 3 + column, named like a 3x3 board.

@@ -8,7 +8,7 @@ from app.errors import DeviceError, DisconnectError
 from app.firmware import tt_device
 from app.hardware import serial_board, wire
 from app.hardware.profile import load_profile
-from app.hardware.sensors import open_source
+from app.hardware.devices import open_source
 from app.hardware.serial_board import Link, SerialStrip, find_port
 
 BLOKUS = load_profile("blokus-duo")  # serial, colour sensing, 14 x 14

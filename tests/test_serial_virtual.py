@@ -11,7 +11,7 @@ from app.games import new_game
 from app.hardware.leds import SimulatedStrip
 from app.hardware.profile import load_profile
 from app.hardware import serial_board
-from app.hardware.sensors import open_source
+from app.hardware.devices import open_source
 from app.hardware.virtual_device import Noise, VirtualDevice
 from app.table.loop import Table
 from app.table.session import Session
@@ -137,7 +137,7 @@ def test_unplugged_and_plugged_in_again_through_the_pseudo_terminal(tmp_path):
 def test_a_profile_whose_board_drives_the_leds_lights_them_over_the_same_port(tmp_path):
     """`leds.driver = "serial"`: open_strip gives a strip that sends LEDS frames down the
     sensor board's own link, and the board's chain shows them (G, R, B)."""
-    from app.hardware.leds import open_strip
+    from app.hardware.devices import open_strip
     from app.hardware.profile import ProfileError
 
     with VirtualDevice(10, 10, leds=100, folder=tmp_path) as device:

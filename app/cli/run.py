@@ -23,9 +23,8 @@ from functools import partial
 
 from app.cli import log_to_stdout
 from app.hardware.buttons import Buttons
-from app.hardware.leds import open_strip
+from app.hardware.devices import open_source, open_strip
 from app.hardware.profile import ProfileError, load_profile
-from app.hardware.sensors import open_source
 from app.sensing.sensorlog import SensorLogError, read_log_file
 from app.table.config import load_config
 from app.table.loop import Table

@@ -22,9 +22,10 @@ from dataclasses import dataclass, field
 
 from app.cli import seconds
 from app.colours import ROLE_COLOURS
-from app.hardware.leds import Colour, LedStrip, SimulatedStrip, frame_ma, open_strip
+from app.hardware.devices import open_source, open_strip
+from app.hardware.leds import Colour, LedStrip, SimulatedStrip, frame_ma
 from app.hardware.profile import Profile, load_profile
-from app.hardware.sensors import SensorSource, SimulatedSensors, open_source
+from app.hardware.sensors import SensorSource, SimulatedSensors
 from app.table.scene import single_scene
 
 WHITE = (255, 255, 255)

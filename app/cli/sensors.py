@@ -18,7 +18,8 @@ from contextlib import nullcontext
 from app.cli import seconds
 from app.errors import describe
 from app.hardware.profile import ProfileError, load_profile
-from app.hardware.sensors import SimulatedSensors, open_source
+from app.hardware.devices import open_source
+from app.hardware.sensors import SimulatedSensors
 from app.sensing.pipeline import DEBOUNCE_S, SETTLE_S
 from app.sensing.script import Hand
 from app.sensing.sensorlog import Header, LogWriter, SensorLogError, read_log

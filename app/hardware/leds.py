@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from importlib import import_module
 
 from app.errors import DeviceError, DisconnectError, NoSuchPinError, describe
-from app.hardware.profile import MA_PER_CHANNEL, Profile, ProfileError
+from app.hardware.profile import MA_PER_CHANNEL
 
 Colour = tuple[int, int, int]
 BLACK: Colour = (0, 0, 0)
@@ -251,29 +251,3 @@ def led_problem(error: BaseException) -> str:
     if isinstance(error, OSError):
         return text
     return f"{type(error).__name__}: {text}"
-
-
-def open_strip(profile: Profile) -> LedStrip:
-    """The strip a profile describes, with its brightness and current cap (``tabletop
-    run`` passes the profile with the configuration's ``[leds] brightness``).
-
-    Only a ``simulated`` profile gets a simulated strip: a real strip that cannot be
-    opened raises :class:`~app.errors.DeviceError`, so a board never runs dark while
-    the software believes it lights the holes.
-    """
-    config = profile.leds
-    common = {"brightness": config.brightness, "max_ma": config.max_ma,
-              "label": f"profile {profile.name}: LEDs"}
-    if config.driver == "neopixel":
-        return NeoPixelStrip(profile.led_count, pin=config.pin,
-                             pixel_order=config.pixel_order, **common)
-    if config.driver == "neopixel_spi":
-        return NeoPixelSpiStrip(profile.led_count, pixel_order=config.pixel_order, **common)
-    if config.driver == "simulated":
-        del common["label"]
-        return SimulatedStrip(profile.led_count, **common)
-    if config.driver == "serial":
-        from app.hardware.serial_board import open_serial_strip  # pyserial, only here
-        return open_serial_strip(profile, brightness=config.brightness)
-    raise ProfileError(f"{profile.path}: leds.driver: no {config.driver!r} LED driver "
-                       f"is installed in this version")

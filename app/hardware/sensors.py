@@ -18,7 +18,6 @@ from types import MappingProxyType
 from typing import TypeVar
 
 from app.errors import DeviceError, DisconnectError, describe
-from app.hardware.profile import Profile, ProfileError
 from engines.core import PLAYERS
 
 log = logging.getLogger(__name__)
@@ -159,24 +158,6 @@ class MatrixScanner(SensorSource):
     def close(self) -> None:
         for device in self._rows + self._columns:
             device.close()
-
-
-def open_source(profile: Profile, *, pin_factory=None) -> SensorSource:
-    """The sensor source a profile describes; a real one that cannot be opened raises
-    :class:`~app.errors.DeviceError`, never a simulated board in its place."""
-    config = profile.sensors
-    if config.driver == "matrix":
-        return MatrixScanner(config.row_pins, config.column_pins, profile.channels(),
-                             settle_us=config.settle_us, pin_factory=pin_factory,
-                             label=f"profile {profile.name}: sensor matrix")
-    if config.driver == "simulated":
-        return SimulatedSensors(profile.holes, colour_sensing=config.colour)
-    if config.driver == "serial":
-        # A microcontroller under the board, over USB serial (app/hardware/serial_board).
-        from app.hardware.serial_board import open_serial_sensors
-        return open_serial_sensors(profile)
-    raise ProfileError(f"{profile.path}: sensors.driver: no {config.driver!r} sensor driver "
-                       f"is installed in this version")
 
 
 def import_gpiozero(where: str):
