@@ -191,12 +191,7 @@ class Link:
 
     def _down(self, reason: str, now: float) -> None:
         """The port is gone (or would not open): try again after the next back-off."""
-        if self.port is not None:
-            try:
-                self.port.close()
-            except Exception:
-                pass
-            self.port = None
+        self._close_port()
         if not self.lost or self.lost.startswith("waiting"):
             log.warning("%s: link lost: %s", self.label, reason)
         self.lost = reason
@@ -206,13 +201,18 @@ class Link:
         self._next_attempt = now + delay
 
     def close(self) -> None:
+        self._close_port()
+        self.lost = "closed"
+
+    def _close_port(self) -> None:
+        """Close the port if open; one already gone with its device (an unplugged USB
+        board) may fail to close, which changes nothing (pyserial's errors are OSErrors)."""
         if self.port is not None:
             try:
                 self.port.close()
-            except Exception:
+            except OSError:
                 pass
-        self.port = None
-        self.lost = "closed"
+            self.port = None
 
     # --- talking ----------------------------------------------------------------------
     def send(self, kind: int, payload: bytes = b"") -> bool:
