@@ -178,7 +178,7 @@ class Link:
         except DeviceError as error:
             self._down(str(error).removeprefix(f"{self.label}: "), now)
             return
-        except Exception as error:  # SerialException, OSError: no port, busy, denied
+        except OSError as error:  # pyserial's SerialException too: no port, busy, denied
             self._down(f"cannot open {self.path or self.spec}: {_port_problem(error)}", now)
             return
         log.info("%s: opened %s", self.label, self.path)
@@ -221,7 +221,7 @@ class Link:
             return False
         try:
             self.port.write(wire.frame(self.codec, kind, self.counter.next(), payload))
-        except Exception as error:
+        except OSError as error:
             self._down(f"writing to {self.path} failed: {_port_problem(error)}", self.clock())
             return False
         return True
@@ -254,7 +254,7 @@ class Link:
             return
         try:
             data = self.port.read(65536)
-        except Exception as error:
+        except OSError as error:
             self._down(f"{self.path} went away: {_port_problem(error)}", now)
             return
         if data:
