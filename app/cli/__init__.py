@@ -26,6 +26,7 @@ COMMANDS = (
     "app.cli.sensors",
     "app.cli.run",
     "app.cli.selftest",
+    "app.cli.device",
 )
 
 
