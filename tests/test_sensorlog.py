@@ -276,3 +276,75 @@ def test_replay_checks_holes_against_a_makers_own_profile_when_given(tmp_path, c
     assert code == 0
     assert [json.loads(line)["move"] for line in out.splitlines()
             if json.loads(line)["event"] == "moved"] == ["d4"]
+
+
+# --- recording a sensor board over its port (the virtual device) ------------------------
+
+@pytest.fixture
+def serial_links():
+    from app.hardware import serial_board
+    yield
+    for link in list(serial_board._LINKS.values()):
+        link.close()
+    serial_board._LINKS.clear()
+
+
+def test_record_port_logs_what_a_sensor_board_reports_by_hole_and_channel(
+        tmp_path, capsys, serial_links):
+    """A board of 11 x 10 channels: the profile (kulami-sim, colour) maps 100 of them to
+    holes; the log has those as readings with their channel and colour, at the times the
+    device saw them, and the one it does not map is said on stderr."""
+    import threading
+    import time
+    from app.hardware.virtual_device import VirtualDevice
+    profile = load_profile("kulami-sim")
+    hole = profile.channels()[33]
+    log = tmp_path / "board.log"
+    with VirtualDevice(11, 10, folder=tmp_path) as device:
+        def hand():
+            time.sleep(0.4)
+            device.set(33, 2)   # a white piece
+            device.set(105, 1)  # a channel no hole is wired to
+            time.sleep(0.3)
+            device.set(33, 0)
+        player = threading.Thread(target=hand)
+        player.start()
+        start = time.monotonic()
+        code, out, err = run_cli(capsys, "sensors", "record", "kulami-sim", "--port",
+                                 device.path, "--out", str(log), "--seconds", "1.2")
+        player.join()
+    assert code == 0 and out == ""
+    assert 1.0 < time.monotonic() - start < 6
+    header, readings = read_log(log.read_bytes().splitlines(), profile)
+    assert header.profile == "kulami-sim" and header.colour
+    assert [(r.hole, r.on, r.channel, r.colour) for r in readings] == \
+        [(hole, True, 33, "w"), (hole, False, 33, None)]
+    assert 0.3 < readings[0].t < 0.7 and 0.25 < readings[1].t - readings[0].t < 0.45
+    assert "channel 105 (no hole of kulami-sim) went on" in err
+
+
+def test_record_port_refusals_are_one_line(tmp_path, capsys, serial_links):
+    def one_line(err):
+        """The error's line (earlier tests may leave logging handlers writing here)."""
+        lines = [line for line in err.splitlines() if line.startswith("tabletop sensors:")]
+        assert len(lines) == 1, err
+        return lines[0]
+
+    from app.hardware.virtual_device import VirtualDevice
+    code, _, err = run_cli(capsys, "sensors", "record", "kulami-sim", "--port", "x",
+                           "--play", "1")
+    assert code == 2 and "--play and --port" in one_line(err)
+    missing = tmp_path / "nothing-here"
+    code, _, err = run_cli(capsys, "sensors", "record", "kulami-sim", "--port", str(missing))
+    assert code == 2 and "no such device" in one_line(err)
+    log = tmp_path / "kept.log"
+    log.write_text("kept")
+    with VirtualDevice(10, 10, polarity=False, folder=tmp_path) as device:
+        code, _, err = run_cli(capsys, "sensors", "record", "kulami-sim", "--port",
+                               device.path, "--out", str(log))
+    assert code == 2 and "does not sense polarity" in one_line(err)
+    assert log.read_text() == "kept"  # the board refused before the file was opened
+    with VirtualDevice(5, 5, folder=tmp_path) as device:
+        code, _, err = run_cli(capsys, "sensors", "record", "kulami-sim", "--port",
+                               device.path, "--seconds", "0.1")
+    assert code == 2 and "5 x 5 = 25 channels" in one_line(err)

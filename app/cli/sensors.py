@@ -2,7 +2,8 @@
 
 ``record PROFILE`` scans the board a profile describes and writes a sensor log; with a
 simulated profile, ``--play SEED`` has a scripted hand play a seeded random game with
-realistic noise instead. ``replay LOG`` runs a log through the board's own session
+realistic noise instead; ``--port PATH`` records any sensor board speaking the wire
+protocol on that port (hardware/protocol.md), the profile naming its channels' holes. ``replay LOG`` runs a log through the board's own session
 headless and prints one JSON line per thing the board did (moves, takebacks,
 corrections, sync mode, quarantined sensors), with the holes lit by role.
 """
@@ -22,7 +23,7 @@ from app.hardware.devices import open_source
 from app.hardware.sensors import SimulatedSensors
 from app.sensing.pipeline import DEBOUNCE_S, SETTLE_S
 from app.sensing.script import Hand
-from app.sensing.sensorlog import Header, LogWriter, SensorLogError, read_log
+from app.sensing.sensorlog import Header, LogWriter, Reading, SensorLogError, read_log
 from app.table.replay import replay
 from app.games import new_game
 from engines import EngineError
@@ -41,6 +42,9 @@ def register(subparsers) -> None:
     record.add_argument("--scan-hz", type=float, default=200.0, help="scans per second")
     record.add_argument("--play", type=int, metavar="SEED",
                         help="simulated profiles: a scripted hand plays a seeded random game")
+    record.add_argument("--port", metavar="PATH",
+                        help="record the sensor board on this port (a path, auto, "
+                             "usb:VID:PID or a pyserial URL), whatever the profile's driver")
     record.set_defaults(run=run_record)
 
     play = actions.add_parser("replay", help="feed a log through the pipeline, print events")
@@ -65,6 +69,11 @@ def run_record(args) -> int:
     header = Header(profile.game, options, profile.name, profile.sensors.colour)
     if args.play is not None and profile.sensors.driver != "simulated":
         raise ProfileError("--play needs a simulated profile")
+    if args.port is not None:
+        if args.play is not None:
+            raise ProfileError("--play and --port: a scripted hand plays simulated "
+                               "sensors, not a sensor board")
+        return record_port(args, profile, header)
     with (open_source(profile) if args.play is None else nullcontext()) as source:
         try:
             out = open(args.out, "w", encoding="utf-8") if args.out else nullcontext(sys.stdout)
@@ -79,6 +88,63 @@ def run_record(args) -> int:
                 scan_until(source, writer, args.seconds, 1 / args.scan_hz)
             except KeyboardInterrupt:
                 pass  # Ctrl-C is how a recording without --seconds ends
+    return 0
+
+
+def record_port(args, profile, header: Header) -> int:
+    """Record what the device on ``--port`` reports, each change at the host time the
+    device first saw it (seconds from the start), until Ctrl-C or ``--seconds``.
+
+    Channels the profile maps are readings of their holes, with their channel; a
+    channel the profile does not map is said on stderr (a log names holes, so that it
+    replays), and so is a disconnection, after which recording goes on."""
+    from dataclasses import replace
+    from app.errors import DisconnectError
+    from app.hardware.serial_board import SerialSensors, open_link
+    profile = replace(profile, sensors=replace(profile.sensors, driver="serial",
+                                               port=args.port))
+    label = f"sensor board on {args.port}"
+    link = open_link(profile)
+    link.label = label
+    rows, cols = link.hello[:2]
+    mapped = profile.channels()
+    channels = {**{ch: f"#{ch}" for ch in range(rows * cols)}, **mapped}
+    # (a board that cannot sense colour for a profile that does is refused, link released)
+    source = SerialSensors(link, channels, colour=profile.sensors.colour, label=label)
+    try:
+        try:
+            out = open(args.out, "w", encoding="utf-8") if args.out else nullcontext(sys.stdout)
+        except OSError as error:
+            raise SensorLogError(f"{args.out}: cannot write: {error.strerror}") from error
+        with out as stream:
+            stream.write(header.to_json() + "\n")
+            start, last, away = time.monotonic(), 0.0, False
+            end = None if args.seconds is None else start + args.seconds
+            try:
+                while end is None or time.monotonic() < end:
+                    try:
+                        source.read()
+                    except DisconnectError as error:
+                        if not away:
+                            print(f"tabletop sensors: {error}", file=sys.stderr, flush=True)
+                        away = True
+                    else:
+                        away = False
+                    for t, hole, on, colour in source.drain():
+                        last = max(last, round(t - start, 4))
+                        if hole in profile.holes:
+                            stream.write(Reading(last, hole, on, profile.holes[hole].channel,
+                                                 colour).to_json() + "\n")
+                        else:
+                            print(f"tabletop sensors: at {last:g} s channel {hole[1:]} "
+                                  f"(no hole of {profile.name}) went {'on' if on else 'off'}",
+                                  file=sys.stderr, flush=True)
+                    stream.flush()
+                    time.sleep(1 / args.scan_hz)
+            except KeyboardInterrupt:
+                pass  # Ctrl-C is how a recording without --seconds ends
+    finally:
+        source.close()
     return 0
 
 
