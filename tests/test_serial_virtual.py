@@ -12,6 +12,7 @@ from app.hardware.leds import SimulatedStrip
 from app.hardware.profile import load_profile
 from app.hardware import serial_board
 from app.hardware.devices import open_source
+from app.hardware.sensors import Scan
 from app.hardware.virtual_device import Noise, VirtualDevice
 from app.table.loop import Table
 from app.table.session import Session
@@ -163,3 +164,52 @@ def test_a_profile_whose_board_drives_the_leds_lights_them_over_the_same_port(tm
     with pytest.raises(ProfileError, match=r"leds.driver: serial LEDs are driven by the "
                                            r"sensor board"):
         load_profile(wrong)
+
+
+def test_the_pipeline_gets_the_time_the_device_saw_each_change(tmp_path):
+    """The table loop stamps a sensor board's readings with the host time the device
+    first saw each change, not the time of the loop's turn, and in the order they
+    happened; a source without times is stamped with the turn's time as before."""
+    from app.hardware.serial_board import TimedScan
+    with VirtualDevice(10, 10, folder=tmp_path) as device:
+        game = Game(tmp_path, device)
+        fed = []
+        real = game.session.on_reading
+        game.session.on_reading = lambda hole, on, t, colour=None: (
+            fed.append((hole, on, t, colour)), real(hole, on, t, colour))[1]
+        game.turn_until(lambda: False, timeout=0.1)
+        holes = [game.profile.channels()[33], game.profile.channels()[34]]
+        put_at = time.monotonic()
+        device.set(34, 1)
+        time.sleep(0.05)
+        device.set(33, 2)
+        time.sleep(0.3)  # the loop does not turn meanwhile
+        turned_at = time.monotonic()
+        game.table.turn(turned_at)
+        assert [(h, on, c) for h, on, _, c in fed] == [(holes[1], True, "b"),
+                                                       (holes[0], True, "w")]
+        first, second = fed[0][2], fed[1][2]
+        assert put_at - 0.005 <= first < put_at + 0.03 and 0.03 < second - first < 0.08
+        assert second < turned_at - 0.2
+        game.close()
+
+    class Source:
+        def __init__(self, scan):
+            self.scan = scan
+
+        def read(self):
+            return self.scan
+
+    profile = serial_profile(tmp_path, "unused")
+    session = Session(new_game("kulami", layout="square-1"), colour_sensing=True)
+    fed = []
+    session.on_reading = lambda hole, on, t, colour=None: fed.append((hole, t))
+    hole = profile.channels()[0]
+    source = Source(None)
+    table = Table(session, profile, SimulatedStrip(profile.led_count), source)
+    for scan, expected in ((TimedScan({hole: True}, {hole: "b"}, {hole: 50.0}), 50.0),
+                           (TimedScan({hole: False}, {}, {hole: 120.0}), 100.0),
+                           (Scan({hole: True}, {hole: "b"}), 100.0)):
+        source.scan = scan
+        table.sense(100.0)
+        assert fed.pop() == (hole, expected)  # never later than the turn

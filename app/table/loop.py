@@ -81,7 +81,10 @@ class Table:
 
     def sense(self, t: float) -> None:
         """Hand the session every hole whose reading changed since the last scan, stamped
-        with the time of the scan; a source that went away is reported, not fatal."""
+        with the time of the scan, or with the time the source saw the change where it
+        says (a sensor board's scan has ``times``, on this clock: the pipeline's debounce
+        and settle time then count from the moment the piece moved); a source that went
+        away is reported, not fatal."""
         try:
             scan = self.source.read()
         except DisconnectError as error:
@@ -93,11 +96,18 @@ class Table:
             return
         self._scan = scan
         colours = scan.colours
+        times = getattr(scan, "times", None)
+        changed = []
         for hole, on in scan.items():
             state = (on, colours.get(hole))
             if self._readings.get(hole, (False, None)) != state:
                 self._readings[hole] = state
-                self.session.on_reading(hole, on, t, state[1])
+                changed.append((min(t, times.get(hole, t)) if times else t, hole, on,
+                                state[1]))
+        if times:
+            changed.sort(key=lambda reading: reading[0])  # in the order they happened
+        for stamp, hole, on, colour in changed:
+            self.session.on_reading(hole, on, stamp, colour)
 
     def step(self, t: float) -> None:
         """Everything but the sensors: time, the engine, the buttons, then what to show."""
