@@ -27,6 +27,7 @@ COMMANDS = (
     "app.cli.run",
     "app.cli.selftest",
     "app.cli.device",
+    "app.cli.firmware",
 )
 
 
