@@ -142,3 +142,60 @@ def test_the_simulator_saves_in_the_data_dir_and_continues_the_unfinished_game(m
                     (0, square, "kulami-sim"), (0, cross, "kulami-sim")]
     store = RecordStore(tmp_path / "tabletop", profile="kulami-sim")
     assert len(store.records()) == 3 and store.resume("kulami", "kulami-sim").board
+
+
+def test_simulate_serial_plays_through_a_virtual_device_and_the_serial_driver(
+        monkeypatch, tmp_path):
+    """`tabletop simulate --serial`, headless on SDL's dummy driver: the mouse puts
+    pieces on a virtual sensor board, the table reads them through the real serial
+    driver over a pseudo-terminal, the moves are played; the device stops with the
+    window."""
+    import time
+    from app.hardware import serial_board
+    from app.hardware.serial_board import SerialSensors
+    from app.hardware.virtual_device import VirtualDevice
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.setattr(display, "choose_display", lambda: DisplayChoice("dummy", False))
+    seen = {}
+
+    def run(self, surface):
+        self.surface = surface
+        assert isinstance(self.table.source, SerialSensors)
+        assert isinstance(self.device, VirtualDevice) and self.profile.sensors.driver == \
+            "serial" and self.profile.sensors.port == self.device.path
+        board = self.session.board
+        for _ in range(2):
+            count = len(board.move_stack)
+            move = next(iter(board.legal_moves))
+            probe = board.copy()
+            probe.push(move)
+            for hole, colour in probe.sensor_view().items():
+                if board.sensor_view().get(hole) != colour:
+                    self.place(hole, colour)
+            end = time.monotonic() + 5
+            while len(board.move_stack) == count and time.monotonic() < end:
+                self.table.turn(time.monotonic())
+                time.sleep(0.01)
+            assert len(board.move_stack) == count + 1, self.session.message
+        seen["moves"] = len(board.move_stack)
+        seen["device"] = self.device
+        seen["channels"] = bytes(self.device.scanner.states)
+        self.close()
+
+    monkeypatch.setattr(Simulator, "run", run)
+    assert main(["simulate", "kulami", "--opponent", "person", "--serial", "--new"]) == 0
+    assert seen["moves"] == 2 and sum(1 for s in seen["channels"] if s) == 2
+    assert set(seen["channels"]) == {0, 1, 2}  # a black piece and a white one
+    assert seen["device"].link is None and not serial_board._LINKS
+
+
+def test_the_real_simulator_loop_closes_the_serial_board_with_the_window(monkeypatch):
+    from app.hardware import serial_board
+    from app.screen.menu import Choice
+    sim = Simulator(Choice("kulami", {}, {"b": "person", "w": "person"}, 1), serial=True)
+    device = sim.device
+    assert device.link is not None and serial_board._LINKS
+    monkeypatch.setattr(pygame.event, "get", lambda: [pygame.event.Event(pygame.QUIT)])
+    sim.run(open_display(DisplayChoice("dummy", False), (800, 480)))
+    assert device.link is None and not serial_board._LINKS and sim.device is None

@@ -9,6 +9,10 @@ continues any saved game.
 With no display to open (no X11 or Wayland session, no KMS/DRM device), it says so and
 plays an engine-against-engine demo game in the terminal instead, so the first command a
 newcomer types always shows a game.
+
+With ``--serial`` the simulated board is a sensor board over USB: the mouse sets the
+sensors of a virtual device (the firmware's own logic behind a pseudo-terminal) and the
+table reads them through the real serial driver, as ``tabletop run`` reads a Pico.
 """
 
 from __future__ import annotations
@@ -40,6 +44,9 @@ def register(subparsers) -> None:
     parser.add_argument("--seed", type=int, default=None, help="seed for the engine")
     parser.add_argument("--new", action="store_true",
                         help="start a new game even if one of this game is unfinished")
+    parser.add_argument("--serial", action="store_true",
+                        help="the board is a virtual sensor board read by the real serial "
+                             "driver, over a pseudo-terminal (the mouse sets its sensors)")
     parser.add_argument("--pause", type=float, default=0.3,
                         help="seconds between moves of the terminal demo")
     parser.set_defaults(run=run)
@@ -57,8 +64,9 @@ def run(args) -> int:
             why = str(error)
     else:
         why = "no DISPLAY or WAYLAND_DISPLAY, no KMS/DRM device"
+    unused = " (no sensor board: --serial needs the window)" if args.serial else ""
     print(f"tabletop simulate: no display ({why}); playing an engine-against-engine "
-          f"demo in the terminal instead.", flush=True)
+          f"demo in the terminal instead{unused}.", flush=True)
     return demo(board, random.Random(args.seed), sys.stdout, args.pause)
 
 
@@ -79,7 +87,11 @@ def _window(board, display, args) -> int:
     store = RecordStore(default_data_dir())
     log.info("games are saved in %s", store.games)
     simulator = Simulator(Choice(board.game, dict(board.options), seats, args.level),
-                          seed=args.seed, store=store, resume=not (args.new or args.options))
+                          seed=args.seed, store=store, resume=not (args.new or args.options),
+                          serial=args.serial)
+    if args.serial:
+        log.info("sensor board: a virtual device on %s, read by the serial driver",
+                 simulator.device.path)
     simulator.run(surface)
     return 0
 

@@ -18,6 +18,13 @@ The window can be any size: the board takes a square beside the status screen (a
 in a tall window), and both scale to it. Every game is saved as it is played, in the
 store given (``tabletop simulate`` uses the user's data directory, as ``tabletop run``
 does): it resumes after a crash, and the menu's load list continues any saved game.
+
+With ``serial`` (``tabletop simulate --serial``) the board is a sensor board over USB:
+the mouse sets the sensors of a virtual device (:mod:`app.hardware.virtual_device`, the
+firmware's own logic behind a pseudo-terminal) and the table reads them through the
+real serial driver, opened by ``open_source`` from the ``-sim`` profile with its sensors
+on the device's port. So the wire protocol, its framing and the driver's timing run end
+to end on a desktop.
 """
 
 from __future__ import annotations
@@ -91,8 +98,12 @@ class Simulator:
 
     def __init__(self, choice: Choice, *, clock: Callable[[], float] = time.monotonic,
                  seed: int | None = None, store: RecordStore | None = None,
-                 thinker: Thinker | None = None, resume: bool = False) -> None:
+                 thinker: Thinker | None = None, resume: bool = False,
+                 serial: bool = False) -> None:
         self.clock = clock
+        self.serial = serial
+        self.device = None  # the virtual sensor board, with serial
+        self.source = None  # what the table reads: the sensors, or the serial driver
         self.store = store
         self.thinker = thinker or Thinker()
         self.rng = random.Random(seed)
@@ -155,11 +166,43 @@ class Simulator:
         self.profile: Profile = load_profile(f"{game}-sim")
         if self.store is not None:
             self.store.profile = self.profile.name
-        self.sensors = SimulatedSensors(self.profile.holes,
-                                        colour_sensing=self.profile.sensors.colour)
+        self.close()
+        if self.serial:
+            self._open_serial()
+        else:
+            self.sensors = SimulatedSensors(self.profile.holes,
+                                            colour_sensing=self.profile.sensors.colour)
+            self.source = self.sensors
         self.strip = SimulatedStrip(self.profile.led_count, brightness=self.profile.brightness,
                                     max_ma=self.profile.max_ma)
         self.pieces: dict[str, str] = {}
+
+    def _open_serial(self) -> None:
+        """A virtual sensor board for the profile, the mouse's hand on its sensors, and
+        the serial driver reading it, through a profile whose sensors are on its port."""
+        from dataclasses import replace
+        from app.cli.device import device_for
+        from app.hardware.devices import open_source
+        self.device = device_for(self.profile).start()
+        self.profile = replace(self.profile, sensors=replace(
+            self.profile.sensors, driver="serial", port=self.device.path))
+        self.sensors = DeviceHand(self.device, self.profile)
+        try:
+            self.source = open_source(self.profile)
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        """Close the serial driver and stop the virtual device, if any."""
+        if not self.serial:
+            return
+        if self.source is not None:
+            self.source.close()
+        self.source = None
+        if self.device is not None:
+            self.device.stop()
+            self.device = None
 
     def _begin(self, session: Session, set_out: bool = False) -> None:
         if self.session is not None and self.session.thought is not None:
@@ -170,7 +213,7 @@ class Simulator:
             for hole, colour in session.board.sensor_view().items():
                 self.sensors.place(hole, colour)
                 self.pieces[hole] = colour
-        self.table = Table(session, self.profile, self.strip, self.sensors, screen=self,
+        self.table = Table(session, self.profile, self.strip, self.source, screen=self,
                            blink_s=BLINK_S)
         self._drawer: BoardDrawer | None = None
         self.asking = False
@@ -368,10 +411,13 @@ class Simulator:
     def run(self, surface: pygame.Surface) -> None:
         """The table loop, until the window closes: about ``FPS`` turns a second."""
         self.surface = surface
-        while self.table.turn(self.clock()):  # a new game brings a new table
-            time.sleep(1 / FPS)
-        if self.session.thought is not None:
-            self.session.thought.cancel()
+        try:
+            while self.table.turn(self.clock()):  # a new game brings a new table
+                time.sleep(1 / FPS)
+        finally:
+            if self.session.thought is not None:
+                self.session.thought.cancel()
+            self.close()
 
     def redraw(self) -> None:
         """Draw the window, for the table loop (only when something changed)."""
@@ -379,3 +425,20 @@ class Simulator:
             self.draw(self.surface)
             pygame.display.flip()
         self.dirty = False
+
+
+class DeviceHand:
+    """The mouse's hand on a virtual sensor board: a piece put in a hole sets its
+    channel (north pole up for the first colour, south for the second, where the board
+    senses polarity), a lift clears it."""
+
+    def __init__(self, device, profile: Profile) -> None:
+        self.device, self.profile = device, profile
+
+    def place(self, hole: str, colour: str | None = None) -> None:
+        polarity = self.device.scanner.polarity
+        self.device.set(self.profile.holes[hole].channel,
+                        2 if polarity and colour == "w" else 1)
+
+    def lift(self, hole: str) -> None:
+        self.device.set(self.profile.holes[hole].channel, 0)
