@@ -137,7 +137,7 @@ def test_only_the_base_dependencies_are_installed(venv, tmp_path):
     base = [r for r in requires if "extra ==" not in r]
     assert [re.split(r"[<>=; ]", r)[0] for r in base] == ["platformdirs"]
     extras = {re.search(r'extra == "(\w+)"', r)[1] for r in requires if "extra ==" in r}
-    assert extras == {"screen", "pi", "test"}
+    assert extras == {"screen", "pi", "firmware", "test"}
     assert [r for r in requires if r.startswith("pygame")] == [
         'pygame>=2.5; extra == "screen"']
 
