@@ -30,6 +30,7 @@ from collections.abc import Hashable, Iterator, Mapping
 from types import MappingProxyType
 from typing import Any
 
+from engines.blokus_duo.gtp import GTP_COMMANDS
 from engines.blokus_duo.pieces import (ALL_PIECES, BY_MASK, COLUMNS, COVERING, INDEX,
                                        NAMES, PIECE_INDEX, PIECES, SIDE, SQUARES, STRIDE,
                                        Placement, bit, corners, edges, indices, names)
@@ -55,6 +56,8 @@ class BlokusDuoBoard(Board):
 
     game = "blokus-duo"
     OPTIONS = (START,)
+    #: Pentobi's ``set_game``, ``p`` and ``cputime`` (``gtp.py``).
+    gtp_commands = GTP_COMMANDS
     pass_refused = ("Blokus Duo has no pass move: a player who cannot place a piece is "
                     "skipped by itself")
 
@@ -167,17 +170,19 @@ class BlokusDuoBoard(Board):
             return f"{move!r} is not a Blokus Duo placement"
         if not self._left[player] >> PIECE_INDEX[move.piece] & 1:
             return f"{player} has already placed the {move.piece} piece"
+        # The move leads the reason when it has more than the one square the reason names.
+        lead = f"{move}: " if move.mask & (move.mask - 1) else ""
         taken = move.mask & self._occupied
         if taken:
-            return f"{move}: {', '.join(names(taken))} already covered"
+            return f"{lead}{', '.join(names(taken))} already covered"
         if not self._own[player]:
             starts = " or ".join(names(self._attach[player]))
-            return f"{move}: {player}'s first piece must cover the start point {starts}"
+            return f"{lead}{player}'s first piece must cover the start point {starts}"
         touching = move.mask & self._forbidden[player]
         if touching:
-            return (f"{move}: {', '.join(names(touching))} touches {player}'s own piece "
+            return (f"{lead}{', '.join(names(touching))} touches {player}'s own piece "
                     f"along an edge")
-        return f"{move}: touches no corner of {player}'s own pieces"
+        return f"{move} touches no corner of {player}'s own pieces"
 
     def moves_sensed_at(self, hole: str) -> Iterator[Placement]:
         """The legal placements of the player to move that cover ``hole``."""
