@@ -407,3 +407,24 @@ def test_every_error_class_of_the_app_and_engines_is_a_tabletop_error():
     assert {cls.__name__ for cls in found} >= {"ConfigError", "ProfileError", "DeviceError",
                                                "SensorLogError", "NoDisplayError"}
     assert [cls for cls in found if not issubclass(cls, TabletopError)] == []
+
+
+def test_the_log_goes_to_standard_output_as_it_is_now(monkeypatch, capsys):
+    """A handler made while stdout was one stream (an earlier command in the same
+    process, a test's capture since closed) writes to stdout as it is at each record."""
+    import io
+    import logging
+
+    from app.cli import log_to_stdout
+
+    earlier = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", earlier)
+    log_to_stdout()
+    earlier.close()
+    monkeypatch.setattr(sys, "stdout", sys.__stdout__)
+    later = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", later)
+    logging.getLogger("tabletop").info("a move")
+    assert later.getvalue() == "INFO tabletop: a move\n"
+    assert "Logging error" not in capsys.readouterr().err
+    logging.getLogger().handlers.clear()

@@ -112,10 +112,20 @@ def main(argv: list[str] | None = None) -> int:
 
 
 class _PipeLogHandler(logging.StreamHandler):
-    """Logs to standard output, and treats a reader that went away (``tabletop run |
-    head``) as :func:`main` treats it: stdout goes to devnull and, in the main thread,
-    the BrokenPipeError goes on up to :func:`main`, which ends the command quietly.
-    logging's own handler would print a traceback for every later line instead."""
+    """Logs to standard output as it is at each record (not the stream it was when the
+    handler was made, which may since have been closed), and treats a reader that went
+    away (``tabletop run | head``) as :func:`main` treats it: stdout goes to devnull and,
+    in the main thread, the BrokenPipeError goes on up to :func:`main`, which ends the
+    command quietly. logging's own handler would print a traceback for every later line
+    instead."""
+
+    @property
+    def stream(self):
+        return sys.stdout
+
+    @stream.setter
+    def stream(self, value) -> None:
+        """StreamHandler sets its stream when made: standard output is looked up instead."""
 
     def handleError(self, record: logging.LogRecord) -> None:
         error = sys.exc_info()[1]
@@ -130,7 +140,7 @@ class _PipeLogHandler(logging.StreamHandler):
 def log_to_stdout() -> None:
     """Log INFO and above to standard output, one line per record: ``tabletop run``'s
     progress, which systemd's journal keeps on a Pi."""
-    handler = _PipeLogHandler(sys.stdout)
+    handler = _PipeLogHandler()
     handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
     logging.basicConfig(level=logging.INFO, handlers=[handler], force=True)
 
