@@ -152,6 +152,7 @@ def test_simulated_profiles_open_simulated_sensors_with_their_colour_sensing():
 
 
 def test_a_sensor_board_that_is_not_plugged_in_is_a_clear_error_never_a_simulation():
-    with pytest.raises(DeviceError, match=r"^profile blokus-duo: sensor board: cannot open "
-                                          r".*: is the sensor board plugged in\?$"):
+    with pytest.raises(DeviceError, match=r"^profile blokus-duo: sensor board: no sensor "
+                                          r"board found \(/dev/tabletop-sensors or a USB "
+                                          r"device 2e8a:0005\): is it plugged in\?$"):
         open_source(load_profile("blokus-duo"))

@@ -1,6 +1,8 @@
 """The Pi's side of the sensor board: the serial sensor source and the LED strip, against
 the firmware's own logic at the other end of an in-memory port, on one fake clock."""
 
+import dataclasses
+
 import pytest
 
 import firmware_standins as fake
@@ -11,7 +13,11 @@ from app.hardware.profile import load_profile
 from app.hardware.devices import open_source
 from app.hardware.serial_board import Link, SerialStrip, find_port
 
-BLOKUS = load_profile("blokus-duo")  # serial, colour sensing, 14 x 14
+#: The shipped board (serial, colour sensing, 14 x 14) on a port of its own, as a maker
+#: with the port written in the profile has it (the shipped one finds it: "auto").
+BLOKUS = dataclasses.replace(load_profile("blokus-duo"),
+                             sensors=dataclasses.replace(load_profile("blokus-duo").sensors,
+                                                         port="/dev/ttyACM0"))
 
 
 class Bench:
@@ -238,6 +244,10 @@ def test_a_board_speaking_another_protocol_version_is_refused():
     link._open()
     link._on_hello(b"\x02\x0e\x0e\x01", bench.now())
     assert "protocol version 2" in link.lost and link.port is None
+
+
+def test_the_shipped_profile_finds_its_board_by_udev_name_or_usb_id():
+    assert load_profile("blokus-duo").sensors.port == "auto"
 
 
 def test_the_serial_branch_of_open_source_opens_the_profiles_port(monkeypatch):
