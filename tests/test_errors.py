@@ -409,22 +409,15 @@ def test_every_error_class_of_the_app_and_engines_is_a_tabletop_error():
     assert [cls for cls in found if not issubclass(cls, TabletopError)] == []
 
 
-def test_the_log_goes_to_standard_output_as_it_is_now(monkeypatch, capsys):
-    """A handler made while stdout was one stream (an earlier command in the same
-    process, a test's capture since closed) writes to stdout as it is at each record."""
-    import io
+def test_a_command_leaves_no_log_handler_behind(tmp_path, capsys):
+    """``tabletop run`` logs to stdout while it runs; in a process that goes on (the
+    tests, any program calling main) its handler must not outlive it on a stream that
+    may be closed by then."""
     import logging
 
-    from app.cli import log_to_stdout
-
-    earlier = io.StringIO()
-    monkeypatch.setattr(sys, "stdout", earlier)
-    log_to_stdout()
-    earlier.close()
-    monkeypatch.setattr(sys, "stdout", sys.__stdout__)
-    later = io.StringIO()
-    monkeypatch.setattr(sys, "stdout", later)
-    logging.getLogger("tabletop").info("a move")
-    assert later.getvalue() == "INFO tabletop: a move\n"
+    handlers = list(logging.getLogger().handlers)
+    assert main(["run", "--profile", "nope"]) == 2
+    assert main(["run", "--profile", "kulami-sim", "--config", str(config_file(tmp_path)),
+                 "--log", str(tmp_path / "missing.jsonl")]) == 2
+    assert logging.getLogger().handlers == handlers
     assert "Logging error" not in capsys.readouterr().err
-    logging.getLogger().handlers.clear()

@@ -13,6 +13,8 @@ import math
 import os
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from importlib import import_module
 
 from app.errors import describe
@@ -112,20 +114,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 class _PipeLogHandler(logging.StreamHandler):
-    """Logs to standard output as it is at each record (not the stream it was when the
-    handler was made, which may since have been closed), and treats a reader that went
-    away (``tabletop run | head``) as :func:`main` treats it: stdout goes to devnull and,
-    in the main thread, the BrokenPipeError goes on up to :func:`main`, which ends the
-    command quietly. logging's own handler would print a traceback for every later line
-    instead."""
-
-    @property
-    def stream(self):
-        return sys.stdout
-
-    @stream.setter
-    def stream(self, value) -> None:
-        """StreamHandler sets its stream when made: standard output is looked up instead."""
+    """Logs to standard output, and treats a reader that went away (``tabletop run |
+    head``) as :func:`main` treats it: stdout goes to devnull and, in the main thread,
+    the BrokenPipeError goes on up to :func:`main`, which ends the command quietly.
+    logging's own handler would print a traceback for every later line instead."""
 
     def handleError(self, record: logging.LogRecord) -> None:
         error = sys.exc_info()[1]
@@ -137,12 +129,23 @@ class _PipeLogHandler(logging.StreamHandler):
             raise error
 
 
-def log_to_stdout() -> None:
-    """Log INFO and above to standard output, one line per record: ``tabletop run``'s
-    progress, which systemd's journal keeps on a Pi."""
-    handler = _PipeLogHandler()
+@contextmanager
+def logging_to_stdout() -> Iterator[None]:
+    """While a command runs, log INFO and above to standard output, one line per record:
+    ``tabletop run``'s progress, which systemd's journal keeps on a Pi. The handler goes
+    when the command ends, so a process that runs commands one after another (the
+    tests) is left with no handler on a stream that may since have been closed."""
+    handler = _PipeLogHandler(sys.stdout)
     handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
-    logging.basicConfig(level=logging.INFO, handlers=[handler], force=True)
+    root = logging.getLogger()
+    level = root.level
+    root.addHandler(handler)
+    root.setLevel(logging.INFO)
+    try:
+        yield
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(level)
 
 
 def _stdout_to_devnull() -> None:

@@ -21,7 +21,7 @@ import os
 from collections.abc import Callable
 from functools import partial
 
-from app.cli import log_to_stdout
+from app.cli import logging_to_stdout
 from app.hardware.buttons import Buttons
 from app.hardware.devices import open_source, open_strip
 from app.hardware.profile import ProfileError, load_profile
@@ -62,7 +62,11 @@ class ContinueSaved(Exception):
 
 
 def run(args) -> int:
-    log_to_stdout()
+    with logging_to_stdout():
+        return _run(args)
+
+
+def _run(args) -> int:
     profile = load_profile(args.profile)
     config = load_config(args.config)
     config.check_buttons(profile)
