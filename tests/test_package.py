@@ -147,10 +147,12 @@ def test_profiles_layouts_and_the_example_config_are_package_data(venv, tmp_path
     script = ("from app.hardware.profile import shipped_profiles\n"
               "print(*shipped_profiles())\n"
               "from app.games import new_game\n"  # layouts and cells are text files
-              "print(*[new_game(g).game for g in ('kulami', 'conhex')])\n")
+              "print(*[new_game(g).game for g in ('kulami', 'conhex')])\n"
+              "from engines.blokus_duo.board import BlokusDuoBoard\n"  # pieces.txt
+              "print(BlokusDuoBoard().legal_moves.count())\n")
     result = in_venv(venv, "-c", script, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines() == [" ".join(shipped), "kulami conhex"]
+    assert result.stdout.splitlines() == [" ".join(shipped), "kulami conhex", "828"]
     # install.sh copies the example configuration out of the installed package
     command = re.search(r'"\$PREFIX/venv/bin/python" -c \'([^\']+)\'',
                         (ROOT / "systemd" / "install.sh").read_text())[1]
