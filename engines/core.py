@@ -265,6 +265,10 @@ class Board(ABC):
     #: The game's own GTP commands by name (Kulami's ``layout``); ``GtpEngine`` adds them
     #: to the standard ones.
     gtp_commands: ClassVar[Mapping[str, GtpCommand]] = MappingProxyType({})
+    #: Options a GTP session starts a game with unless told otherwise: the programs a
+    #: game's GTP engine stands in for may assume another default than the table does
+    #: (Blokus Duo: Pentobi's fixed start points).
+    gtp_options: ClassVar[Mapping[str, Any]] = MappingProxyType({})
     #: Whether the game is won on points (Kulami) rather than by reaching a goal
     #: (ConHex's chain). GTP's ``final_score`` answers the score so far in a game still
     #: going only when it is: a connection game undecided has no winner yet, ``0``.

@@ -73,7 +73,7 @@ class GtpEngine:
         self.rng = random.Random(player["seed"])
         self.cls = cls
         self.finished = False
-        self._new_game(self.cls.new(**options))
+        self._new_game(self.cls.new(**{**self.cls.gtp_options, **options}))
 
     def _new_game(self, board: Board, players=None, resigned: str | None = None) -> None:
         """Play on ``board``; ``players`` names the players by colour (a record's

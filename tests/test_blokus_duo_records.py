@@ -190,3 +190,11 @@ def test_savesgf_and_loadsgf(tmp_path):
 def test_the_move_table_is_consistent_with_turning():
     assert all(BY_MASK[turned(m)] for m in list(BY_MASK)[::53])
     assert read(PENTOBI).board.move_stack[0].piece == "X"
+
+
+def test_gtp_starts_with_pentobis_fixed_start_points_unless_told():
+    assert GtpEngine(BlokusDuoBoard).board.options == {"start": "fixed"}
+    assert GtpEngine(BlokusDuoBoard, start="either").board.options == {"start": "either"}
+    assert BlokusDuoBoard.new().options == {"start": "either"}  # the table's default
+    engine = GtpEngine(BlokusDuoBoard)
+    assert engine.handle("all_legal b").count("\n") == 414 + 1  # e10 only, then a blank

@@ -58,6 +58,8 @@ class BlokusDuoBoard(Board):
     OPTIONS = (START,)
     #: Pentobi's ``set_game``, ``p`` and ``cputime`` (``gtp.py``).
     gtp_commands = GTP_COMMANDS
+    #: Pentobi's engine fixes the start points; a script written for it expects that.
+    gtp_options = MappingProxyType({"start": "fixed"})
     pass_refused = ("Blokus Duo has no pass move: a player who cannot place a piece is "
                     "skipped by itself")
 
