@@ -20,6 +20,7 @@ from app.games import GAMES
 from app.screen.menu import BACK, Choice, Continue, Menu
 from app.screen.paint import Action, Drawn
 from app.screen.status import CONFIRM, HINT, NEW, PLAY, UNDO, draw_status
+from app.table.scene import placed_holes
 from app.table.store import RecordStore, Saved
 
 
@@ -68,6 +69,8 @@ class Console:
         self.load = load
         self.menu: Menu | None = None
         self.drawn = Drawn()
+        #: The moves offered by button in the last position asked about.
+        self._offered: tuple[object, tuple[str, ...]] = (None, ())
 
     def draw(self, surface: pygame.Surface, area: pygame.Rect | None = None) -> Drawn:
         if self.menu is not None:
@@ -91,8 +94,16 @@ class Console:
             return () if text in holes else (text,)
         if session.seats.get(board.turn) != "person":
             return ()
-        return tuple(text for text in map(board.move_text, board.legal_moves)
-                     if text not in holes)
+        # Only moves that put nothing on an empty hole: a Blokus piece names its squares
+        # in its text, but the sensors see it. Worked out once per position.
+        key = (id(board), board.game, board.turn, tuple(board.move_stack))
+        if self._offered[0] != key:
+            occupied = set(board.sensor_view())
+            self._offered = (key, tuple(
+                board.move_text(move) for move in board.legal_moves
+                if board.move_text(move) not in holes
+                and placed_holes(board, move) <= occupied))
+        return self._offered[1]
 
     def tap(self, pos: tuple[int, int]) -> Action | None:
         """A tap at ``pos`` on what was drawn last; returns the action it triggered."""

@@ -54,7 +54,9 @@ def legend_roles(status: Status) -> list[str]:
     for player in ("b", "w"):
         if status.scores.get(player):
             won = status.outcome is not None and status.outcome.winner == player
-            shown.add(f"{'won' if won else 'owned'}_{player}")
+            role = f"{'won' if won else 'owned'}_{player}"
+            if role in game(status.game).roles:  # a game with areas to own
+                shown.add(role)
     return _ordered(shown)
 
 
