@@ -133,6 +133,18 @@ def _conhex_score_label(options: Mapping[str, Any]) -> str:
     return "cells"
 
 
+def _describe_blokus_duo(options: Mapping[str, Any]) -> list[str]:
+    return [_BLOKUS_STARTS[options.get("start", "either")]]
+
+
+#: Blokus Duo's start rules in words (the engine's option ``start``).
+_BLOKUS_STARTS = {"either": "start on either point", "fixed": "fixed start points"}
+
+
+def _blokus_duo_score_label(options: Mapping[str, Any]) -> str:
+    return "squares left, bonuses"
+
+
 def _on_off(value: bool) -> str:
     return "on" if value else "off"
 
@@ -165,6 +177,20 @@ GAMES: Mapping[str, GameInfo] = MappingProxyType({info.name: info for info in (
               MenuOption("handicap", "Handicap", (0, 2, 3),
                          lambda v: "none" if v == 0 else str(v))),
         roles=_PLACEMENT_ROLES),
+    GameInfo(
+        # Purple and orange as Pentobi shows Blokus Duo; the LEDs keep the palette's two
+        # player colours, blue for purple and red for orange.
+        name="blokus-duo", title="Blokus Duo", board="engines.blokus_duo.board:BlokusDuoBoard",
+        players=MappingProxyType({"b": Player("purple", (128, 60, 180), BLUE),
+                                  "w": Player("orange", (240, 140, 30), RED)}),
+        score_label=_blokus_duo_score_label,
+        drawer="app.screen.boards.blokus_duo:BlokusDuoDrawer",
+        describe=_describe_blokus_duo,
+        menu=(MenuOption("start", "Start", ("either", "fixed"),
+                         lambda v: _BLOKUS_STARTS[v]),),
+        # No areas: nothing is owned or won on the board.
+        roles=tuple(role for role in _PLACEMENT_ROLES
+                    if not role.startswith(("owned_", "won_")))),
 )})
 
 

@@ -177,6 +177,18 @@ def test_only_the_player_to_move_resigns_and_nothing_follows_a_resignation(game)
         cls.record_format.write(board, None, "b")
     text = cls.record_format.write(board, None, "w")
     move = board.move_text(next(iter(board.legal_moves))).upper()
+    if game == "blokus-duo":
+        # Pentobi's records say a resignation in RE only: a move written after it makes
+        # the resigner no longer the player to move, which is refused.
+        assert "RE[B+R]" in text and "resign]" not in text
+        if board.turned:  # written as Pentobi reads it, turned by 180 degrees
+            from engines.blokus_duo.pieces import BY_MASK, turned
+            move = str(BY_MASK[turned(next(iter(board.legal_moves)).mask)]).upper()
+        with pytest.raises(RecordError, match="w cannot resign: it is b's turn"):
+            cls.record_format.read_game(text[:-2] + f"\n;W[{move}])")
+        with pytest.raises(RecordError, match="b cannot resign: it is w's turn"):
+            cls.record_format.read_game(text.replace("RE[B+R]", "RE[W+R]"))
+        return
     first, second = ("B", "R") if game == "conhex" else ("B", "W")
     with pytest.raises(RecordError, match="a move after the resignation"):
         cls.record_format.read_game(text[:-2] + f"\n;{first}[{move}])")

@@ -251,7 +251,8 @@ def refused(engine, line):
 
 #: Options none of which is its game's default, so that a record must carry them.
 OTHER_OPTIONS = {"kulami": {"layout": "cross", "scoring": "2", "chain_lines": "diagonal"},
-                 "conhex": {"pie": "false", "handicap": "2"}}
+                 "conhex": {"pie": "false", "handicap": "2"},
+                 "blokus-duo": {"start": "fixed"}}
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
