@@ -14,6 +14,13 @@ of the other colour (to try mistakes); a left click on a piece lifts it, a right
 turns it into a piece of the other colour (a hand swapping it in one go). Esc leaves,
 after asking while a game is in progress.
 
+Blokus Duo's pieces are shapes: a tray under the board holds the pieces each player has
+left (:mod:`app.screen.tray`). A piece picked there casts its shadow on the board under
+the mouse, turns with R or Rotate and over with F or Flip, and a left click puts it down
+whole, every square through the simulated sensors at once; a right click puts it back in
+the tray. With no piece in hand, clicks put down or lift single squares as on the other
+boards, so a piece may also be placed square by square.
+
 The window can be any size: the board takes a square beside the status screen (above it
 in a tall window), and both scale to it. Every game is saved as it is played, in the
 store given (``tabletop simulate`` uses the user's data directory, as ``tabletop run``
@@ -36,7 +43,7 @@ from typing import Any
 
 import pygame
 
-from app.games import GAMES, new_game
+from app.games import GAMES, game, new_game
 from app.hardware.leds import SimulatedStrip
 from app.hardware.profile import Profile, load_profile
 from app.hardware.sensors import SimulatedSensors
@@ -45,6 +52,7 @@ from app.screen.console import Console
 from app.screen.display import resized
 from app.screen.menu import Choice
 from app.screen.scoresheet import winning_areas
+from app.screen.tray import FLIP, ROTATE, Tray, has_tray, split
 from app.screen.paint import BACKGROUND, MUTED, PANEL, TEXT, Action, Drawn, Painter, columns
 from app.table.loop import BLINK_S, Table
 from app.table.scene import placed_holes
@@ -116,6 +124,10 @@ class Simulator:
         self._blink_drawn: bool | None = None
         self._blinking: frozenset[str] = frozenset()
         self.session: Session | None = None
+        #: The piece tray, for games played with shaped pieces; the square under the
+        #: mouse, for the shadow of the piece in hand.
+        self.tray = Tray()
+        self.hover: str | None = None
         self.console = Console(None, tuple(GAMES), start=self.start,
                                load=self.load if store is not None else None)
         if resume and store is not None and self._resume(choice):
@@ -216,6 +228,7 @@ class Simulator:
         self.table = Table(session, self.profile, self.strip, self.source, screen=self,
                            blink_s=BLINK_S)
         self._drawer: BoardDrawer | None = None
+        self.tray = Tray()
         self.asking = False
         self._dirty = True
         self.step()
@@ -243,9 +256,53 @@ class Simulator:
         """Swap the piece in ``hole`` for one of the other colour, in one go."""
         self.place(hole, other(self.pieces[hole]))
 
+    def put_piece(self, squares: list[str], colour: str) -> None:
+        """A whole piece put down: every square at the same moment, then one turn."""
+        for square in squares:
+            self.sensors.place(square, colour)
+            self.pieces[square] = colour
+        self.step()
+
+    def shadow(self) -> list[str] | None:
+        """The squares the piece in hand would cover at the square under the mouse."""
+        if self.tray.held is None or self.hover is None:
+            return None
+        return self.tray.squares_at(self.hover)
+
+    def _tray_click(self, pos: tuple[int, int], button: int) -> bool:
+        """A click for the tray: on it, or on the board with a piece in hand. Returns
+        whether the tray took it."""
+        if not has_tray(self.session.board):
+            return False
+        spot = self.tray.at(pos)
+        if spot is not None:
+            if spot[0] == "piece":
+                self.tray.pick(spot[1], spot[2])
+            elif spot[0] == ROTATE:
+                self.tray.rotate()
+            elif spot[0] == FLIP:
+                self.tray.flip()
+            return True
+        hole = self._drawer.hole_at(pos) if self._drawer else None
+        if self.tray.held is None or hole is None:
+            return False
+        if button != 1:
+            self.tray.drop()
+            return True
+        squares = self.tray.squares_at(hole)
+        if squares and not set(squares) & self.pieces.keys():
+            colour = self.tray.held.player
+            self.tray.drop()
+            self.put_piece(squares, colour)
+        return True
+
     def click(self, pos: tuple[int, int], button: int = 1) -> Action | None:
         """A mouse click: on a hole it places, lifts or turns a piece, elsewhere it taps
-        the screen (returning the action tapped)."""
+        the screen (returning the action tapped). On the tray it picks, turns or flips a
+        piece; on the board with a piece in hand it puts that piece down whole."""
+        if self._tray_click(pos, button):
+            self.dirty = True
+            return None
         hole = self._drawer.hole_at(pos) if self._drawer else None
         if hole is None:
             action = self.console.tap(pos)
@@ -317,6 +374,9 @@ class Simulator:
         surface.fill(BACKGROUND)
         board_area, screen_area = self.areas(surface.get_size())
         board = self.session.board
+        tray_area = None
+        if has_tray(board):
+            board_area, tray_area = split(board_area)
         if (self._drawer is None or self._drawer.board is not board
                 or self._drawer.area != board_area):
             self._drawer = drawer_for(board, board_area)
@@ -326,6 +386,15 @@ class Simulator:
         self._drawer.draw(surface, self.pieces, self.hole_leds(), self.area_leds(),
                           blinking=self._blinking, blink_on=blink_on,
                           marked=self.marked())
+        if tray_area is not None:
+            shadow = self.shadow()
+            if shadow:
+                held = self.tray.held
+                fits = (held.player == board.turn and not board.is_game_over()
+                        and board.is_legal(board.parse_move(",".join(shadow))))
+                self._drawer.draw_shadow(surface, shadow,
+                                         game(board.game).players[held.player].piece, fits)
+            self.tray.draw(surface, tray_area, board)
         self.drawn = self.console.draw(surface, screen_area)
         if self.asking:
             self.drawn = self._draw_leave(surface)
@@ -383,6 +452,14 @@ class Simulator:
                     self.asking = False
                 return True
             self.click(event.pos, event.button)
+        elif event.type == pygame.MOUSEMOTION:
+            hole = self._drawer.hole_at(event.pos) if self._drawer else None
+            if hole != self.hover:
+                self.hover = hole
+                self.dirty = self.dirty or self.tray.held is not None
+        elif event.type == pygame.KEYDOWN and event.key in (pygame.K_r, pygame.K_f):
+            self.tray.rotate() if event.key == pygame.K_r else self.tray.flip()
+            self.dirty = True
         elif event.type in (pygame.VIDEORESIZE, pygame.WINDOWEXPOSED,
                             pygame.WINDOWSIZECHANGED):
             self._resized(getattr(event, "size", None))

@@ -25,6 +25,8 @@ START_RING: RGB = (90, 94, 104)
 #: Half the side of a piece's tile, in squares; a bridge joins tiles across the gap.
 TILE = 0.36
 BRIDGE = 0.22
+#: The radius of an LED's light showing through the middle of a piece's square.
+LIT = 0.15
 #: How strongly a piece's shadow shows over the board (0-255).
 SHADOW_ALPHA = 130
 
@@ -90,6 +92,11 @@ class BlokusDuoDrawer(BoardDrawer):
                                        abs(a[0] - b[0]) + 2 * thick + 1,
                                        abs(a[1] - b[1]) + 2 * thick + 1)
                     pygame.draw.rect(surface, players[player].piece, rect)
+        # A lit LED under a piece shines through its middle (the last piece, a fault).
+        for square in pieces:
+            colour = hole_leds.get(square, (0, 0, 0))
+            if any(colour) and (square not in blinking or blink_on):
+                pygame.draw.circle(surface, colour, self.centres[square], self.px(LIT))
 
     def _piece(self, surface: pygame.Surface, centre: tuple[int, int], colour: RGB) -> None:
         """A square tile in the player's colour with a dark edge."""

@@ -1,0 +1,203 @@
+"""Blokus Duo in the simulator: the piece tray (pick, rotate, flip, the shadow, a piece
+put down whole through the simulated sensors), square by square without it, and a whole
+game played with the tray to the end. Headless, on SDL's dummy driver."""
+
+import random
+
+import pygame
+import pytest
+
+from app.games import game
+from app.screen.menu import Choice
+from app.screen.simulator import BLINK_S, WINDOW, Simulator
+from app.screen.tray import flipped, normal, rotated
+from app.table.thinker import InlineThinker
+from engines.blokus_duo.pieces import PIECES
+
+TWO_PEOPLE = Choice("blokus-duo", {"start": "either"}, {"b": "person", "w": "person"}, 2)
+PURPLE, ORANGE = (game("blokus-duo").players[p].piece for p in "bw")
+
+
+class Clock:
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
+def simulator(choice=TWO_PEOPLE):
+    clock = Clock()
+    sim = Simulator(choice, clock=clock, seed=7, thinker=InlineThinker())
+    sim.window, sim.clock_ = pygame.Surface(WINDOW), clock
+    sim.draw(sim.window)
+    return sim
+
+
+@pytest.fixture
+def sim():
+    return simulator()
+
+
+def wait(sim, seconds=1.0):
+    clock = sim.clock_
+    end = clock.now + seconds
+    while clock.now < end:
+        clock.now += 0.1
+        sim.step()
+    if int(clock.now / BLINK_S) % 2:
+        clock.now += BLINK_S
+        sim.step()
+    return sim.draw(sim.window)
+
+
+def press(sim, pos, button=1):
+    sim.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=button))
+    sim.draw(sim.window)
+
+
+def hover(sim, square):
+    sim.handle(pygame.event.Event(pygame.MOUSEMOTION, pos=sim.drawer.centres[square],
+                                  rel=(0, 0), buttons=(0, 0, 0)))
+    sim.draw(sim.window)
+
+
+def key(sim, name):
+    sim.handle(pygame.event.Event(pygame.KEYDOWN, key=getattr(pygame, f"K_{name}")))
+    sim.draw(sim.window)
+
+
+def spot(sim, *what):
+    return next(rect for rect, kind in sim.tray.spots if kind == what)
+
+
+def pick(sim, player, piece):
+    press(sim, spot(sim, "piece", player, piece).center)
+
+
+def moves(sim):
+    return [str(m) for m in sim.session.board.move_stack]
+
+
+def test_the_tray_holds_every_piece_of_each_player_beside_the_board(sim):
+    pieces = [kind for _, kind in sim.tray.spots if kind[0] == "piece"]
+    assert len(pieces) == 42 and {p for _, p, _ in pieces} == {"b", "w"}
+    board_rect = pygame.Rect(sim.drawer.extent)
+    for rect, _ in sim.tray.spots:
+        assert not rect.colliderect(board_rect)  # beside the board, never over it
+    # Each piece shows in its player's colour.
+    rect = spot(sim, "piece", "w", "I5")
+    colours = {tuple(sim.window.get_at((x, rect.centery))[:3])
+               for x in range(rect.left, rect.right)}
+    assert ORANGE in colours and PURPLE not in colours
+
+
+def test_a_piece_picked_casts_its_shadow_and_a_click_puts_it_down_whole(sim):
+    pick(sim, "b", "X")
+    assert sim.tray.held.piece == "X"
+    hover(sim, "f10")
+    assert sorted(sim.shadow()) == ["e10", "f10", "f11", "f9", "g10"]
+    # The shadow is drawn over the board in the piece's colour, framed as a fit.
+    x, y = sim.drawer.centres["f11"]
+    edge = sim.window.get_at((x, y - sim.drawer.px(0.45)))[:3]
+    assert edge == (255, 255, 255)
+    press(sim, sim.drawer.centres["f10"])
+    assert sim.tray.held is None
+    assert set(sim.pieces) == {"e10", "f9", "f10", "f11", "g10"}  # on the sensors at once
+    wait(sim)
+    assert moves(sim) == ["f9,e10,f10,g10,f11"]
+    assert "X" not in sim.session.board.pieces_left("b")
+    assert ("piece", "b", "X") not in [kind for _, kind in sim.tray.spots]
+    # The last piece's LEDs shine through its squares; the score runs on the screen.
+    lit = sim.hole_leds()["f9"]
+    assert any(lit) and sim.window.get_at(sim.drawer.centres["f9"])[:3] == lit
+    assert "Purple -84" in sim.draw(sim.window).text
+
+
+def test_rotate_and_flip_by_key_and_by_button(sim):
+    pick(sim, "w", "L5")
+    start = sim.tray.held.cells
+    key(sim, "r")
+    assert sim.tray.held.cells == rotated(start) != start
+    press(sim, spot(sim, "rotate").center)
+    press(sim, spot(sim, "rotate").center)
+    press(sim, spot(sim, "rotate").center)
+    assert sim.tray.held.cells == start  # four quarter turns
+    key(sim, "f")
+    assert sim.tray.held.cells == flipped(start) != start
+    press(sim, spot(sim, "flip").center)
+    assert sim.tray.held.cells == start
+    # Every orientation the engine knows is reached by turning and flipping.
+    for piece in PIECES:
+        shapes, shape = set(), piece.orientations[0]
+        for _ in range(2):
+            for _ in range(4):
+                shapes.add(normal(shape))
+                shape = rotated(shape)
+            shape = flipped(shape)
+        assert shapes == set(piece.orientations), piece.name
+
+
+def test_a_piece_that_falls_off_the_board_or_on_pieces_is_not_put_down(sim):
+    pick(sim, "b", "I5")
+    hover(sim, "a1")
+    assert sim.shadow() is None  # half of it off the board: no shadow
+    press(sim, sim.drawer.centres["a1"])
+    assert sim.pieces == {} and sim.tray.held is not None
+    press(sim, sim.drawer.centres["a1"], button=3)  # a right click puts it back
+    assert sim.tray.held is None and sim.pieces == {}
+
+
+def test_a_shadow_where_the_piece_may_not_go_is_dark_and_put_there_is_an_error(sim):
+    pick(sim, "b", "2")
+    hover(sim, "c3")
+    x, y = sim.drawer.centres["c3"]
+    assert sim.window.get_at((x, y - sim.drawer.px(0.45)))[:3] != (255, 255, 255)
+    press(sim, sim.drawer.centres["c3"])
+    wait(sim)
+    assert moves(sim) == [] and sim.session.sync is not None  # sync mode on its squares
+    assert sim.session.sync.empty == set(sim.pieces)
+
+
+def test_without_a_piece_in_hand_squares_go_down_one_by_one(sim):
+    for square in ("j5", "j6"):
+        press(sim, sim.drawer.centres[square])
+        sim.clock_.now += 0.1
+        sim.step()
+    wait(sim)
+    assert moves(sim) == ["j5,j6"]
+    press(sim, sim.drawer.centres["j6"])  # lifting a square of the last piece
+    press(sim, sim.drawer.centres["j5"])
+    wait(sim)
+    assert moves(sim) == []
+
+
+def test_a_whole_game_is_played_to_the_end_with_the_tray():
+    sim = simulator(Choice("blokus-duo", {"start": "fixed"}, {"b": "person", "w": "person"}, 2))
+    rng = random.Random(11)
+    board = sim.session.board
+    while not board.is_game_over():
+        move = rng.choice(list(board.legal_moves))
+        player = board.turn
+        pick(sim, player, move.piece)
+        target = set(move.squares)
+        found = None
+        for _ in range(2):
+            for _ in range(4):
+                for square in move.squares:
+                    if set(sim.tray.squares_at(square) or ()) == target:
+                        found = square
+                        break
+                if found:
+                    break
+                key(sim, "r")
+            if found:
+                break
+            key(sim, "f")
+        assert found, move
+        hover(sim, found)
+        press(sim, sim.drawer.centres[found])
+        wait(sim, 0.6)
+        assert board.move_stack[-1] == move
+    assert board.outcome() is not None
+    assert "Game over" in sim.draw(sim.window).text
