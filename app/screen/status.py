@@ -9,6 +9,7 @@ state: the same Status always draws the same picture and the same buttons.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 import pygame
 
@@ -83,14 +84,35 @@ def _turn(paint: Painter, status: Status) -> None:
 def _scores(paint: Painter, status: Status) -> None:
     x, y, w, h = SCORES
     info = game(status.game)
+    left_in_hand = pieces_left(status)
     for (left, width), colour in zip(columns(x, w - SCORE_LABEL_W - 10, 2, 10), ("b", "w")):
         paint.disc(paint.rect(left, y, 30, h).center, 12, info.players[colour].piece)
         text = f"{words.player(status.game, colour)} {status.scores.get(colour, 0)}"
         paint.fitted(text, paint.rect(left + 34, y, width - 34, h), 44, TEXT, min_size=26)
-    # What the score counts, which for Kulami depends on its scoring level.
-    paint.fitted(info.score_label(status.options),
+    # What the score counts, which for Kulami depends on its scoring level; in a game
+    # of pieces from a hand (Blokus Duo), how many each player has left, in seat order.
+    label = info.score_label(status.options)
+    if left_in_hand is not None:
+        label = f"{left_in_hand['b']} / {left_in_hand['w']} pieces left"
+    paint.fitted(label,
                  paint.rect(x + w - SCORE_LABEL_W, y, SCORE_LABEL_W, h), 30, MUTED,
                  min_size=20, anchor="midright")
+
+
+def pieces_left(status: Status) -> dict[str, int] | None:
+    """How many pieces each player has left, in a game whose pieces are shapes taken
+    from a hand (Blokus Duo); ``None`` in other games."""
+    return _pieces_left(status.game, tuple(sorted(status.options.items())), status.moves)
+
+
+@lru_cache(maxsize=16)
+def _pieces_left(name: str, options: tuple, moves: tuple[str, ...]) -> dict[str, int] | None:
+    board = game(name).new_board(**dict(options))
+    if not callable(getattr(board, "pieces_left", None)):
+        return None
+    for move in moves:
+        board.push_text(move)
+    return {player: len(board.pieces_left(player)) for player in ("b", "w")}
 
 
 def _message(paint: Painter, status: Status, offers: Sequence[str] = ()) -> None:
