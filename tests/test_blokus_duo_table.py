@@ -239,3 +239,17 @@ def test_the_scene_lights_start_points_attachment_corners_the_last_piece_and_a_w
     assert session.suggestion is not None
     assert session.scene().named("suggestion") == set(session.suggestion.squares)
     assert len(session.suggestion.squares) > 1
+
+
+def test_the_last_piece_lifted_square_by_square_slowly_is_still_the_takeback():
+    """Each square held off longer than the settle time: the board waits while part of
+    the last piece is off (never a correction or sync mode), then takes it back."""
+    table = Table()
+    table.put(["e10", "e11", "e12", "f12"])
+    table.run()
+    assert table.moves == ["e10,e11,e12,f12"]
+    table.take(["f12", "e12", "e11", "e10"], gap=(0.6, 0.8))
+    table.run()
+    assert table.moves == [] and table.of(Takeback)
+    assert not table.of(OutOfSync) and table.session.correction is None
+    assert table.session.message == "took back e10,e11,e12,f12"

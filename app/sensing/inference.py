@@ -129,6 +129,8 @@ class Inference:
             return Takeback(self._takeback[0])
         if any(seen.within(delta) for _, delta in moves):
             return Waiting(seen.holes, seen.emptied)
+        if may_take_back and self._takeback is not None and seen.within(self._takeback[1]):
+            return Waiting(seen.holes, seen.emptied)  # the last piece coming off bit by bit
         if may_take_back and self._takeback is not None:
             instead = self._before.explaining(occupancy)
             if len(instead) == 1 and instead[0] != self._takeback[0]:

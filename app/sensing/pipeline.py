@@ -37,7 +37,8 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from app.sensing.debounce import EMPTY, Change, Debouncer
-from app.sensing.events import Event, InSync, OutOfSync, Quarantined, Rejoined, Seen
+from app.sensing.events import (Event, InSync, OutOfSync, Quarantined, Rejoined, Seen,
+                                Waiting)
 from app.sensing.health import Health
 from app.sensing.inference import Inference
 from app.sensing.settle import Settle
@@ -128,7 +129,7 @@ class Pipeline:
             return events
         self._occupancy = self._debouncer.state
         self._judged = True
-        return events + self._judge(may_take_back=isinstance(self._status, InSync))
+        return events + self._judge(may_take_back=self._may_take_back())
 
     def resync(self, board: Board) -> list[Event]:
         """The game changed (a move pushed or popped, a new game): judge the settled board
@@ -142,6 +143,14 @@ class Pipeline:
             return []
         self._status = InSync()
         return self._judge(may_take_back=False)
+
+    def _may_take_back(self) -> bool:
+        """The last judgement matched the game, or saw only part of the last move's pieces
+        lifted (a Blokus piece coming off square by square, slower than the settle)."""
+        status = self._status
+        return isinstance(status, InSync) or (
+            isinstance(status, Waiting) and not status.extra
+            and status.missing <= self._inference.last_move_holes)
 
     def _judge(self, *, may_take_back: bool) -> list[Event]:
         """Judge the settled board and report it if that changed anything. A takeback
