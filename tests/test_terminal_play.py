@@ -449,3 +449,13 @@ def test_the_end_of_a_kulami_game_shows_the_score_in_its_parts(scoring, parts):
                             r"bonus)\.", sheet[1])
     total = board.scores()
     assert f"red {total['b']}, black {total['w']}" in lines[-1]
+
+
+def test_the_help_line_shows_a_blokus_duo_move_as_its_squares():
+    from app.cli.play import help_line
+
+    line = help_line(new_game("blokus-duo"))
+    example = line.split("such as ")[1].split(";")[0]
+    assert "piece, its squares joined by commas" in line and "," in example
+    board = new_game("blokus-duo")
+    assert board.is_legal(board.parse_move(example))

@@ -30,7 +30,7 @@ PROFILE = "terminal"
 #: The commands besides moves, as the help line shows them.
 COMMANDS = ("hint", "undo", "help", "quit")
 #: How a move is called in each game's help line ("a hole" for any other game).
-NOUNS = {"kulami": "field"}
+NOUNS = {"kulami": "field", "blokus-duo": "piece, its squares joined by commas,"}
 #: Moves that are words rather than holes, with what they do, offered while legal.
 WORD_MOVES = {"swap": "takes over {first}'s first gem"}
 
@@ -318,10 +318,15 @@ def score_line(board: Board) -> str:
 
 
 def example_move(board: Board) -> str:
-    """A legal placement near the middle of the board, to show the notation."""
+    """A legal placement near the middle of the board, to show the notation; where a
+    move covers several holes (a Blokus piece), the shortest legal one of two squares or
+    more."""
     position = hole_positions(board)
-    places = [board.move_text(m) for m in board.legal_moves]
-    places = [text for text in places if text in position]
+    texts = [board.move_text(m) for m in board.legal_moves]
+    pieces = [text for text in texts if "," in text]
+    if pieces:
+        return min(pieces, key=lambda text: (len(text), text))
+    places = [text for text in texts if text in position]
     if not places:
         return ""
     middle_x = sum(x for x, _ in position.values()) / len(position)
