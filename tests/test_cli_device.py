@@ -11,19 +11,13 @@ import pytest
 
 from app.cli import main
 from app.cli.device import board_shape, device_for
-from app.hardware import serial_board
 from app.hardware.devices import open_source
 from app.hardware.profile import load_profile
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.fixture(autouse=True)
-def no_links_left():
-    yield
-    for link in list(serial_board._LINKS.values()):
-        link.close()
-    serial_board._LINKS.clear()
+pytestmark = pytest.mark.usefixtures("no_serial_links_left")
 
 
 def serial_profile(tmp_path, port, base="kulami", leds="simulated"):

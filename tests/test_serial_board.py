@@ -110,12 +110,7 @@ def turns(bench, source, ms):
     return last
 
 
-@pytest.fixture(autouse=True)
-def no_links_left():
-    yield
-    for link in list(serial_board._LINKS.values()):
-        link.close()
-    serial_board._LINKS.clear()
+pytestmark = pytest.mark.usefixtures("no_serial_links_left")
 
 
 def test_a_serial_profile_reads_the_board_with_colours_and_times():

@@ -10,7 +10,6 @@ import pytest
 from app.games import new_game
 from app.hardware.leds import SimulatedStrip
 from app.hardware.profile import load_profile
-from app.hardware import serial_board
 from app.hardware.devices import open_source
 from app.hardware.sensors import Scan
 from app.hardware.virtual_device import Noise, VirtualDevice
@@ -20,12 +19,7 @@ from app.table.session import Session
 STATE = {"b": 1, "w": 2}
 
 
-@pytest.fixture(autouse=True)
-def no_links_left():
-    yield
-    for link in list(serial_board._LINKS.values()):
-        link.close()
-    serial_board._LINKS.clear()
+pytestmark = pytest.mark.usefixtures("no_serial_links_left")
 
 
 def serial_profile(tmp_path, port):
