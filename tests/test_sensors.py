@@ -156,3 +156,14 @@ def test_a_sensor_board_that_is_not_plugged_in_is_a_clear_error_never_a_simulati
                                           r"board found \(/dev/tabletop-sensors or a USB "
                                           r"device 2e8a:0005\): is it plugged in\?$"):
         open_source(load_profile("blokus-duo"))
+
+
+def test_an_idle_simulated_board_gives_the_same_scan_until_a_piece_moves():
+    sensors = SimulatedSensors(["a1", "b1"])
+    first = sensors.read()
+    assert sensors.read() is first
+    sensors.place("a1")
+    moved = sensors.read()
+    assert moved is not first and moved == {"a1": True, "b1": False} and first["a1"] is False
+    sensors.lift("a1")
+    assert sensors.read() == first

@@ -66,6 +66,7 @@ class SimulatedSensors(SensorSource):
         self._known = frozenset(self._holes)
         self.colour_sensing = colour_sensing
         self._pieces: dict[str, str | None] = {}
+        self._scan: Scan | None = None  # the last scan, until a piece moves
 
     @property
     def holes(self) -> tuple[str, ...]:
@@ -77,18 +78,24 @@ class SimulatedSensors(SensorSource):
         if colour is not None and colour not in PLAYERS:
             raise ValueError(f"colour must be b or w, not {colour!r}")
         self._pieces[hole] = colour
+        self._scan = None
 
     def lift(self, hole: str) -> None:
         """Take whatever is in ``hole`` out (nothing happens if it is empty)."""
         self._check(hole)
         self._pieces.pop(hole, None)
+        self._scan = None
 
     def read(self) -> Scan:
-        occupied = {hole: hole in self._pieces for hole in self._holes}
-        colours = {}
-        if self.colour_sensing:
-            colours = {hole: c for hole, c in self._pieces.items() if c is not None}
-        return Scan(occupied, colours)
+        """The board as it is; the same scan object while nothing has moved, so the loop
+        sees an idle board at the cost of one identity test."""
+        if self._scan is None:
+            occupied = {hole: hole in self._pieces for hole in self._holes}
+            colours = {}
+            if self.colour_sensing:
+                colours = {hole: c for hole, c in self._pieces.items() if c is not None}
+            self._scan = Scan(occupied, colours)
+        return self._scan
 
     def _check(self, hole: str) -> None:
         if hole not in self._known:

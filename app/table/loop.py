@@ -92,7 +92,7 @@ class Table:
             return
         if self.session.disconnected:
             self.session.on_reconnect()
-        if scan == self._scan and scan.colours == self._scan.colours:
+        if scan is self._scan or (scan == self._scan and scan.colours == self._scan.colours):
             return
         self._scan = scan
         colours = scan.colours
