@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from app.cli import main
-from app.cli.device import board_shape, device_for
+from app.hardware.virtual_device import board_shape, device_for
 from app.hardware.devices import open_source
 from app.hardware.profile import load_profile
 

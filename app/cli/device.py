@@ -14,7 +14,6 @@ ways (bytes dropped, changed, sent twice), seeded by ``--seed``.
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import signal
 import sys
@@ -50,27 +49,8 @@ def register(subparsers) -> None:
     parser.set_defaults(run=run)
 
 
-def board_shape(channels: int) -> tuple[int, int]:
-    """Rows and columns for ``channels`` channels, as near a square as they fit."""
-    cols = max(1, math.ceil(math.sqrt(channels)))
-    return max(1, math.ceil(channels / cols)), cols
-
-
-def device_for(profile, *, noise: float = 0.0, seed: int = 0, folder=None):
-    """A virtual device (not started) for ``profile``'s board."""
-    from app.hardware.virtual_device import Noise, VirtualDevice
-    channels = max(profile.channels(), default=-1) + 1
-    rows, cols = board_shape(channels)
-    leds = profile.led_count if profile.leds.driver == "serial" else 0
-    out = into = None
-    if noise:
-        out = Noise(noise / 3, noise / 3, noise / 3, seed=seed)
-        into = Noise(noise / 3, noise / 3, noise / 3, seed=seed + 1)
-    return VirtualDevice(rows, cols, polarity=profile.sensors.colour, leds=leds,
-                         noise=out, noise_in=into, folder=folder)
-
-
 def run(args) -> int:
+    from app.hardware.virtual_device import device_for  # the firmware's logic: only here
     from app.table.service import ServiceStop, stop_on_signals
     profile = load_profile(args.profile)
     folder = name = None

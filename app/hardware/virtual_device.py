@@ -14,6 +14,7 @@ the stable ``path`` (a symbolic link) points at, as udev's name does for the Pic
 from __future__ import annotations
 
 import errno
+import math
 import os
 import random
 import threading
@@ -22,6 +23,7 @@ import tty
 from pathlib import Path
 
 from app.firmware import tt_device, tt_hw
+from app.hardware.profile import Profile
 
 #: States of a channel, as the protocol numbers them.
 EMPTY, NORTH, SOUTH, FAULT = 0, 1, 2, 3
@@ -202,3 +204,23 @@ class VirtualDevice:
             with self._lock:
                 wait = self.device.step() if self.device is not None else 5
             time.sleep(max(wait, 1) / 1000)
+
+
+def board_shape(channels: int) -> tuple[int, int]:
+    """Rows and columns for ``channels`` channels, as near a square as they fit."""
+    cols = max(1, math.ceil(math.sqrt(channels)))
+    return max(1, math.ceil(channels / cols)), cols
+
+
+def device_for(profile: Profile, *, noise: float = 0.0, seed: int = 0,
+               folder=None) -> "VirtualDevice":
+    """A virtual device (not started) for ``profile``'s board."""
+    channels = max(profile.channels(), default=-1) + 1
+    rows, cols = board_shape(channels)
+    leds = profile.led_count if profile.leds.driver == "serial" else 0
+    out = into = None
+    if noise:
+        out = Noise(noise / 3, noise / 3, noise / 3, seed=seed)
+        into = Noise(noise / 3, noise / 3, noise / 3, seed=seed + 1)
+    return VirtualDevice(rows, cols, polarity=profile.sensors.colour, leds=leds,
+                         noise=out, noise_in=into, folder=folder)

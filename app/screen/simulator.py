@@ -193,7 +193,7 @@ class Simulator:
         """A virtual sensor board for the profile, the mouse's hand on its sensors, and
         the serial driver reading it, through a profile whose sensors are on its port."""
         from dataclasses import replace
-        from app.cli.device import device_for
+        from app.hardware.virtual_device import device_for
         from app.hardware.devices import open_source
         self.device = device_for(self.profile).start()
         self.profile = replace(self.profile, sensors=replace(
