@@ -96,6 +96,16 @@ def name_properties(players: Mapping[str, str] | None) -> Node:
             if players and players.get(player)}
 
 
+def check_result(root: Node, winner: str | None, colours: Mapping[str, str]) -> None:
+    """An ``RE`` naming a winner (by the format's colour letters, ``colours``) must agree
+    with the winner the moves give, when they give one."""
+    result = root.get("RE", [""])[0].strip().upper()
+    claimed = colours.get(result[:1])
+    if claimed is not None and winner is not None and claimed != winner:
+        raise RecordError(f"RE[{result}] names {claimed} the winner, "
+                          f"but the moves give the game to {winner}")
+
+
 def _escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace("]", "\\]")
 

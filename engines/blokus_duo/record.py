@@ -87,7 +87,7 @@ def read(text: str) -> GameRecord:
     if turn_back and board.move_stack and not board.turned:
         raise RecordError("TURNED[true], but the first piece is not on j5 once turned back")
     record = GameRecord(board, sgf.player_names(root), _resigned(root, board))
-    _check_result(root, record)
+    sgf.check_result(root, record.winner, _COLOURS)
     return record
 
 
@@ -125,15 +125,6 @@ def _resigned(root: sgf.Node, board: BlokusDuoBoard) -> str | None:
     if board.is_game_over():
         raise RecordError(f"RE[{result}]: a resignation in a game already over")
     return other(_COLOURS[result[:1]])
-
-
-def _check_result(root: sgf.Node, record: GameRecord) -> None:
-    """An RE property naming a winner must agree with the moves when they decide."""
-    result = root.get("RE", [""])[0].strip().upper()
-    claimed = _COLOURS.get(result[:1])
-    if claimed is not None and record.winner is not None and claimed != record.winner:
-        raise RecordError(f"RE[{result}] names {claimed} the winner, "
-                          f"but the moves give the game to {record.winner}")
 
 
 __all__ = ["GAME", "read", "read_board", "write"]

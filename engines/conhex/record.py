@@ -50,8 +50,6 @@ _COLOURS = {"B": "b", "R": "w", "W": "w"}
 _RESIGN = sgf.RESIGN
 #: The root properties of the board's options.
 _OPTIONS = {"PIE": PIE, "HA": HANDICAP}
-#: A read game: the board after the last placement, the players' names, who resigned.
-Record = GameRecord
 
 
 def read(text: str) -> GameRecord:
@@ -86,7 +84,7 @@ def read(text: str) -> GameRecord:
         except EngineError as error:
             raise RecordError(f"{where}: {error}") from None
     record = GameRecord(board, sgf.player_names(root), resigned)
-    _check_result(root, record)
+    sgf.check_result(root, record.winner, _COLOURS)
     return record
 
 
@@ -127,12 +125,3 @@ def _move_of(number: int, node: sgf.Node) -> tuple[int, str, str]:
         raise RecordError(f"move {number}: a node needs exactly one of B[..] or R[..], "
                           f"found {len(props)}")
     return number, props[0], node[props[0]][0].strip()
-
-
-def _check_result(root: sgf.Node, record: Record) -> None:
-    """An RE property naming a winner must agree with the moves when they decide."""
-    result = root.get("RE", [""])[0].strip().upper()
-    claimed = _COLOURS.get(result[:1])
-    if claimed is not None and record.winner is not None and claimed != record.winner:
-        raise RecordError(f"RE[{result}] names {claimed} the winner, "
-                          f"but the moves give the game to {record.winner}")
