@@ -9,6 +9,7 @@ the diagonals only (``diagonal``, as German reviews describe the game).
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass
@@ -17,9 +18,9 @@ from typing import Any
 
 from engines.core import PLAYERS, Board, Lights, Outcome
 from engines.errors import InvalidMoveError
+from engines.kulami.bits import bits_of
 from engines.kulami.gtp import GTP_COMMANDS
 from engines.kulami.layout import Layout, field_name, resolve
-from engines.kulami.scoring import panel_owner, score
 from engines.options import Option
 
 MARBLES_EACH = 28
@@ -55,8 +56,18 @@ class KulamiMove:
         return field_name(self.x, self.y)
 
 
+#: Every field's move value, made once for all boards (a layout is at most 10x10).
+_MOVES = {(x, y): KulamiMove(x, y) for x in range(10) for y in range(10)}
+
+
 class KulamiBoard(Board):
-    """A Kulami game. Built from checked values: :meth:`KulamiBoard.new` takes raw options."""
+    """A Kulami game. Built from checked values: :meth:`KulamiBoard.new` takes raw options.
+
+    The position is kept twice: ``occupancy`` (field -> colour) for the layers above and
+    the score sheet, and bit masks (:mod:`engines.kulami.bits`) for the rules, the score
+    and :meth:`playout`. ``push`` and ``pop`` update both; the legal fields and the
+    outcome are worked out once per position.
+    """
 
     game = "kulami"
     OPTIONS = OPTIONS
@@ -70,16 +81,15 @@ class KulamiBoard(Board):
         self.scoring, self.chain_lines = scoring, chain_lines
         self.occupancy: dict[tuple[int, int], str] = {}
         self._panel_of = layout.panel_of
-        #: One move value per field, made once rather than on every turn.
-        self._move_at = {field: KulamiMove(*field) for field in layout.fields}
-        #: Field -> the other fields of its row and column, each with its move.
-        self._lines: dict[tuple[int, int], tuple[tuple[tuple[int, int], KulamiMove], ...]] = {
-            (x, y): tuple((f, self._move_at[f]) for f in layout.fields
-                          if (f[0] == x or f[1] == y) and f != (x, y))
-            for x, y in layout.fields}
-        #: The legal fields of this position (see :meth:`_legal_fields`): ``outcome()``
-        #: needs them on every turn, and so do the players.
-        self._legal: list[KulamiMove] | None = None
+        self._geometry = layout.geometry
+        self._own = {"b": 0, "w": 0}
+        #: The bits of the marbles placed, in order (``move_stack`` as bits).
+        self._placed: list[int] = []
+        #: The legal fields of this position as a mask, and the outcome, kept until the
+        #: position changes (``_changes`` when they were worked out).
+        self._legal_mask, self._legal_at = 0, -1
+        self._outcome: Outcome | None = None
+        self._outcome_at = -1
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any]) -> "KulamiBoard":
@@ -116,39 +126,37 @@ class KulamiBoard(Board):
         placed = (len(self.move_stack) + (player == "b")) // 2
         return placed < MARBLES_EACH
 
-    def generate_legal_moves(self, player: str) -> Iterator[KulamiMove]:
-        return iter(self._legal_fields() if self._marbles_left(player) else ())
+    def _banned(self) -> int:
+        """The fields of the last two marbles' panels."""
+        panel = self._geometry.panel
+        return panel[self._placed[-1]] | (panel[self._placed[-2]] if len(self._placed) > 1
+                                          else 0)
 
-    def _legal_fields(self) -> list[KulamiMove]:
-        """The fields the move rule leaves open, whoever has marbles left: found on
-        first ask and kept until the position changes."""
-        if self._legal is not None:
-            return self._legal
-        if not self.move_stack:
-            self._legal = list(self._move_at.values())
-            return self._legal
-        last = self.move_stack[-1]
-        banned = self.off_limits_panels()
-        occupied, panel_of = self.occupancy, self._panel_of
-        self._legal = [move for field, move in self._lines[(last.x, last.y)]
-                       if field not in occupied and panel_of[field] not in banned]
-        return self._legal
+    def legal_mask(self) -> int:
+        """The fields the move rule leaves open, as a mask, whoever has marbles left:
+        the row and column of the last marble, empty, off the last two panels."""
+        if self._legal_at != self._changes:
+            geometry = self._geometry
+            free = geometry.fields & ~(self._own["b"] | self._own["w"])
+            if self._placed:
+                free &= geometry.line[self._placed[-1]] & ~self._banned()
+            self._legal_mask, self._legal_at = free, self._changes
+        return self._legal_mask
+
+    def generate_legal_moves(self, player: str) -> Iterator[KulamiMove]:
+        if not self._marbles_left(player):
+            return iter(())
+        field_at = self._geometry.field_at
+        return (_MOVES[field_at[bit]] for bit in bits_of(self.legal_mask()))
 
     def is_legal(self, move: Hashable) -> bool:
         """The move rule itself: an empty field in the row or column of the last marble,
         not on the panel of either of the last two marbles, with a marble left to place."""
         if not isinstance(move, KulamiMove):
             return False
-        field = (move.x, move.y)
-        if field not in self._panel_of or field in self.occupancy:
-            return False
-        if not self._marbles_left(self.turn):
-            return False
-        last = self.last_move
-        if last is None:
-            return True
-        return ((move.x == last.x or move.y == last.y)
-                and self._panel_of[field] not in self.off_limits_panels())
+        bit = self._geometry.bit_at.get((move.x, move.y))
+        return (bit is not None and bool(self.legal_mask() >> bit & 1)
+                and self._marbles_left(self.turn))
 
     def _why_illegal(self, move: Hashable) -> str:
         if not isinstance(move, KulamiMove):
@@ -174,21 +182,34 @@ class KulamiBoard(Board):
         return iter((move,) if self.is_legal(move) else ())
 
     def _apply(self, move: KulamiMove) -> None:
+        bit = self._geometry.bit_at[(move.x, move.y)]
         self.occupancy[(move.x, move.y)] = self.turn
-        self._legal = None
+        self._own[self.turn] |= 1 << bit
+        self._placed.append(bit)
 
     def _undo(self, move: KulamiMove) -> None:
         del self.occupancy[(move.x, move.y)]
-        self._legal = None
+        self._own[self.turn] &= ~(1 << self._placed.pop())
 
     # --- the end ------------------------------------------------------------------------
     def scores(self) -> dict[str, int]:
-        return score(self.layout, self.occupancy, self.scoring, self.chain_lines)
+        """The score of ``occupancy`` (read afresh: a score sheet may be set up by hand)."""
+        bit_at, own = self._geometry.bit_at, {"b": 0, "w": 0}
+        for field, player in self.occupancy.items():
+            own[player] |= 1 << bit_at[field]
+        points_b, points_w = self._geometry.score(own["b"], own["w"], self.scoring,
+                                                  self.chain_lines)
+        return {"b": points_b, "w": points_w}
 
     def outcome(self) -> Outcome | None:
+        if self._outcome_at != self._changes:
+            self._outcome, self._outcome_at = self._ending(), self._changes
+        return self._outcome
+
+    def _ending(self) -> Outcome | None:
         if len(self.move_stack) >= 2 * MARBLES_EACH:
             reason = "all marbles placed"
-        elif not self._legal_fields():  # the mover has marbles left: not all are placed
+        elif not self.legal_mask():  # the mover has marbles left: not all are placed
             reason = f"{self.turn} has no legal field"
         else:
             return None
@@ -196,16 +217,55 @@ class KulamiBoard(Board):
         winner = None if scores["b"] == scores["w"] else max(PLAYERS, key=scores.get)
         return Outcome(winner, MappingProxyType(scores), reason)
 
+    def playout(self, rng: random.Random, trace: list | None = None) -> str | None:
+        """Play random legal fields from here to the end and say who wins (``None``: a
+        draw), leaving the board as it is: the search's random playout.
+
+        It works on copies of the masks and never makes a move value. With ``trace``, it
+        appends ``(legal, bit)`` per marble: the legal fields as a mask and the bit chosen
+        (:attr:`Geometry.field_at` names it), so tests can replay the game move for move.
+        """
+        outcome = self.outcome()
+        if outcome is not None:
+            return outcome.winner
+        geometry = self._geometry
+        line, panel, random = geometry.line, geometry.panel, rng.random
+        own = [self._own["b"], self._own["w"]]
+        free = geometry.fields & ~(own[0] | own[1])
+        ply = len(self._placed)
+        last = self._placed[-1] if ply else -1
+        banned = self._banned() if ply else 0
+        last_panel = panel[last] if ply else 0
+        while ply < 2 * MARBLES_EACH:
+            legal = free & line[last] & ~banned if last >= 0 else free
+            if not legal:
+                break
+            chosen, skip = legal, int(random() * legal.bit_count())
+            while skip:
+                chosen &= chosen - 1
+                skip -= 1
+            chosen &= -chosen
+            if trace is not None:
+                trace.append((legal, chosen.bit_length() - 1))
+            free ^= chosen
+            own[ply & 1] |= chosen
+            ply += 1
+            last = chosen.bit_length() - 1
+            banned, last_panel = last_panel | panel[last], panel[last]
+        points_b, points_w = geometry.score(own[0], own[1], self.scoring, self.chain_lines)
+        return None if points_b == points_w else "b" if points_b > points_w else "w"
+
     # --- views --------------------------------------------------------------------------
     def sensor_view(self) -> dict[str, str]:
         return {field_name(*f): player for f, player in self.occupancy.items()}
 
     def panel_owners(self) -> dict[str, str]:
         owners = {}
-        for panel in self.layout.panels:
-            owner = panel_owner(self.layout, self.occupancy, panel)
-            if owner:
-                owners[panel] = owner
+        own_b, own_w = self._own["b"], self._own["w"]
+        for panel, mask, _ in self._geometry.panels:
+            on_b, on_w = (own_b & mask).bit_count(), (own_w & mask).bit_count()
+            if on_b != on_w:
+                owners[panel] = "b" if on_b > on_w else "w"
         return owners
 
     def lights(self) -> Lights:
@@ -237,5 +297,6 @@ class KulamiBoard(Board):
     def copy(self) -> "KulamiBoard":
         clone = KulamiBoard(self.layout, self.scoring, self.chain_lines)
         clone.occupancy = dict(self.occupancy)
+        clone._own, clone._placed = dict(self._own), list(self._placed)
         self._copy_history(clone)
         return clone

@@ -13,7 +13,7 @@ import string
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from importlib import resources
 from types import MappingProxyType
 
@@ -95,6 +95,12 @@ class Layout:
         """All fields, top row first, left to right (a stable order for sensors)."""
         return tuple(sorted(self.panel_of, key=lambda f: (-f[1], f[0])))
 
+    @cached_property
+    def geometry(self):
+        """The layout as bit masks (:mod:`engines.kulami.bits`), built on first use."""
+        from engines.kulami.bits import build  # bits reads layouts: imported late
+        return build(self)
+
     def text(self) -> str:
         rows = []
         for y in reversed(range(self.height)):
@@ -162,8 +168,10 @@ def named_layouts() -> dict[str, str]:
     return table
 
 
+@lru_cache(maxsize=256)
 def resolve(spec: str) -> Layout:
-    """A layout from a name, ``random:SEED``, ``random-free:SEED`` or layout text."""
+    """A layout from a name, ``random:SEED``, ``random-free:SEED`` or layout text; the
+    same object for the same text, so that its geometry is built once."""
     spec = spec.strip()
     named = named_layouts()
     if spec in named:
