@@ -94,7 +94,8 @@ class Lights:
     """What the board would light, by role, never as colours.
 
     Holes are named in the game's notation; areas (Kulami panels, ConHex cells) by the
-    keys of :attr:`Board.areas`. The scene layer turns roles into colours.
+    keys of :attr:`Board.areas`. ``won`` are the holes of a winning chain made of pieces
+    rather than areas (Akron's balls). The scene layer turns roles into colours.
     """
 
     mover: str | None
@@ -102,11 +103,12 @@ class Lights:
     off_limits: frozenset[str] = frozenset()
     owned: Mapping[str, frozenset[str]] = field(default_factory=lambda: _frozen_owned(None))
     last: frozenset[str] = frozenset()
+    won: frozenset[str] = frozenset()
 
     @classmethod
-    def build(cls, mover, legal=(), off_limits=(), owned=None, last=()) -> "Lights":
+    def build(cls, mover, legal=(), off_limits=(), owned=None, last=(), won=()) -> "Lights":
         return cls(mover, frozenset(legal), frozenset(off_limits), _frozen_owned(owned),
-                   frozenset(last))
+                   frozenset(last), frozenset(won))
 
 
 class LegalMoves:
@@ -374,6 +376,18 @@ class Board(ABC):
         piece may become (Akron moves a ball from one point to another). Placement games
         never move a piece once placed, so there are none by default."""
         return iter(())
+
+    def holes_of(self, move: Hashable) -> frozenset[str]:
+        """The holes that show ``move`` on the LEDs, which sit only under holes: by
+        default the holes whose sensor would see a change (a piece put in, lifted or
+        recoloured). A game with pieces above the board (Akron) names the holes under
+        them. The move is not kept."""
+        before = self.sensor_view()
+        probe = self.copy()
+        probe.push(move)
+        after = probe.sensor_view()
+        return frozenset(hole for hole in before.keys() | after.keys()
+                         if before.get(hole) != after.get(hole))
 
     def moves_sensed_at(self, hole: str) -> Iterator[Hashable]:
         """The legal moves of the player to move that change what a sensor under ``hole``

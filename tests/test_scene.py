@@ -8,7 +8,7 @@ from app.games import game, new_game
 from app.hardware.leds import SimulatedStrip, frame_ma
 from app.hardware.profile import load_profile
 from app.sensing.events import OutOfSync
-from app.table.scene import (DIM, Light, Scene, game_scene, placed_holes, role_colour, setup_scene,
+from app.table.scene import (DIM, Light, Scene, game_scene, role_colour, setup_scene,
                              single_scene)
 
 PROFILE = load_profile("kulami-sim")
@@ -165,9 +165,9 @@ def test_no_scene_draws_more_than_the_cap(moves, seed):
     assert all(frame_ma(frame) <= 400 for frame in strip.frames)
 
 
-def test_placed_holes_are_what_the_move_fills():
+def test_the_holes_of_a_move_are_what_it_fills():
     board = kulami("d4")
-    assert placed_holes(board, board.parse_move("d7")) == {"d7"}
+    assert board.holes_of(board.parse_move("d7")) == {"d7"}
     assert [str(m) for m in board.move_stack] == ["d4"]
 
 

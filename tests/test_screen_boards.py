@@ -123,5 +123,5 @@ def test_kulami_panels_that_touch_are_shaded_differently(layout):
 def test_every_registered_game_has_a_drawer_and_others_get_a_clear_error():
     for name, entry in GAMES.items():
         assert entry.drawer_class().game == name
-    with pytest.raises(OptionError, match="unknown game 'akron'"):
-        drawer_for(SimpleNamespace(game="akron"), pygame.Rect(0, 0, 100, 100))
+    with pytest.raises(OptionError, match="unknown game 'othello'"):
+        drawer_for(SimpleNamespace(game="othello"), pygame.Rect(0, 0, 100, 100))

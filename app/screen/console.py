@@ -20,7 +20,6 @@ from app.games import GAMES
 from app.screen.menu import BACK, Choice, Continue, Menu
 from app.screen.paint import Action, Drawn
 from app.screen.status import CONFIRM, HINT, NEW, PLAY, UNDO, draw_status
-from app.table.scene import placed_holes
 from app.table.store import RecordStore, Saved
 
 
@@ -102,7 +101,7 @@ class Console:
             self._offered = (key, tuple(
                 board.move_text(move) for move in board.legal_moves
                 if board.move_text(move) not in holes
-                and placed_holes(board, move) <= occupied))
+                and board.holes_of(move) <= occupied))
         return self._offered[1]
 
     def tap(self, pos: tuple[int, int]) -> Action | None:

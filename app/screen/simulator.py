@@ -55,7 +55,6 @@ from app.screen.scoresheet import winning_areas
 from app.screen.tray import FLIP, ROTATE, Tray, has_tray, split
 from app.screen.paint import BACKGROUND, MUTED, PANEL, TEXT, Action, Drawn, Painter, columns
 from app.table.loop import BLINK_S, Table
-from app.table.scene import placed_holes
 from app.table.session import Session
 from app.table.store import RecordStore, Saved
 from app.table.thinker import Thinker
@@ -351,7 +350,7 @@ class Simulator:
             return frozenset()
         holes: set[str] = set()
         for text in self.console.offers():
-            holes |= placed_holes(board, board.parse_move(text))
+            holes |= board.holes_of(board.parse_move(text))
         return frozenset(holes & self.pieces.keys())
 
     def marked(self) -> dict[str, tuple[int, int, int]]:

@@ -1,9 +1,9 @@
 """What each hole is for right now, as one role name: the bridge from game to light.
 
 Roles are plain words (``legal``, ``off_limits``, ``owned_b``, ``owned_w``, ``last``,
-``fill``, ``empty``); the scene turns them into colours and the replay prints them. A
-hole with several roles takes the most urgent: fixing the board comes first, then the
-last move, then where to play, then the areas.
+``fill``, ``empty``, ``won_b``); the scene turns them into colours and the replay prints
+them. A hole with several roles takes the most urgent: fixing the board comes first,
+then a winning chain of pieces (Akron's), the last move, where to play, the areas.
 """
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ from app.sensing.events import OutOfSync
 from engines.core import PLAYERS, Board
 
 #: Most urgent first.
-ROLES = ("fill", "empty", "last", "legal", "off_limits", "owned_b", "owned_w")
+ROLES = ("fill", "empty", "won_b", "won_w", "last", "legal", "off_limits", "owned_b",
+         "owned_w")
 
 
 def hole_roles(board: Board, sync: OutOfSync | None = None) -> dict[str, str]:
@@ -26,7 +27,9 @@ def hole_roles(board: Board, sync: OutOfSync | None = None) -> dict[str, str]:
         "legal": set(lights.legal),
         "off_limits": {hole for area in lights.off_limits for hole in areas[area]},
     }
+    winner = board.outcome().winner if lights.won else None
     for player in PLAYERS:
+        candidates[f"won_{player}"] = set(lights.won) if player == winner else set()
         candidates[f"owned_{player}"] = {hole for area in lights.owned[player]
                                          for hole in areas[area]}
     roles: dict[str, str] = {}

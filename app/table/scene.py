@@ -83,15 +83,6 @@ def role_colour(game: str, role: str) -> RGB:
     return dim(led) if role.startswith("owned_") else led
 
 
-def placed_holes(board: Board, move: Hashable) -> frozenset[str]:
-    """The holes a sensor would see filled by ``move`` (the move is not kept)."""
-    before = board.sensor_view()
-    probe = board.copy()
-    probe.push(move)
-    after = probe.sensor_view()
-    return frozenset(h for h, c in after.items() if before.get(h) != c)
-
-
 def recolourable_holes(board: Board) -> frozenset[str]:
     """The holes of the last move that a legal move would turn to the other colour without
     placing or lifting anything (ConHex's swap): lit so that players find that move,
@@ -116,7 +107,7 @@ def last_move_holes(board: Board) -> frozenset[str]:
     """The holes the last move filled or changed."""
     probe = board.copy()
     last = probe.pop()
-    return placed_holes(probe, last)
+    return probe.holes_of(last)
 
 
 def game_scene(board: Board, *, sync: OutOfSync | None = None, show_legal: bool = True,

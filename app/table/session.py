@@ -24,8 +24,7 @@ from typing import Any
 
 
 from app.games import game as game_info, new_game
-from app.table.scene import (Scene, game_scene, placed_holes, recolourable_holes,
-                             setup_scene)
+from app.table.scene import Scene, game_scene, recolourable_holes, setup_scene
 from app.sensing.events import (Candidates, Correction, Event, InSync, Moved, OutOfSync,
                                 Quarantined, Rejoined, Seen, Takeback, Waiting)
 from app.sensing.pipeline import DEBOUNCE_S, SETTLE_S, Pipeline
@@ -247,7 +246,7 @@ class Session:
         self.setting_up = False
         if self.pending is not None and move != self.pending:
             text = self.board.move_text
-            self.sync, self.error = None, placed_holes(self.board, move)
+            self.sync, self.error = None, self.board.holes_of(move)
             self._tell("not_the_engines_move", move=text(move), engine=text(self.pending))
             self._say(texts.engine_not(text(self.pending), text(move)), "error")
             return []
@@ -555,18 +554,18 @@ class Session:
         shown = self.pending if self.pending is not None else self.suggestion
         if self.candidates:
             shown = self.candidates[self.choice]
-        others = frozenset().union(*(placed_holes(self.board, m)
+        others = frozenset().union(*(self.board.holes_of(m)
                                      for m in self.candidates if m != shown))
         if self.correction is not None:
             before = self.board.copy()
             before.pop()
-            others = placed_holes(before, self.correction.move)
+            others = before.holes_of(self.correction.move)
         elif (not others and shown is None and not self.error
               and self.seats[self.board.turn] == "person"):
             others = recolourable_holes(self.board)  # the swap on offer
         return game_scene(
             self.board, show_legal=self.show_legal or self.suggestion is not None,
-            suggestion=placed_holes(self.board, shown) if shown is not None else (),
+            suggestion=self.board.holes_of(shown) if shown is not None else (),
             error=self.error, candidates=others, faults=faults, seen=self.pipeline.seen)
 
     def _say(self, message: str, kind: str = "info") -> None:

@@ -1,0 +1,556 @@
+"""Akron: balls stacked on a square pyramid; join your two sides with a visible chain.
+
+Rules as ``docs/rules.md`` states them, with these readings made explicit:
+
+- A turn adds a ball from the supply (32 each) to an empty hole, or moves an own ball
+  that at most one ball rests on (two or more pin it; a covered ball is always pinned)
+  to a playable point: an empty hole, or an empty point with all four points below it
+  filled, whatever their colours.
+- The moving ball's group is the own balls visibly connected to it before the move,
+  worked out on the board with the balls that drop in this move left out entirely (they
+  neither join nor cut nor cover anything); the ball itself is not in its group. The
+  destination must touch a ball of the group, and must not rest on the ball's old place
+  or on the old place of a ball that drops.
+- When a ball leaves, the one ball resting on it drops into its place, and the ball
+  resting on that one drops into the place it left, and so on up the diagonal: a chain
+  of drops in a straight line (a ball with one ball on it can carry no other).
+- Visible touching: balls beside each other on one level (two grid steps apart), and a
+  ball with each of the four it rests on. A covered ball (one straight two levels above
+  it) touches nothing; a contact beside is cut when both points bridging over it hold a
+  ball, of any colour.
+- The win is checked at the start of a turn: the player to move wins when a visible
+  chain of their balls joins their two sides (``b`` south to north, ``w`` west to east;
+  only holes on the edge row touch a side). A connection made and broken again within
+  one turn never counts, and a move may hand the opponent the win.
+- A player with no legal action passes (:data:`~engines.core.PASS`, legal only then);
+  two passes in a row end the game in a draw.
+
+State: one mask of points per player, the supplies and the count of passes in a row;
+``push`` saves them as one tuple, so ``pop`` restores the position exactly. What a
+position implies (covered balls, visible groups, the win) is worked out once per
+position and kept until the next push or pop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterator, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from engines.akron.geometry import (ABOVE, BELOW, EDGES, GRID, HOLE_MASK, HOLES,
+                                    HOLES_UNDER, INDEX, LEVEL, NAMES, OVER, PLAYER_SIDES,
+                                    POINTS, SIDES, TOUCHED_FROM, TOUCHING_AT, UNDER, AT,
+                                    COLUMNS, parse_point, points_of, step_up)
+from engines.core import PASS, Board, Lights, Outcome, other
+from engines.errors import InvalidMoveError
+
+#: Balls each player starts with.
+SUPPLY = 32
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """A ball from the supply put into an empty hole: ``1c3``."""
+
+    point: int
+
+    def __str__(self) -> str:
+        return NAMES[self.point]
+
+
+@dataclass(frozen=True, slots=True)
+class Movement:
+    """A ball moved from one point to another: ``1c3-2d4``."""
+
+    source: int
+    target: int
+
+    def __str__(self) -> str:
+        return f"{NAMES[self.source]}-{NAMES[self.target]}"
+
+
+class _Position:
+    """What one position implies, worked out once: the filled points, the covered balls,
+    the playable points and each player's visible groups."""
+
+    __slots__ = ("occupied", "covered", "playable", "_groups", "_own")
+
+    def __init__(self, own: Mapping[str, int]) -> None:
+        self._own = dict(own)  # the board changes its own dict in place
+        self.occupied = occupied = own["b"] | own["w"]
+        self.covered = covered_by(occupied)
+        playable = HOLE_MASK & ~occupied
+        for point in points_of(_supported_candidates(occupied)):
+            if BELOW[point] & occupied == BELOW[point]:
+                playable |= 1 << point
+        self.playable = playable
+        self._groups: dict[str, list[int]] = {}
+
+    def groups(self, player: str) -> list[int]:
+        """``player``'s visible groups, as masks."""
+        if player not in self._groups:
+            self._groups[player] = groups(self._own[player], self.occupied, self.covered)
+        return self._groups[player]
+
+    def group_of(self, player: str, point: int) -> int:
+        for group in self.groups(player):
+            if group >> point & 1:
+                return group
+        return 0
+
+
+def _supported_candidates(occupied: int) -> int:
+    """The empty points above the board that some filled point holds up: the only ones
+    that can be playable."""
+    found = 0
+    for point in points_of(occupied):
+        found |= ABOVE[point]
+    return found & ~occupied
+
+
+def covered_by(occupied: int) -> int:
+    """The balls with a ball straight two levels above them."""
+    covered = 0
+    for point in points_of(occupied & ~HOLE_MASK):
+        below = UNDER[point]
+        if below >= 0:
+            covered |= 1 << below
+    return covered
+
+
+def visible_neighbours(point: int, own: int, occupied: int, covered: int) -> int:
+    """The own balls a visible ball at ``point`` touches visibly: beside it with the
+    contact not bridged over by two balls, below it, above it; none covered."""
+    found = (BELOW[point] | ABOVE[point]) & own
+    for neighbour, bridges in SIDES[point]:
+        if own >> neighbour & 1 and occupied & bridges != bridges:
+            found |= 1 << neighbour
+    return found & ~covered
+
+
+def groups(own: int, occupied: int, covered: int) -> list[int]:
+    """The visible groups of the balls ``own``: each a mask of balls joined by visible
+    contacts. Covered balls are in none."""
+    left = own & ~covered
+    found = []
+    while left:
+        start = left & -left
+        group, frontier = start, [start.bit_length() - 1]
+        while frontier:
+            new = visible_neighbours(frontier.pop(), own, occupied, covered) & ~group
+            group |= new
+            frontier.extend(points_of(new))
+        found.append(group)
+        left &= ~group
+    return found
+
+
+def drop_chain(point: int, occupied: int) -> list[int]:
+    """The balls that drop when the ball at ``point`` leaves, lowest first: the one
+    resting on it, the one resting on that one along the same diagonal, and so on. Only
+    for a ball at most one ball rests on."""
+    chain = []
+    resting = ABOVE[point] & occupied
+    below = point
+    while resting:
+        above = resting.bit_length() - 1
+        chain.append(above)
+        nxt = step_up(below, above)
+        below, resting = above, (1 << nxt) & occupied if nxt >= 0 else 0
+    return chain
+
+
+class AkronBoard(Board):
+    """An Akron game on the 8x8 board. No options: the rule sheet leaves none open."""
+
+    game = "akron"
+    won_on_points = False
+    pass_refused = ("a player may pass only with no legal action: there is a ball to add "
+                    "or to move")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._own = {"b": 0, "w": 0}
+        self._supply = {"b": SUPPLY, "w": SUPPLY}
+        self._passes = 0
+        self._history: list[tuple[int, int, int, int, int]] = []
+        self._position: _Position | None = None
+        self._position_at = -1
+        self._winner_at = -1
+        self._winner: str | None = None
+
+    # --- identity ---------------------------------------------------------------------
+    @property
+    def options(self) -> Mapping[str, Any]:
+        return MappingProxyType({})
+
+    @property
+    def holes(self) -> tuple[str, ...]:
+        return HOLES
+
+    def ball_at(self, name: str) -> str | None:
+        """Whose ball is at the point named ``name``, if any."""
+        point = INDEX[name]
+        for player in ("b", "w"):
+            if self._own[player] >> point & 1:
+                return player
+        return None
+
+    def balls(self) -> dict[str, str]:
+        """Every ball on the board: point name -> ``b`` or ``w``."""
+        return {NAMES[point]: player for player in ("b", "w")
+                for point in points_of(self._own[player])}
+
+    def supply(self, player: str) -> int:
+        """The balls ``player`` has left to add."""
+        return self._supply[player]
+
+    @property
+    def position(self) -> _Position:
+        if self._position_at != self._changes:
+            self._position, self._position_at = _Position(self._own), self._changes
+        return self._position
+
+    def covered(self) -> frozenset[str]:
+        """The balls with a ball straight two levels above them: they touch nothing."""
+        return frozenset(NAMES[p] for p in points_of(self.position.covered))
+
+    def pinned(self) -> frozenset[str]:
+        """The balls two or more balls rest on: they cannot move."""
+        occupied = self.position.occupied
+        return frozenset(NAMES[p] for p in points_of(occupied)
+                         if (ABOVE[p] & occupied).bit_count() >= 2)
+
+    def playable(self) -> frozenset[str]:
+        """The empty points a ball may be put on now (holes and filled platforms)."""
+        return frozenset(NAMES[p] for p in points_of(self.position.playable))
+
+    def visible_group(self, name: str) -> frozenset[str]:
+        """The balls visibly connected to the ball at ``name``, itself included (empty
+        for a covered ball)."""
+        point = INDEX[name]
+        player = self.ball_at(name)
+        if player is None:
+            return frozenset()
+        return frozenset(NAMES[p] for p in points_of(self.position.group_of(player, point)))
+
+    def touching(self, a: str, b: str) -> bool:
+        """Whether the balls at ``a`` and ``b`` touch visibly (own colour or not)."""
+        pa, pb = INDEX[a], INDEX[b]
+        occupied, covered = self.position.occupied, self.position.covered
+        if not (occupied >> pa & 1 and occupied >> pb & 1):
+            return False
+        return bool(visible_neighbours(pa, occupied, occupied, covered) >> pb & 1)
+
+    # --- moves ------------------------------------------------------------------------
+    def parse_notation(self, text: str) -> Placement | Movement:
+        """A point (``1c3``: a ball added) or two joined by ``-`` (``1c3-2d4``: moved)."""
+        parts = text.strip().split("-")
+        if len(parts) > 2:
+            raise InvalidMoveError(f"{text.strip()!r} is not a move: a move is a hole "
+                                   f"(1c3) or a point to point (1c3-2d4)")
+        try:
+            points = [parse_point(part) for part in parts]
+        except ValueError as error:
+            raise InvalidMoveError(str(error)) from None
+        if len(points) == 1:
+            if LEVEL[points[0]]:
+                raise InvalidMoveError(f"{NAMES[points[0]]} is above the board: a ball "
+                                       f"from the supply goes into a hole (level 1)")
+            return Placement(points[0])
+        if points[0] == points[1]:
+            raise InvalidMoveError(f"{text.strip()!r} moves a ball to where it is")
+        return Movement(*points)
+
+    def generate_legal_moves(self, player: str) -> Iterator[Placement | Movement]:
+        """The placements (while the supply lasts), then each movable ball's moves."""
+        if self._supply[player]:
+            for hole in points_of(HOLE_MASK & ~self.position.occupied):
+                yield Placement(hole)
+        for source in self._movable(player):
+            for target in points_of(self._targets(player, source)):
+                yield Movement(source, target)
+
+    def _movable(self, player: str) -> list[int]:
+        """The balls of ``player`` at most one ball rests on."""
+        occupied = self.position.occupied
+        return [p for p in points_of(self._own[player])
+                if (ABOVE[p] & occupied).bit_count() <= 1]
+
+    def _targets(self, player: str, source: int) -> int:
+        """The points the ball at ``source`` may move to, as a mask."""
+        position = self.position
+        occupied = position.occupied
+        chain = drop_chain(source, occupied)
+        if chain:
+            gone = sum(1 << p for p in chain)
+            own, rest = self._own[player] & ~gone, occupied & ~gone
+            covered = covered_by(rest)
+            group = 0
+            for found in groups(own, rest, covered):
+                if found >> source & 1:
+                    group = found
+        else:
+            gone = 0
+            group = position.group_of(player, source)
+        group &= ~(1 << source)
+        near = 0
+        for point in points_of(group):
+            near |= TOUCHING_AT[point]
+        targets = 0
+        barred = (1 << source) | gone
+        for target in points_of(near & position.playable):
+            if not BELOW[target] & barred:
+                targets |= 1 << target
+        return targets
+
+    def moves_from(self, hole: str) -> Iterator[Movement]:
+        """The legal moves of the ball in ``hole`` (a point name: any level)."""
+        point = INDEX.get(hole)
+        player = self.turn
+        if (point is None or self.is_game_over() or not self._own[player] >> point & 1
+                or (ABOVE[point] & self.position.occupied).bit_count() > 1):
+            return iter(())
+        return iter([Movement(point, target)
+                     for target in points_of(self._targets(player, point))])
+
+    def is_legal(self, move: Hashable) -> bool:
+        if self.is_game_over():
+            return False
+        player = self.turn
+        if move == PASS:
+            return self.may_pass(player)
+        if isinstance(move, Placement):
+            return (self._supply[player] > 0 and LEVEL[move.point] == 0
+                    and not self.position.occupied >> move.point & 1)
+        if isinstance(move, Movement):
+            return (self._own[player] >> move.source & 1 == 1
+                    and (ABOVE[move.source] & self.position.occupied).bit_count() <= 1
+                    and self._targets(player, move.source) >> move.target & 1 == 1)
+        return False
+
+    def may_pass(self, player: str) -> bool:
+        """Only a player with no legal action passes."""
+        for _ in self.generate_legal_moves(player):
+            return False
+        return True
+
+    def _why_illegal(self, move: Hashable) -> str:
+        player = self.turn
+        occupied = self.position.occupied
+        if isinstance(move, Placement):
+            if not self._supply[player]:
+                return f"{player} has no balls left to add: move a ball instead"
+            return f"{move} already holds a ball"
+        if not isinstance(move, Movement):
+            return f"{move!r} is not an Akron move"
+        source, target = move.source, move.target
+        owner = self.ball_at(NAMES[source])
+        if owner is None:
+            return f"there is no ball on {NAMES[source]}"
+        if owner != player:
+            return f"the ball on {NAMES[source]} is {owner}'s, not {player}'s"
+        if occupied & OVER[source]:
+            return f"the ball on {NAMES[source]} is covered"
+        if (ABOVE[source] & occupied).bit_count() > 1:
+            return f"the ball on {NAMES[source]} is pinned: two or more balls rest on it"
+        if occupied >> target & 1:
+            return f"{NAMES[target]} already holds a ball"
+        if not self.position.playable >> target & 1:
+            return f"{NAMES[target]} is not playable: the four points below it must hold balls"
+        if BELOW[target] & ((1 << source) | sum(1 << p for p in drop_chain(source, occupied))):
+            return (f"{NAMES[target]} rests on {NAMES[source]}'s old place or on a ball that "
+                    f"drops")
+        return (f"{NAMES[target]} touches no ball visibly connected to {NAMES[source]} "
+                f"(balls that drop do not count)")
+
+    def moves_sensed_at(self, hole: str) -> Iterator[Placement | Movement]:
+        """The moves a sensor under ``hole`` notices: a ball added there, a ball moved
+        from or to it. Moves above the board change nothing a hole's sensor sees."""
+        point = INDEX.get(hole)
+        if point is None or LEVEL[point] or self.is_game_over():
+            return iter(())
+        player = self.turn
+        found: list[Placement | Movement] = []
+        if self._supply[player] and not self.position.occupied >> point & 1:
+            found.append(Placement(point))
+        for source in self._movable(player):
+            targets = self._targets(player, source)
+            if source == point:
+                found.extend(Movement(source, t) for t in points_of(targets))
+            elif targets >> point & 1:
+                found.append(Movement(source, point))
+        return iter(found)
+
+    def drops(self, move: Hashable) -> list[tuple[str, str]]:
+        """The balls ``move`` makes drop, as (from, to) point names, lowest first."""
+        if not isinstance(move, Movement):
+            return []
+        chain = drop_chain(move.source, self.position.occupied)
+        places = [move.source, *chain]
+        return [(NAMES[places[i + 1]], NAMES[places[i]]) for i in range(len(chain))]
+
+    def holes_of(self, move: Hashable) -> frozenset[str]:
+        """The holes that show ``move``: under where the ball comes from and goes to,
+        and under each place a drop fills."""
+        if isinstance(move, Placement):
+            return HOLES_UNDER[move.point]
+        if isinstance(move, Movement):
+            holes = HOLES_UNDER[move.source] | HOLES_UNDER[move.target]
+            for point in drop_chain(move.source, self.position.occupied):
+                holes |= HOLES_UNDER[point]
+            return holes
+        return frozenset()
+
+    def _apply(self, move: Hashable) -> None:
+        player = self.turn
+        own = self._own
+        self._history.append((own["b"], own["w"], self._supply["b"], self._supply["w"],
+                              self._passes))
+        if move == PASS:
+            self._passes += 1
+            return
+        self._passes = 0
+        if isinstance(move, Placement):
+            own[player] |= 1 << move.point
+            self._supply[player] -= 1
+            return
+        places = [move.source, *drop_chain(move.source, self.position.occupied)]
+        for lower, upper in zip(places, places[1:]):
+            owner = "b" if own["b"] >> upper & 1 else "w"
+            own[owner] = own[owner] & ~(1 << upper) | (1 << lower)
+        if len(places) == 1:
+            own[player] &= ~(1 << move.source)
+        own[player] |= 1 << move.target
+
+    def _undo(self, move: Hashable) -> None:
+        b, w, supply_b, supply_w, self._passes = self._history.pop()
+        self._own = {"b": b, "w": w}
+        self._supply = {"b": supply_b, "w": supply_w}
+
+    # --- the end ----------------------------------------------------------------------
+    def winner(self) -> str | None:
+        """The player to move, when their visible chain joins their sides now."""
+        if self._winner_at != self._changes:
+            self._winner, self._winner_at = None, self._changes
+            if self.winning_chain(self.turn):
+                self._winner = self.turn
+        return self._winner
+
+    def winning_chain(self, player: str) -> tuple[str, ...]:
+        """The fewest balls of one of ``player``'s visible groups that join their two
+        sides, from the first side to the second; empty when none joins them."""
+        start, end = (EDGES[side] for side in PLAYER_SIDES[player])
+        position = self.position
+        for group in position.groups(player):
+            if group & start and group & end:
+                return tuple(NAMES[p] for p in self._shortest(player, group, start, end))
+        return ()
+
+    def _shortest(self, player: str, group: int, start: int, end: int) -> list[int]:
+        position = self.position
+        own, occupied, covered = self._own[player], position.occupied, position.covered
+        came_from: dict[int, int] = {p: -1 for p in points_of(group & start)}
+        frontier = list(came_from)
+        while frontier:
+            following = []
+            for point in frontier:
+                if end >> point & 1:
+                    path = []
+                    while point >= 0:
+                        path.append(point)
+                        point = came_from[point]
+                    return path[::-1]
+                for neighbour in points_of(visible_neighbours(point, own, occupied, covered)):
+                    if neighbour not in came_from:
+                        came_from[neighbour] = point
+                        following.append(neighbour)
+            frontier = following
+        return []
+
+    def outcome(self) -> Outcome | None:
+        winner = self.winner()
+        if winner is not None:
+            start, end = PLAYER_SIDES[winner]
+            return Outcome(winner, MappingProxyType(self.scores()),
+                           f"{winner} joins {start} and {end} with a visible chain",
+                           by_score=False)
+        if self._passes >= 2:
+            return Outcome(None, MappingProxyType(self.scores()),
+                           "neither player could act: two passes in a row", by_score=False)
+        return None
+
+    def scores(self) -> dict[str, int]:
+        """Balls on the board per player: the progress measure; the win is the chain."""
+        return {player: self._own[player].bit_count() for player in ("b", "w")}
+
+    # --- views ------------------------------------------------------------------------
+    def sensor_view(self) -> dict[str, str]:
+        """The balls in the holes: the sensors see nothing above the board."""
+        return {NAMES[p]: player for player in ("b", "w")
+                for p in points_of(self._own[player] & HOLE_MASK)}
+
+    def lights(self) -> Lights:
+        """Holes the mover may add a ball to (or, with the supply used up, the holes
+        under the points a ball may move to), the holes of the last move and its drops,
+        and the winning chain's holes."""
+        last: frozenset[str] = frozenset()
+        if self.move_stack and self.move_stack[-1] != PASS:
+            probe = self.copy()
+            probe.pop()
+            last = probe.holes_of(self.move_stack[-1])
+        outcome = self.outcome()
+        if outcome is not None:
+            won = ()
+            if outcome.winner is not None:
+                won = {hole for point in self.winning_chain(outcome.winner)
+                       for hole in HOLES_UNDER[INDEX[point]]}
+            return Lights.build(None, last=last, won=won)
+        player = self.turn
+        if self._supply[player]:
+            legal = [HOLES[p] for p in points_of(HOLE_MASK & ~self.position.occupied)]
+        else:
+            legal = {hole for move in self.generate_legal_moves(player)
+                     for hole in HOLES_UNDER[move.target]}
+        return Lights.build(player, legal=legal, last=last)
+
+    def ascii(self) -> str:
+        """The grid seen from above: each column's top ball as ``X`` (b) or ``O`` (w)
+        with its level (1-8), ``.`` an empty hole; row 15 at the top."""
+        top: dict[tuple[int, int], tuple[str, int]] = {}
+        for player, mark in (("b", "X"), ("w", "O")):
+            for point in points_of(self._own[player]):
+                level, x, y = POINTS[point]
+                if (x, y) not in top or top[(x, y)][1] < level:
+                    top[(x, y)] = (mark, level)
+        lines = []
+        for y in range(GRID - 1, -1, -1):
+            cells = []
+            for x in range(GRID):
+                if (x, y) in top:
+                    mark, level = top[(x, y)]
+                    cells.append(f"{mark}{level + 1}")
+                elif (0, x, y) in AT:
+                    cells.append(" .")
+                else:
+                    cells.append("  ")
+            lines.append(f"{y + 1:>2} " + " ".join(cells).rstrip())
+        lines.append("   " + " ".join(f" {c}" for c in COLUMNS))
+        lines.append(f"supply: b {self._supply['b']}, w {self._supply['w']}")
+        outcome = self.outcome()
+        lines.append("game over" if outcome else f"to move: {self.turn}")
+        return "\n".join(lines)
+
+    # --- copying ----------------------------------------------------------------------
+    def copy(self) -> "AkronBoard":
+        clone = type(self)()
+        self._copy_history(clone)
+        clone._own, clone._supply = dict(self._own), dict(self._supply)
+        clone._passes = self._passes
+        clone._history = list(self._history)
+        return clone
+
+
+__all__ = ["AkronBoard", "Movement", "Placement", "SUPPLY", "covered_by", "drop_chain",
+           "groups", "visible_neighbours"]
