@@ -10,6 +10,9 @@ import random
 import pytest
 
 from app.games import new_game
+from engines.conhex.board import PLACEMENTS, SWAP
+from engines.conhex.fill import SIDE_BITS, TOPS, fill_owners, joins
+from engines.conhex.geometry import HOLE_INDEX, HOLES
 from engines.kulami.bits import bits_of
 from engines.kulami.layout import field_name
 from engines.kulami.scoring import score
@@ -48,3 +51,38 @@ def test_kulami_playout_agrees_with_push_move_for_move(options, seed):
     assert dict(outcome.scores) == score(board.layout, board.occupancy, board.scoring,
                                          board.chain_lines)
 
+
+
+CONHEX_SETUPS = [{}, {"pie": False}, {"handicap": 2}, {"handicap": 3}]
+
+
+@pytest.mark.parametrize("options", CONHEX_SETUPS)
+@pytest.mark.parametrize("seed", range(25))
+def test_conhex_playout_names_the_winner_of_its_fill_played_move_by_move(options, seed):
+    rng = random.Random(seed)
+    board = random_start(new_game("conhex", **options), rng, seed % 12)
+    before = list(board.move_stack)
+    order = []
+    winner = board.playout(rng, order)
+    assert board.move_stack == before
+    assert sorted(order) == sorted(HOLE_INDEX[str(m)] for m in board.legal_moves
+                                   if m != SWAP)
+    for hole in order:
+        if board.is_game_over():
+            break
+        assert PLACEMENTS[hole] in set(board.legal_moves)
+        board.push(PLACEMENTS[hole])
+    assert board.outcome().winner == winner
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_a_full_conhex_board_has_exactly_one_chain(seed):
+    """The fact the fill playout rests on: like Hex, a filled board joins the sides of
+    exactly one player."""
+    rng = random.Random(seed)
+    order = rng.sample(range(len(HOLES)), len(HOLES))
+    cells_b = fill_owners(order, order[0::2], order[1::2], {"b": 0, "w": 0},
+                          {"b": 0, "w": 0})
+    cells_w = TOPS & ~cells_b
+    assert (joins(cells_b, SIDE_BITS["N"], SIDE_BITS["S"])
+            != joins(cells_w, SIDE_BITS["W"], SIDE_BITS["E"]))

@@ -24,12 +24,14 @@ Rules as ``rules.md`` and the seed sheet state them, with these readings made ex
 
 from __future__ import annotations
 
+import random
 from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass
 from itertools import chain, compress
 from types import MappingProxyType
 from typing import Any
 
+from engines.conhex.fill import SIDE_BITS, UNITS, cell_bit, fill_owners, joins
 from engines.conhex.geometry import (CELLS, CELLS_OF_HOLE, COLUMNS, HOLE_INDEX, HOLES,
                                      NEIGHBOURS, PLAYER_SIDES, SIZE, grid_name)
 from engines.core import Board, Lights, Outcome
@@ -71,6 +73,8 @@ _SIDE_NODE = {side: len(CELLS) + i for i, side in enumerate(("N", "E", "S", "W")
 _CELL_SIDES = {player: tuple(tuple(_SIDE_NODE[s] for s in sides if s in cell.sides)
                              for cell in CELLS)
                for player, sides in PLAYER_SIDES.items()}
+_HOLE_INDICES = range(len(HOLES))
+_B_START, _B_END = (SIDE_BITS[side] for side in PLAYER_SIDES["b"])
 _GOAL = {player: tuple(_SIDE_NODE[s] for s in sides) for player, sides in PLAYER_SIDES.items()}
 
 
@@ -99,6 +103,10 @@ class ConHexBoard(Board):
         #: Per placement: the cells it claimed and the length of the join log before it.
         self._undo_log: list[tuple[list[int], int]] = []
         self._winner: str | None = None
+        #: Per player: the gems' counts per cell packed into one int, and the cells
+        #: owned as a mask (:mod:`engines.conhex.fill`), for :meth:`playout`.
+        self._units = {"b": 0, "w": 0}
+        self._owned = {"b": 0, "w": 0}
 
     # --- identity ---------------------------------------------------------------------
     @property
@@ -190,6 +198,7 @@ class ConHexBoard(Board):
     def _place(self, hole: int, player: str) -> None:
         self._gem[hole] = player
         self._open[hole] = False
+        self._units[player] += UNITS[hole]
         count, owner = self._count[player], self._owner
         claimed: list[int] = []
         joins_before = len(self._joins)
@@ -197,6 +206,7 @@ class ConHexBoard(Board):
             count[cell] += 1
             if owner[cell] is None and count[cell] >= _THRESHOLD[cell]:
                 owner[cell] = player
+                self._owned[player] |= cell_bit(cell)
                 claimed.append(cell)
                 for neighbour in NEIGHBOURS[cell]:
                     if owner[neighbour] == player:
@@ -218,6 +228,8 @@ class ConHexBoard(Board):
             size[root] -= size[child]
         for cell in claimed:
             self._owner[cell] = None
+            self._owned[player] &= ~cell_bit(cell)
+        self._units[player] -= UNITS[hole]
         count = self._count[player]
         for cell in CELLS_OF_HOLE[hole]:
             count[cell] -= 1
@@ -232,6 +244,8 @@ class ConHexBoard(Board):
     def _recolour(self, hole: int, old: str, new: str) -> None:
         """The swap: one gem changes colour; a single gem claims nothing, so no cells move."""
         self._gem[hole] = new
+        self._units[old] -= UNITS[hole]
+        self._units[new] += UNITS[hole]
         for cell in CELLS_OF_HOLE[hole]:
             self._count[old][cell] -= 1
             self._count[new][cell] += 1
@@ -252,6 +266,26 @@ class ConHexBoard(Board):
         self._parent[a] = b
         self._size[b] += self._size[a]
         self._joins.append((a, b))
+
+    def playout(self, rng: random.Random, trace: list | None = None) -> str:
+        """Who wins when random gems fill the open holes from here, the players taking
+        turns (never the swap: the search decides that), leaving the board as it is:
+        the search's random playout, worked out as one fill (:mod:`engines.conhex.fill`).
+        With ``trace``, it appends the holes (by index) in the order they are filled."""
+        if self._winner is not None:
+            return self._winner
+        random = rng.random
+        keys = [random() for _ in _HOLE_INDICES]
+        order = sorted(compress(_HOLE_INDICES, self._open), key=keys.__getitem__)
+        if trace is not None:
+            trace.extend(order)
+        lead = max(0, self._options["handicap"] - len(self.move_stack))
+        first, second = order[lead::2], order[lead + 1::2]
+        holes_b, holes_w = (second, first) if lead or self.turn == "w" else (first, second)
+        if lead:
+            holes_b = order[:lead] + holes_b
+        cells_b = fill_owners(order, holes_b, holes_w, self._units, self._owned)
+        return "b" if joins(cells_b, _B_START, _B_END) else "w"
 
     # --- the end ----------------------------------------------------------------------
     def outcome(self) -> Outcome | None:
@@ -322,6 +356,7 @@ class ConHexBoard(Board):
         clone._joins = list(self._joins)
         clone._undo_log = [(list(claimed), before) for claimed, before in self._undo_log]
         clone._winner = self._winner
+        clone._units, clone._owned = dict(self._units), dict(self._owned)
         return clone
 
 
