@@ -10,7 +10,10 @@ import random
 import pytest
 
 from app.games import new_game
+from engines.blokus_duo.pieces import BY_MASK, PIECES
+from engines.blokus_duo.playout import placements
 from engines.conhex.board import PLACEMENTS, SWAP
+from engines.core import PLAYERS
 from engines.conhex.fill import SIDE_BITS, TOPS, fill_owners, joins
 from engines.conhex.geometry import HOLE_INDEX, HOLES
 from engines.kulami.bits import bits_of
@@ -86,3 +89,23 @@ def test_a_full_conhex_board_has_exactly_one_chain(seed):
     cells_w = TOPS & ~cells_b
     assert (joins(cells_b, SIDE_BITS["N"], SIDE_BITS["S"])
             != joins(cells_w, SIDE_BITS["W"], SIDE_BITS["E"]))
+
+
+@pytest.mark.parametrize("largest_first", [False, True])
+@pytest.mark.parametrize("start", ["either", "fixed"])
+@pytest.mark.parametrize("seed", range(2))
+def test_blokus_duo_playout_agrees_with_push_move_for_move(largest_first, start, seed):
+    rng = random.Random(seed)
+    board = random_start(new_game("blokus-duo", start=start), rng, 4 * seed)
+    before = list(board.move_stack)
+    trace = []
+    winner = board.playout(rng, trace, largest_first=largest_first)
+    assert board.move_stack == before
+    for player, mask in trace:
+        assert board.turn == PLAYERS[player]
+        mover = board.turn
+        listed = placements([n for n in range(len(PIECES)) if board._left[mover] >> n & 1],
+                            board._forbidden[mover], board._attach[mover])
+        assert {mask for mask, _ in listed} == {move.mask for move in board.legal_moves}
+        board.push(BY_MASK[mask])
+    assert board.is_game_over() and board.outcome().winner == winner

@@ -26,15 +26,17 @@ it covers. ``push`` saves the whole state as one tuple, so ``pop`` restores it e
 
 from __future__ import annotations
 
+import random
 from collections.abc import Hashable, Iterator, Mapping
 from types import MappingProxyType
 from typing import Any
 
 from engines.blokus_duo.gtp import GTP_COMMANDS
+from engines.blokus_duo.playout import play_out
 from engines.blokus_duo.pieces import (ALL_PIECES, BY_MASK, COLUMNS, COVERING, INDEX,
                                        NAMES, PIECE_INDEX, PIECES, SIDE, SQUARES, STRIDE,
                                        Placement, bit, corners, edges, indices, names)
-from engines.core import Board, Lights, Outcome, other
+from engines.core import PLAYERS, Board, Lights, Outcome, other
 from engines.errors import InvalidMoveError
 from engines.options import Option
 
@@ -235,6 +237,24 @@ class BlokusDuoBoard(Board):
             return mover
         self._over = True
         return rival
+
+    def playout(self, rng: random.Random, trace: list | None = None,
+                largest_first: bool = False) -> str | None:
+        """Who wins (``None``: a draw) when the game is played out from here, each
+        placement at random (among the largest pieces that fit, with ``largest_first``),
+        leaving the board as it is: the search's playout (:mod:`.playout`). With
+        ``trace``, appends ``(player, mask)`` per placement (player 0 is ``b``)."""
+        if self._over:
+            outcome = self.outcome()
+            return outcome.winner
+        state = {"own": [self._own["b"], self._own["w"]],
+                 "forbidden": [self._forbidden["b"], self._forbidden["w"]],
+                 "attach": [self._attach["b"], self._attach["w"]],
+                 "left": [self._left["b"], self._left["w"]],
+                 "last": [self._last["b"], self._last["w"]]}
+        score_b, score_w = play_out(state, PLAYERS.index(self.turn), rng, largest_first,
+                                    trace)
+        return "b" if score_b > score_w else "w" if score_w > score_b else None
 
     # --- the end ----------------------------------------------------------------------
     def is_game_over(self) -> bool:

@@ -1,0 +1,95 @@
+"""Blokus Duo's playouts for the search: the board's masks copied into locals, legal
+placements listed as bare masks (never :class:`Placement` values), the implicit passes
+and the score as ``board.py`` has them.
+
+Two ways to pick a placement: uniformly among all legal ones (``largest_first=False``,
+the random playout the benchmark counts), or uniformly among those of the largest
+pieces the player can still place (the usual Blokus heuristic: small pieces fit
+anywhere later, large ones do not; it is also faster, since it stops listing at the
+first size that fits).
+"""
+
+from __future__ import annotations
+
+import random
+
+from engines.blokus_duo.pieces import COVERING, PIECES, corners, edges
+
+#: ``COVERING`` as bare masks: ``MASKS[square][piece]`` the placements of that piece
+#: covering that square.
+MASKS = {index: tuple(tuple(mask for mask, _ in pairs) for pairs in by_piece)
+         for index, by_piece in COVERING.items()}
+#: Piece numbers by size, largest first: ``SIZES[k]`` the pieces of the k-th size down.
+SIZES = tuple(tuple(n for n, piece in enumerate(PIECES) if piece.size == size)
+              for size in sorted({piece.size for piece in PIECES}, reverse=True))
+SIZE = tuple(piece.size for piece in PIECES)
+MONOMINO = next(n for n, piece in enumerate(PIECES) if piece.size == 1)
+ALL_PLACED_BONUS, MONOMINO_LAST_BONUS = 15, 5
+
+
+def placements(pieces, forbidden: int, attach: int) -> list[tuple[int, int]]:
+    """The legal placements of ``pieces`` (numbers) as ``(mask, piece)``, each once:
+    at the lowest attachment point it covers."""
+    found, points = [], attach
+    while points:
+        low = points & -points
+        points ^= low
+        blocked = forbidden | (low - 1) & attach
+        by_piece = MASKS[low.bit_length() - 1]
+        for number in pieces:
+            found += [(mask, number) for mask in by_piece[number] if not mask & blocked]
+    return found
+
+
+def choose(left: int, forbidden: int, attach: int, rng: random.Random,
+           largest_first: bool) -> tuple[int, int] | None:
+    """A placement for a player with pieces ``left`` (a bit set), or ``None``."""
+    if largest_first:
+        for group in SIZES:
+            pieces = [n for n in group if left >> n & 1]
+            if pieces:
+                found = placements(pieces, forbidden, attach)
+                if found:
+                    return found[int(rng.random() * len(found))]
+        return None
+    found = placements([n for n in range(len(PIECES)) if left >> n & 1], forbidden, attach)
+    return found[int(rng.random() * len(found))] if found else None
+
+
+def score(left: int, last: int | None) -> int:
+    """The rule sheet's score for one player: minus the squares in hand, or the bonuses."""
+    if left:
+        return -sum(SIZE[n] for n in range(len(PIECES)) if left >> n & 1)
+    return ALL_PLACED_BONUS + (MONOMINO_LAST_BONUS if last == MONOMINO else 0)
+
+
+def play_out(state: dict, mover: int, rng: random.Random, largest_first: bool = False,
+             trace: list | None = None) -> tuple[int, int]:
+    """Play from ``state`` (lists by player 0 ``b``, 1 ``w``: ``own``, ``forbidden``,
+    ``attach``, ``left``, ``last``; changed in place) with ``mover`` to move, to the end;
+    the two scores. With ``trace``, appends ``(player, mask)`` per placement."""
+    own, forbidden, attach = state["own"], state["forbidden"], state["attach"]
+    left, last = state["left"], state["last"]
+    # A player who cannot place stays so: their squares open to them only ever shrink.
+    done = [not left[0], not left[1]]
+    while not (done[0] and done[1]):
+        chosen = None if done[mover] else choose(left[mover], forbidden[mover],
+                                                 attach[mover], rng, largest_first)
+        if chosen is None:
+            done[mover] = True
+            mover ^= 1
+            continue
+        mask, number = chosen
+        if trace is not None:
+            trace.append((mover, mask))
+        rival = mover ^ 1
+        first = not own[mover]
+        own[mover] |= mask
+        forbidden[mover] |= mask | edges(mask)
+        attach[mover] = ((0 if first else attach[mover]) | corners(mask)) & ~forbidden[mover]
+        forbidden[rival] |= mask
+        attach[rival] &= ~mask
+        left[mover] &= ~(1 << number)
+        last[mover] = number
+        mover = rival
+    return score(left[0], last[0]), score(left[1], last[1])
