@@ -38,12 +38,12 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from engines.akron.geometry import (ABOVE, BELOW, EDGES, GRID, HOLE_MASK, HOLES,
-                                    HOLES_UNDER, INDEX, LEVEL, NAMES, OVER, PLAYER_SIDES,
-                                    POINTS, SIDES, TOUCHED_FROM, TOUCHING_AT, UNDER, AT,
-                                    COLUMNS, parse_point, points_of, step_up)
-from engines.core import PASS, Board, Lights, Outcome, other
-from engines.errors import InvalidMoveError
+from engines.akron.geometry import (ABOVE, AT, BELOW, COLUMNS, EDGES, GRID, HOLE_MASK,
+                                    HOLES, HOLES_UNDER, INDEX, LEVEL, NAMES, OVER,
+                                    PLAYER_SIDES, POINTS, SIDES, TOUCHING_AT, UNDER,
+                                    parse_point, points_of, step_up)
+from engines.core import PASS, Board, Lights, Outcome, check_player
+from engines.errors import EngineError, InvalidMoveError
 
 #: Balls each player starts with.
 SUPPLY = 32
@@ -179,6 +179,39 @@ class AkronBoard(Board):
         self._position_at = -1
         self._winner_at = -1
         self._winner: str | None = None
+        #: Set up ball by ball (:meth:`from_balls`) rather than played from the start.
+        self.set_up = False
+
+    @classmethod
+    def from_balls(cls, balls: Mapping[str, str], turn: str = "b",
+                   supply: Mapping[str, int] | None = None) -> "AkronBoard":
+        """A position set up ball by ball (point name -> ``b``/``w``), for study and
+        tests, as python-chess sets up a board from a piece map. Each player's supply is
+        32 less their balls on the board unless given. A ball above the board must rest
+        on four balls; :class:`~engines.errors.EngineError` says which does not. A set-up
+        position has no moves to write as a record."""
+        board = cls()
+        for name, player in balls.items():
+            point = INDEX.get(name.strip().lower())
+            if point is None:
+                raise EngineError(f"{name!r} is not a point of the pyramid")
+            if player not in ("b", "w"):
+                raise EngineError(f"{name}: a ball is b or w, not {player!r}")
+            board._own[player] |= 1 << point
+        occupied = board._own["b"] | board._own["w"]
+        for point in points_of(occupied):
+            if BELOW[point] & occupied != BELOW[point]:
+                raise EngineError(f"{NAMES[point]} does not rest on four balls")
+        for player in ("b", "w"):
+            count = board._own[player].bit_count()
+            left = SUPPLY - count if supply is None else supply[player]
+            if not 0 <= left <= SUPPLY - count:
+                raise EngineError(f"{player} has {count} balls on the board and "
+                                  f"{left} in supply: 32 in all at most")
+            board._supply[player] = left
+        board._turn = check_player(turn)
+        board.set_up = True
+        return board
 
     # --- identity ---------------------------------------------------------------------
     @property
@@ -239,7 +272,7 @@ class AkronBoard(Board):
         """Whether the balls at ``a`` and ``b`` touch visibly (own colour or not)."""
         pa, pb = INDEX[a], INDEX[b]
         occupied, covered = self.position.occupied, self.position.covered
-        if not (occupied >> pa & 1 and occupied >> pb & 1):
+        if not (occupied >> pa & 1 and occupied >> pb & 1) or covered >> pa & 1:
             return False
         return bool(visible_neighbours(pa, occupied, occupied, covered) >> pb & 1)
 
@@ -417,11 +450,10 @@ class AkronBoard(Board):
             self._supply[player] -= 1
             return
         places = [move.source, *drop_chain(move.source, self.position.occupied)]
+        own[player] &= ~(1 << move.source)
         for lower, upper in zip(places, places[1:]):
             owner = "b" if own["b"] >> upper & 1 else "w"
             own[owner] = own[owner] & ~(1 << upper) | (1 << lower)
-        if len(places) == 1:
-            own[player] &= ~(1 << move.source)
         own[player] |= 1 << move.target
 
     def _undo(self, move: Hashable) -> None:
@@ -549,6 +581,7 @@ class AkronBoard(Board):
         clone._own, clone._supply = dict(self._own), dict(self._supply)
         clone._passes = self._passes
         clone._history = list(self._history)
+        clone.set_up = self.set_up
         return clone
 
 

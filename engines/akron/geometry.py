@@ -96,10 +96,9 @@ def _sides(level: int, x: int, y: int) -> tuple[tuple[int, int], ...]:
 SIDES = tuple(_sides(*point) for point in POINTS)
 #: The same-level neighbours of each point, as one mask.
 BESIDE = tuple(sum(1 << neighbour for neighbour, _ in sides) for sides in SIDES)
-#: The balls a ball newly put at ``i`` touches: those it rests on and those beside it
-#: (nothing rests on an empty point, and nothing can cut or cover its contacts yet).
-TOUCHED_FROM = tuple(BELOW[i] | BESIDE[i] for i in range(COUNT))
-#: The inverse: the points where a new ball would touch a ball at ``i``.
+#: The empty points where a new ball would touch a ball at ``i``: those resting on it
+#: and those beside it. (Nothing rests on an empty point, so nothing can cut or cover
+#: the new ball's contacts yet: it touches what it rests on and what is beside it.)
 TOUCHING_AT = tuple(ABOVE[i] | BESIDE[i] for i in range(COUNT))
 
 
@@ -143,7 +142,7 @@ def parse_point(text: str) -> int:
         raise ValueError(f"{text.strip()!r} is not a point: a point is a level 1-8, a "
                          f"column a-o and a row 1-15 (1c3 is a hole, 2d4 the ball above "
                          f"c3, c5, e3 and e5)")
-    level, x, y = int(name[0]) - 1, COLUMNS.index(name[1]), int(name[2:]) - 1
+    level, y = int(name[0]) - 1, int(name[2:]) - 1
     if not 0 <= level < LEVELS or not 0 <= y < GRID:
         raise ValueError(f"{text.strip()!r} is off the pyramid: levels run 1-8, rows 1-15")
     raise ValueError(f"{text.strip()!r} is not on level {level + 1}: a level-{level + 1} "
@@ -153,5 +152,5 @@ def parse_point(text: str) -> int:
 
 __all__ = ["ABOVE", "AT", "BELOW", "BESIDE", "COLUMNS", "COUNT", "EDGES", "GRID", "HOLES",
            "HOLES_UNDER", "HOLE_MASK", "INDEX", "LEVEL", "LEVELS", "NAMES", "OVER",
-           "PLAYER_SIDES", "POINTS", "SIDE", "SIDES", "TOUCHED_FROM", "TOUCHING_AT", "UNDER",
+           "PLAYER_SIDES", "POINTS", "SIDE", "SIDES", "TOUCHING_AT", "UNDER",
            "bit", "parse_point", "points_of", "step_up"]

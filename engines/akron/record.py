@@ -39,6 +39,9 @@ def write(board: AkronBoard, players: Mapping[str, str] | None = None,
           resigned: str | None = None) -> str:
     """The game so far, with the players' names where given, a resignation of the player
     to move when ``resigned`` names them, and the result once it is over."""
+    if board.set_up:
+        raise EngineError("a position set up ball by ball has no record: a record is "
+                          "the moves from the empty board")
     record = GameRecord(board, players or {}, resigned)
     root: sgf.Node = {"GM": [GAME], "FF": ["4"], "CA": ["UTF-8"], "AP": ["Tabletop"]}
     root.update(sgf.name_properties(record.players))
