@@ -125,3 +125,31 @@ def test_every_registered_game_has_a_drawer_and_others_get_a_clear_error():
         assert entry.drawer_class().game == name
     with pytest.raises(OptionError, match="unknown game 'othello'"):
         drawer_for(SimpleNamespace(game="othello"), pygame.Rect(0, 0, 100, 100))
+
+
+@pytest.mark.parametrize("area", AREAS)
+def test_akron_holes_lie_in_the_area_and_the_mouse_finds_each(area):
+    board = new_game("akron")
+    drawer = drawer_for(board, area)
+    assert sorted(drawer.centres) == sorted(board.holes)
+    for hole, centre in drawer.centres.items():
+        assert area.collidepoint(centre)
+        assert drawer.hole_at(centre) == hole
+        assert drawer.hole_at((centre[0] + drawer.px(0.45), centre[1])) == hole
+    assert drawer.hole_at(area.topleft) is None
+
+
+def test_akron_leds_glow_at_their_holes_and_around_a_ball_in_one():
+    board = new_game("akron")
+    for move in ("1c3", "1e5"):
+        board.push(board.parse_move(move))
+    surface = pygame.Surface((600, 600))
+    drawer = drawer_for(board, surface.get_rect())
+    green, amber = (0, 255, 0), (255, 200, 0)
+    drawer.draw(surface, board.balls(), {"1a1": green, "1c3": amber})
+    assert surface.get_at(drawer.centres["1a1"])[:3] == green
+    assert surface.get_at(drawer.centres["1a3"])[:3] == HOLE
+    x, y = drawer.centres["1c3"]
+    ring = surface.get_at((x + drawer.px(0.46), y))[:3]  # between the ball and the reach
+    assert ring[0] > 150 and ring[1] > 100 and ring[2] < 90
+    assert surface.get_at((x + drawer.px(0.2), y))[:3] == game_entry("akron").players["b"].piece

@@ -46,6 +46,9 @@ class BoardDrawer(ABC):
     """
 
     game: ClassVar[str]
+    #: How far a lit LED's ring of light reaches from its hole, in hole spacings (a game
+    #: whose pieces fill more of a hole's spacing widens it, so the ring still shows).
+    glow_radius: ClassVar[float] = GLOW_RADIUS
 
     def __init__(self, board: Board, area: pygame.Rect) -> None:
         self.board = board
@@ -90,7 +93,7 @@ class BoardDrawer(ABC):
 
     def hole_at(self, pos: tuple[int, int]) -> str | None:
         """The hole whose piece would cover ``pos``, if any."""
-        reach = (GLOW_RADIUS * self.unit) ** 2
+        reach = (self.glow_radius * self.unit) ** 2
         for hole, (x, y) in self.centres.items():
             if (x - pos[0]) ** 2 + (y - pos[1]) ** 2 <= reach:
                 return hole
@@ -107,7 +110,9 @@ class BoardDrawer(ABC):
         The pieces in ``blinking`` holes (ConHex's first gem, while the swap may take it)
         show only as a ring in their colour while ``blink_on`` is false; ``marked``
         areas are outlined in their colour (ConHex's winning chain). :attr:`extent` is
-        then the rectangle everything drawn took.
+        then the rectangle everything drawn took. The pieces go on after every hole is
+        drawn, by :meth:`draw_pieces`, which a game whose pieces are not one per hole
+        (Akron's balls above the board) draws its own way.
         """
         surface.fill(TABLE, self.area)
         self.draw_base(surface, area_leds)
@@ -122,25 +127,32 @@ class BoardDrawer(ABC):
         for text, point in self.labels():
             image = label_font.render(text, True, LABEL)
             extent.union_ip(surface.blit(image, image.get_rect(center=self.to_px(point))))
-        players = game(self.game).players
         for hole, centre in self.centres.items():
             colour = hole_leds.get(hole, (0, 0, 0))
             lit = any(colour)
-            reach = self.px(GLOW_RADIUS)
+            reach = self.px(self.glow_radius)
             extent.union_ip(pygame.Rect(centre[0] - reach, centre[1] - reach,
                                         2 * reach + 1, 2 * reach + 1))
             if lit:
                 halo = _halo(colour, reach)
                 surface.blit(halo, halo.get_rect(center=centre))
             pygame.draw.circle(surface, colour if lit else HOLE, centre, self.px(HOLE_RADIUS))
-            if hole in pieces:
-                piece = players[pieces[hole]].piece
-                if hole in blinking and not blink_on:
-                    pygame.draw.circle(surface, piece, centre, self.px(PIECE_RADIUS),
-                                       max(2, self.px(0.07)))
-                else:
-                    self._piece(surface, centre, piece)
+        self.draw_pieces(surface, pieces, blinking, blink_on)
         self.extent = extent
+
+    def draw_pieces(self, surface: pygame.Surface, pieces: Mapping[str, str],
+                    blinking: Collection[str] = (), blink_on: bool = True) -> None:
+        """One piece on each hole of ``pieces``, in its player's colour."""
+        players = game(self.game).players
+        for hole, centre in self.centres.items():
+            if hole not in pieces:
+                continue
+            piece = players[pieces[hole]].piece
+            if hole in blinking and not blink_on:
+                pygame.draw.circle(surface, piece, centre, self.px(PIECE_RADIUS),
+                                   max(2, self.px(0.07)))
+            else:
+                self._piece(surface, centre, piece)
 
     def _piece(self, surface: pygame.Surface, centre: tuple[int, int], colour: RGB) -> None:
         """A marble or gem: the player's colour, a dark rim and a highlight."""
