@@ -33,6 +33,7 @@ from typing import Any
 
 from engines.blokus_duo.gtp import GTP_COMMANDS
 from engines.blokus_duo.playout import play_out
+from engines.blokus_duo.policy import BlokusDuoPolicy
 from engines.blokus_duo.pieces import (ALL_PIECES, BY_MASK, COLUMNS, COVERING, INDEX,
                                        NAMES, PIECE_INDEX, PIECES, SIDE, SQUARES, STRIDE,
                                        Placement, bit, corners, edges, indices, names)
@@ -62,6 +63,8 @@ class BlokusDuoBoard(Board):
     gtp_commands = GTP_COMMANDS
     #: Pentobi's engine fixes the start points; a script written for it expects that.
     gtp_options = MappingProxyType({"start": "fixed"})
+    #: How the shared search (engines/search.py) plays Blokus Duo.
+    search_policy = BlokusDuoPolicy()
     pass_refused = ("Blokus Duo has no pass move: a player who cannot place a piece is "
                     "skipped by itself")
 
@@ -101,6 +104,11 @@ class BlokusDuoBoard(Board):
         """The names of the pieces ``player`` still has in hand, in the order of the set."""
         left = self._left[player]
         return tuple(piece.name for number, piece in enumerate(PIECES) if left >> number & 1)
+
+    def closed_to(self, player: str) -> int:
+        """The squares ``player`` may never cover, as a mask: occupied or along an edge of
+        their own pieces."""
+        return self._forbidden[player]
 
     def attachment_points(self, player: str) -> frozenset[str]:
         """The squares a new piece of ``player`` may attach at: own corners not forbidden,

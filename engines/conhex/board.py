@@ -32,6 +32,7 @@ from types import MappingProxyType
 from typing import Any
 
 from engines.conhex.fill import SIDE_BITS, UNITS, cell_bit, fill_owners, joins
+from engines.conhex.policy import ConHexPolicy
 from engines.conhex.geometry import (CELLS, CELLS_OF_HOLE, COLUMNS, HOLE_INDEX, HOLES,
                                      NEIGHBOURS, PLAYER_SIDES, SIZE, grid_name)
 from engines.core import Board, Lights, Outcome
@@ -83,6 +84,8 @@ class ConHexBoard(Board):
 
     game = "conhex"
     OPTIONS = (PIE, HANDICAP)
+    #: How the shared search (engines/search.py) plays ConHex.
+    search_policy = ConHexPolicy()
     pass_refused = "conhex has no passing: a chain always wins before the holes run out"
     #: Won by a chain, not on points: GTP's ``final_score`` is ``0`` until a chain wins.
     won_on_points = False
@@ -125,6 +128,15 @@ class ConHexBoard(Board):
     def owner(self, cell: int) -> str | None:
         """Who owns cell ``cell`` (by number), if anyone."""
         return self._owner[cell]
+
+    def cell_counts(self, player: str) -> list[int]:
+        """``player``'s gems in each cell, by cell number (read only)."""
+        return self._count[player]
+
+    @staticmethod
+    def cells_of(hole: int) -> tuple[int, ...]:
+        """The cells hole number ``hole`` belongs to."""
+        return CELLS_OF_HOLE[hole]
 
     def gem(self, hole: str) -> str | None:
         """Whose gem is in ``hole``, if any."""

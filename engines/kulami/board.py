@@ -21,6 +21,7 @@ from engines.errors import InvalidMoveError
 from engines.kulami.bits import bits_of
 from engines.kulami.gtp import GTP_COMMANDS
 from engines.kulami.layout import Layout, field_name, resolve
+from engines.kulami.policy import KulamiPolicy
 from engines.options import Option
 
 MARBLES_EACH = 28
@@ -72,6 +73,8 @@ class KulamiBoard(Board):
     game = "kulami"
     OPTIONS = OPTIONS
     gtp_commands = GTP_COMMANDS
+    #: How the shared search (engines/search.py) plays Kulami.
+    search_policy = KulamiPolicy()
     pass_refused = ("kulami has no passing: the game ends when the player to move has no "
                     "legal field")
 
@@ -116,6 +119,10 @@ class KulamiBoard(Board):
         if (move.x, move.y) not in self._panel_of:
             raise InvalidMoveError(f"{move} is not a field of this layout")
         return move
+
+    def marbles(self, player: str) -> int:
+        """The fields of ``player``'s marbles, as a mask (:mod:`engines.kulami.bits`)."""
+        return self._own[player]
 
     def off_limits_panels(self) -> frozenset[str]:
         """The panels of the last two marbles, where the next marble may not go."""
@@ -295,7 +302,7 @@ class KulamiBoard(Board):
         return "\n".join(lines)
 
     def copy(self) -> "KulamiBoard":
-        clone = KulamiBoard(self.layout, self.scoring, self.chain_lines)
+        clone = type(self)(self.layout, self.scoring, self.chain_lines)
         clone.occupancy = dict(self.occupancy)
         clone._own, clone._placed = dict(self._own), list(self._placed)
         self._copy_history(clone)

@@ -1,0 +1,201 @@
+"""Monte Carlo tree search over the board protocol, shared by every game.
+
+The search knows nothing of a game's rules beyond the board protocol (``legal_moves``,
+``push``, ``pop``, ``turn``, ``outcome()``): what a game knows better lives in its
+:class:`Policy`, registered on the board class as ``search_policy`` (each engine package
+sets it in its ``__init__``, from its own ``policy.py``). A policy plays a position out
+(by default the board's own fast ``playout(rng)``, or random moves through the public
+API for a game without one) and may rank moves (``priors``) where random playouts alone
+choose poorly.
+
+The tree is UCT's: each node keeps its visits and the wins of the player who moved into
+it; a walk picks the child with the best upper confidence bound plus a progressive bias
+from the policy's prior that fades as the child is visited, expands one new child, plays
+out from it, and counts the result all the way up. Where a position has more moves than
+the budget could ever visit (Blokus Duo), progressive widening lets a node grow a new
+child only every so often, in the order of the priors. Turns need not alternate: each
+node knows who moved into it.
+
+Budgets: ``playouts`` (the node budget: walks from the root, deterministic for a seeded
+``rng``) and ``seconds`` (a clock, for a cap); at least one is given. ``progress`` is
+called with the fraction done every so often; a caller that no longer wants the answer
+raises from it, and the exception leaves the search.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Hashable, Sequence
+
+from engines.core import Board
+
+#: UCT's exploration constant for results between 0 and 1.
+EXPLORATION = 0.7
+#: How many walks between two calls of ``progress`` (and clock readings).
+CHECK_EVERY = 16
+
+
+class Policy:
+    """How the search plays a game out and which moves it looks at first.
+
+    The default plays random moves to the end: by the board's ``playout(rng)`` when it
+    has one, else through the public API. Subclasses in the engine packages override
+    :meth:`value` (a better playout or an evaluation) and :meth:`priors`.
+    """
+
+    #: The playouts the strongest level makes a move: about a second and a half of this
+    #: development machine's time (``engines.players`` derives the levels from it).
+    max_playouts = 2000
+    #: Weight of the prior in the selection, fading as ``prior_weight / (visits + 1)``.
+    prior_weight = 0.0
+    #: Progressive widening: a node with ``n`` visits has at most
+    #: ``1 + widening * sqrt(n)`` children (``None``: every move before any revisit).
+    widening: float | None = None
+
+    def value(self, board: Board, rng: random.Random) -> float:
+        """The result for ``b`` of the position played out: 1 a win, 0 a loss, ½ a draw
+        (or an estimate between)."""
+        playout = getattr(board, "playout", None)
+        winner = playout(rng) if playout is not None else _random_playout(board, rng)
+        return result_for_b(winner)
+
+    def priors(self, board: Board, moves: Sequence[Hashable]) -> Sequence[float] | None:
+        """A score from 0 to 1 per move of the player to move, or ``None`` for none."""
+        return None
+
+
+def result_for_b(winner: str | None) -> float:
+    return 1.0 if winner == "b" else 0.0 if winner == "w" else 0.5
+
+
+def _random_playout(board: Board, rng: random.Random) -> str | None:
+    """Random legal moves through the public API to the end, taken back afterwards."""
+    pushed = 0
+    while not board.is_game_over():
+        board.push(rng.choice(list(board.legal_moves)))
+        pushed += 1
+    winner = board.outcome().winner
+    for _ in range(pushed):
+        board.pop()
+    return winner
+
+
+def policy_of(board: Board) -> Policy:
+    """The policy the board's game registers, or the plain random one."""
+    return getattr(type(board), "search_policy", None) or _DEFAULT
+
+
+_DEFAULT = Policy()
+
+
+class Node:
+    """One position of the tree: reached by ``move``, played by ``mover``."""
+
+    __slots__ = ("move", "mover", "visits", "wins", "children", "untried", "prior")
+
+    def __init__(self, move: Hashable | None, mover: str | None, prior: float = 0.0):
+        self.move, self.mover, self.prior = move, mover, prior
+        self.visits, self.wins = 0, 0.0
+        self.children: list[Node] = []
+        #: Moves not expanded yet, with their priors, the next to expand last.
+        self.untried: list[tuple[Hashable, float]] | None = None
+
+    def expand_moves(self, board: Board, policy: Policy, rng: random.Random) -> None:
+        moves = list(board.legal_moves)
+        rng.shuffle(moves)
+        priors = policy.priors(board, moves) if moves else None
+        pairs = list(zip(moves, priors if priors is not None else [0.0] * len(moves)))
+        if priors is not None:
+            pairs.sort(key=lambda pair: pair[1])  # stable: ties keep the shuffled order
+        self.untried = pairs
+
+    def may_grow(self, widening: float | None) -> bool:
+        if not self.untried:
+            return False
+        return widening is None or len(self.children) < 1 + widening * math.sqrt(self.visits)
+
+    def best_child(self, prior_weight: float) -> "Node":
+        log_visits = math.log(self.visits)
+        best, best_score = None, -1.0
+        for child in self.children:
+            visits = child.visits
+            score = (child.wins / visits + EXPLORATION * math.sqrt(log_visits / visits)
+                     + prior_weight * child.prior / (visits + 1))
+            if score > best_score:
+                best, best_score = child, score
+        return best
+
+
+def search(board: Board, rng: random.Random, playouts: int | None = None,
+           seconds: float | None = None,
+           progress: Callable[[float], None] | None = None) -> Hashable | None:
+    """The move the search finds best for the player to move (``None`` when the game is
+    over): the root's most visited child after ``playouts`` walks or ``seconds``,
+    whichever ends first. ``board`` is left as it was."""
+    if playouts is None and seconds is None:
+        raise ValueError("the search needs a budget: playouts, seconds or both")
+    if board.is_game_over():
+        return None
+    board = board.copy()
+    policy = policy_of(board)
+    root = Node(None, None)
+    root.expand_moves(board, policy, rng)
+    if len(root.untried) == 1:
+        return root.untried[0][0]
+    started, walks = time.perf_counter(), 0
+    while True:
+        if walks % CHECK_EVERY == 0:
+            done = _fraction(walks, playouts, time.perf_counter() - started, seconds)
+            if done >= 1.0:
+                break
+            if progress is not None:
+                progress(done)
+        _walk(board, root, policy, rng)
+        walks += 1
+    return max(root.children, key=lambda child: child.visits).move
+
+
+def _fraction(walks: int, playouts: int | None, elapsed: float,
+              seconds: float | None) -> float:
+    done = 0.0
+    if playouts is not None:
+        done = walks / playouts
+    if seconds is not None:
+        done = max(done, elapsed / seconds)
+    return min(done, 1.0)
+
+
+def _walk(board: Board, root: Node, policy: Policy, rng: random.Random) -> None:
+    """Select down the tree, grow one child, play out, count the result up the path."""
+    node, path, pushed = root, [root], 0
+    widening, prior_weight = policy.widening, policy.prior_weight
+    while True:
+        if board.is_game_over():
+            break
+        if node.untried is None:
+            node.expand_moves(board, policy, rng)
+        if node.may_grow(widening):
+            move, prior = node.untried.pop()
+            child = Node(move, board.turn, prior)
+            node.children.append(child)
+            board.push(move)
+            pushed += 1
+            path.append(child)
+            node = child
+            break
+        if not node.children:
+            break
+        node = node.best_child(prior_weight)
+        board.push(node.move)
+        pushed += 1
+        path.append(node)
+    outcome = board.outcome()
+    value_b = result_for_b(outcome.winner) if outcome is not None else policy.value(board, rng)
+    for _ in range(pushed):
+        board.pop()
+    for visited in path:
+        visited.visits += 1
+        if visited.mover is not None:
+            visited.wins += value_b if visited.mover == "b" else 1.0 - value_b
