@@ -145,6 +145,10 @@ def _blokus_duo_score_label(options: Mapping[str, Any]) -> str:
     return "squares left, bonuses"
 
 
+def _akron_score_label(options: Mapping[str, Any]) -> str:
+    return "balls on the board"
+
+
 def _on_off(value: bool) -> str:
     return "on" if value else "off"
 
@@ -191,6 +195,16 @@ GAMES: Mapping[str, GameInfo] = MappingProxyType({info.name: info for info in (
         # No areas: nothing is owned or won on the board.
         roles=tuple(role for role in _PLACEMENT_ROLES
                     if not role.startswith(("owned_", "won_")))),
+    GameInfo(
+        # White moves first, as the rule sheet has it; on the LEDs white is blue, since
+        # white light already means the last move.
+        name="akron", title="Akron", board="engines.akron.board:AkronBoard",
+        players=MappingProxyType({"b": Player("white", (235, 235, 225), BLUE),
+                                  "w": Player("red", (200, 30, 30), RED)}),
+        score_label=_akron_score_label, drawer="app.screen.boards.akron:AkronDrawer",
+        describe=lambda options: ["8x8 board", "32 balls each"],
+        # No areas: the winning chain is lit on the holes under its balls.
+        roles=tuple(role for role in _PLACEMENT_ROLES if not role.startswith("owned_"))),
 )})
 
 

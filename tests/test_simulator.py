@@ -161,7 +161,7 @@ def test_a_conhex_game_claims_cells_and_lights_them():
 
 
 def test_the_simulator_offers_the_games_it_can_draw():
-    assert tuple(GAMES) == ("kulami", "conhex", "blokus-duo")
+    assert tuple(GAMES) == ("kulami", "conhex", "blokus-duo", "akron")
 
 
 def test_escape_and_closing_the_window_stop_the_loop(sim):

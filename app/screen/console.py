@@ -54,6 +54,10 @@ def describe_saved(store: RecordStore, saved: Saved) -> tuple[str, bool]:
     return ", ".join(words), True
 
 
+#: Moves offered by a button of their own, at most.
+OFFERS = 2
+
+
 class Console:
     """``games`` are those the menu offers; ``start`` begins a chosen game (by default on
     the same session; the simulator swaps in a new board); ``load``, when given,
@@ -82,7 +86,8 @@ class Console:
         """Moves that can be made only by button, as their texts: the legal moves of a
         person to move that are no hole's (ConHex's swap, which only recolours a gem: a
         colour-blind board cannot see it at all), or the engine's move waiting to be
-        made when it is such a move."""
+        made when it is such a move. At most :data:`OFFERS` of them: where there are
+        more (Akron's moves above the board), Confirm offers them to pick from."""
         session = self.session
         board = session.board
         if board.is_game_over():
@@ -98,10 +103,11 @@ class Console:
         key = (id(board), board.game, board.turn, tuple(board.move_stack))
         if self._offered[0] != key:
             occupied = set(board.sensor_view())
-            self._offered = (key, tuple(
-                board.move_text(move) for move in board.legal_moves
-                if board.move_text(move) not in holes
-                and board.holes_of(move) <= occupied))
+            offered = tuple(board.move_text(move) for move in board.legal_moves
+                            if board.move_text(move) not in holes
+                            and board.holes_of(move) <= occupied)
+            # Many such moves (Akron's above the board) are picked after Confirm instead.
+            self._offered = (key, offered if len(offered) <= OFFERS else ())
         return self._offered[1]
 
     def tap(self, pos: tuple[int, int]) -> Action | None:
@@ -125,7 +131,7 @@ class Console:
         elif action.name == NEW:
             self.menu = self._menu()
         elif action.name == HINT:
-            self.session.hint()
+            self.session.hint(int(action.value) if action.value else 1)
         elif action.name == UNDO:
             self.session.undo()
         elif action.name in (CONFIRM, PLAY):

@@ -25,6 +25,8 @@ NEW, HINT, UNDO, CONFIRM = "new", "hint", "undo", "confirm"
 #: A move the sensors cannot see made by its own button (ConHex's swap); the value is
 #: the move's text.
 PLAY = "play"
+#: Buttons for moves to choose between, at most: beyond, the last shows the next ones.
+CHIPS = 4
 #: What each such move does, in words: the line the screen adds while it is offered.
 OFFERED = {"swap": "{mover} may swap: take over {other}'s first gem, and {other} "
                    "moves next"}
@@ -128,7 +130,7 @@ def _message(paint: Painter, status: Status, offers: Sequence[str] = ()) -> None
         _score_sheet(paint, status, paint.rect(x + 14, y + 10, w - 28, h - 20))
         return
     lines = _message_lines(status, offers)
-    chips = status.candidates if len(status.candidates) > 1 else ()
+    chips = _chips(status)
     chip_h = 52 if chips else 0
     inner = paint.rect(x + 14, y + 10, w - 28, h - 20 - chip_h - (8 if chips else 0))
     top = inner.y
@@ -141,8 +143,23 @@ def _message(paint: Painter, status: Status, offers: Sequence[str] = ()) -> None
         top = used.bottom + paint.px(4)
     if chips:
         chip_y = y + h - 10 - chip_h
-        for (left, width), move in zip(columns(x + 14, w - 28, len(chips), 10), chips):
-            paint.button(paint.rect(left, chip_y, width, chip_h), move, Action(CONFIRM, move))
+        for (left, width), (label, action) in zip(columns(x + 14, w - 28, len(chips), 10),
+                                                  chips):
+            paint.button(paint.rect(left, chip_y, width, chip_h), label, action,
+                         selected=label == status.candidates[status.choice])
+
+
+def _chips(status: Status) -> list[tuple[str, Action]]:
+    """A button per move to choose between; with more than fit, the one lit now and
+    those after it, then one that shows the next few."""
+    moves = status.candidates
+    if len(moves) <= 1:
+        return []
+    if len(moves) <= CHIPS:
+        return [(move, Action(CONFIRM, move)) for move in moves]
+    shown = [moves[(status.choice + i) % len(moves)] for i in range(CHIPS - 1)]
+    return [*((move, Action(CONFIRM, move)) for move in shown),
+            (f"More ({len(moves)})", Action(HINT, str(CHIPS - 1)))]
 
 
 def _score_sheet(paint: Painter, status: Status, inner: pygame.Rect) -> None:
@@ -182,6 +199,8 @@ def _message_lines(status: Status, offers: Sequence[str] = ()) -> list[tuple[str
         lines.append((f"Engine's move: {status.pending}", 44))
     if len(status.candidates) > 1:
         lines.append(("Tap the move you made:", 36))
+    if status.unseen > len(offers):
+        lines.append(("Moved a piece the sensors cannot see? Press Confirm.", 32))
     if offers and status.turn is not None:
         mover = words.player(status.game, status.turn)
         other = words.player(status.game, "w" if status.turn == "b" else "b")
@@ -229,10 +248,12 @@ def _buttons(paint: Painter, status: Status, offers: Sequence[str] = ()) -> None
     playing = status.outcome is None
     person_to_move = playing and status.seats.get(status.turn) == "person"
     confirm = status.candidates[0] if len(status.candidates) == 1 else None
+    # Confirm with no move named: offers the moves the sensors cannot see.
+    unseen = confirm is None and not status.candidates and status.unseen > 0
     specs = (("New game", Action(NEW), True),
              ("Hint", Action(HINT), person_to_move and status.pending is None),
              ("Undo", Action(UNDO), bool(status.moves)),
-             ("Confirm", Action(CONFIRM, confirm), confirm is not None),
+             ("Confirm", Action(CONFIRM, confirm), confirm is not None or unseen),
              *((words.sentence(move), Action(PLAY, move), playing) for move in offers))
     for (left, width), (label, action, enabled) in zip(columns(x, w, len(specs), 12), specs):
         # A move made by button stands out: it is there only while it may be made.

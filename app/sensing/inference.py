@@ -15,6 +15,11 @@ the same hole. So when the caller says the last move's holes were lifted and are
 again, the recolouring moves of those holes are offered as ``Candidates`` for the player
 to confirm. With colour sensing such a move is an ordinary visible change.
 
+A change that puts no piece on an empty hole but lifts one may be a piece still in the
+hand (an Akron ball lifted on its way somewhere, the ball resting on it dropped into its
+place): even when one move explains it, that move is offered as a ``Candidates`` to
+confirm, never played by itself.
+
 Hands make mistakes that are still moves, and those are read as such rather than left
 to sync mode. A reply placed before the move ahead of it settled shows as two moves at
 once: if exactly one pair of moves, in one order, explains the board, its first move is
@@ -117,7 +122,7 @@ class Inference:
             return InSync()
         moves = self._moves(min(seen.holes | seen.emptied))
         exact = tuple(move for move, delta in moves if delta == seen)
-        if len(exact) == 1:
+        if len(exact) == 1 and not self._in_hand(exact[0], seen):
             return Moved(exact[0])
         if exact:
             return Candidates(exact)
@@ -140,6 +145,15 @@ class Inference:
             return Moved(first)
         return OutOfSync(fill=seen.emptied, empty=seen.holes)
 
+    def _in_hand(self, move: Hashable, seen: Delta) -> bool:
+        """Whether the piece ``move`` lifts may still be in the hand: the change puts no
+        piece on an empty hole, and ``move`` lifts a piece from a changed hole (an Akron
+        ball lifted, or lifted with the ball on it dropping into its place)."""
+        if seen.holes - self._expected.keys():
+            return False
+        return any(move in set(self.board.moves_from(hole))
+                   for hole in seen.emptied | seen.holes)
+
     def explaining(self, occupancy: Mapping[str, str]) -> tuple[Hashable, ...]:
         """The legal moves that each turn the game into exactly ``occupancy``."""
         seen = self._delta(self._seen(occupancy))
@@ -147,6 +161,22 @@ class Inference:
             return ()
         return tuple(move for move, delta in self._moves(min(seen.holes | seen.emptied))
                      if delta == seen)
+
+    @cached_property
+    def unseen_moves(self) -> tuple[Hashable, ...]:
+        """The legal moves that leave what these sensors see exactly as it is: Akron's
+        moves above the board, ConHex's swap on a colour-blind board. Nothing settles
+        when one is made, so a person says so (the confirm button) and picks it."""
+        probe = self._probe or self.board.copy()
+        self._probe = probe
+        unseen = []
+        for move in list(self.board.legal_moves):
+            probe.push(move)
+            view = self._seen(probe.sensor_view())
+            probe.pop()
+            if view == self._expected:
+                unseen.append(move)
+        return tuple(unseen)
 
     def _first_of_two(self, seen: Delta, occupancy: Mapping[str, str]) -> Hashable | None:
         """The first of the one pair of moves (this player's, then the next one's) that

@@ -131,6 +131,11 @@ class Pipeline:
         self._judged = True
         return events + self._judge(may_take_back=self._may_take_back())
 
+    def unseen_moves(self) -> tuple:
+        """The legal moves these sensors cannot see being made (see
+        :attr:`Inference.unseen_moves`), worked out once per position."""
+        return self._inference.unseen_moves
+
     def resync(self, board: Board) -> list[Event]:
         """The game changed (a move pushed or popped, a new game): judge the settled board
         against it. Returns nothing when they agree, as the caller just made them agree."""

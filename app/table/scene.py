@@ -113,7 +113,7 @@ def last_move_holes(board: Board) -> frozenset[str]:
 def game_scene(board: Board, *, sync: OutOfSync | None = None, show_legal: bool = True,
                suggestion: Iterable[str] = (), error: Iterable[str] = (),
                candidates: Iterable[str] = (), faults: Iterable[str] = (),
-               seen: Iterable[str] = ()) -> Scene:
+               seen: Iterable[str] = (), destinations: Iterable[str] | None = None) -> Scene:
     """The scene for a game in progress or over.
 
     In sync mode only the holes to fill and to empty light: nothing else can happen until
@@ -121,7 +121,8 @@ def game_scene(board: Board, *, sync: OutOfSync | None = None, show_legal: bool 
     hint, ``error`` an illegal placement, ``candidates`` moves the sensors cannot tell
     apart (or a correction to confirm), ``faults`` holes whose sensors are being
     ignored, shown in sync mode too, ``seen`` new pieces noticed before the board has
-    settled. At the end the winner's areas shine steadily in the winner's full colour
+    settled, ``destinations`` where a lifted piece may go (an Akron ball in the hand),
+    lit as the legal targets instead of the game's own. At the end the winner's areas shine steadily in the winner's full colour
     (nothing is asked of anyone any more), the loser's stay dim.
     """
     fault_lights = {h: _light("fault", ROLE_COLOURS["fault"]) for h in faults}
@@ -142,13 +143,15 @@ def game_scene(board: Board, *, sync: OutOfSync | None = None, show_legal: bool 
     for area in lights.off_limits:
         scene[area] = _light("off_limits", ROLE_COLOURS["off_limits"])
     for hole, role in hole_roles(board).items():
-        if role == "legal" and not show_legal:
+        if role == "legal" and (not show_legal or destinations is not None):
             continue
         if role == "last" and outcome is not None:
             continue
         if outcome is not None and outcome.winner and role == f"owned_{outcome.winner}":
             role = f"won_{outcome.winner}"
         scene[hole] = _light(role, role_colour(game, role))
+    for hole in destinations or ():
+        scene[hole] = _light("legal", ROLE_COLOURS["legal"])
     for role, holes in (("seen", seen), ("candidate", candidates),
                         ("suggestion", suggestion), ("error", error)):
         for hole in holes:

@@ -40,6 +40,10 @@ SEAT_KINDS = ("person", "engine")
 #: The engine's progress is shown in steps of this size, so that a search does not
 #: redraw the screen at every move it looks at.
 PROGRESS_STEP = 0.05
+#: Moves to choose between are all lit (blinking) only up to this many; beyond, only
+#: the one picked now is, or the whole board would blink (an Akron position can have
+#: dozens of moves above the board).
+LIT_CANDIDATES = 4
 
 
 class State(enum.Enum):
@@ -423,12 +427,12 @@ class Session:
         self._say(texts.took_back(self.board.move_text(m) for m in taken))
         self._handle(self._changed(by_hand=False))
 
-    def hint(self) -> None:
+    def hint(self, step: int = 1) -> None:
         """Show the legal targets and a suggested move; with moves to choose between,
-        pick the next one instead."""
+        pick the ``step``-th next one instead."""
         self.revision += 1
         if self.candidates:
-            self.choice = (self.choice + 1) % len(self.candidates)
+            self.choice = (self.choice + step) % len(self.candidates)
             return
         if self.board.is_game_over() or self.pending is not None or self.thought is not None:
             return
@@ -470,6 +474,24 @@ class Session:
         elif self.setting_up:
             self.setting_up = False
             self._say(texts.READY)
+        else:
+            self._offer_unseen()
+
+    def _offer_unseen(self) -> None:
+        """Confirm pressed with nothing to confirm: a person made a move the sensors
+        cannot see (a ball moved above the Akron board). The engine's own move, if it is
+        such a move, counts; otherwise every such move is offered to pick from."""
+        if self.board.is_game_over() or self.sync is not None:
+            return
+        unseen = self.pipeline.unseen_moves()
+        if self.pending is not None:
+            if self.pending in unseen:
+                self._handle(self._play(self.pending))
+            return
+        if unseen and self.seats[self.board.turn] == "person":
+            self._tell("candidates", moves=[self.board.move_text(m) for m in unseen])
+            self.candidates, self.choice = unseen, 0
+            self._say(texts.WHICH_MOVE, "confirm")
 
     def _parse(self, text: str) -> Hashable | None:
         try:
@@ -534,11 +556,22 @@ class Session:
             pending=text(self.pending) if self.pending is not None else None,
             candidates=((text(self.correction.move),) if self.correction is not None
                         else tuple(text(m) for m in self.candidates)), outcome=outcome,
+            choice=self.choice if self.candidates else 0,
+            unseen=self._unseen_to_confirm(),
             state=self.state.value, thinking=self._thinking_progress(),
             faults=tuple(texts.fault(hole, problem)
                          for hole, problem in sorted(self.faults.items())),
             saving=texts.saving_fails(self.store.failure)
             if self.store is not None and self.store.failure else "")
+
+    def _unseen_to_confirm(self) -> int:
+        """How many moves a person to move could make that the sensors cannot see, for
+        the screen's Confirm button (none while anything else is to be done)."""
+        if (self.board.is_game_over() or self.sync is not None or self.candidates
+                or self.correction is not None or self.setting_up
+                or self.seats[self.board.turn] != "person"):
+            return 0
+        return len(self.pipeline.unseen_moves())
 
     def _thinking_progress(self) -> float | None:
         if self.thought is None:
@@ -554,8 +587,10 @@ class Session:
         shown = self.pending if self.pending is not None else self.suggestion
         if self.candidates:
             shown = self.candidates[self.choice]
-        others = frozenset().union(*(self.board.holes_of(m)
-                                     for m in self.candidates if m != shown))
+        others: frozenset[str] = frozenset()
+        if len(self.candidates) <= LIT_CANDIDATES:
+            others = others.union(*(self.board.holes_of(m)
+                                    for m in self.candidates if m != shown))
         if self.correction is not None:
             before = self.board.copy()
             before.pop()
@@ -566,7 +601,26 @@ class Session:
         return game_scene(
             self.board, show_legal=self.show_legal or self.suggestion is not None,
             suggestion=self.board.holes_of(shown) if shown is not None else (),
-            error=self.error, candidates=others, faults=faults, seen=self.pipeline.seen)
+            error=self.error, candidates=others, faults=faults, seen=self.pipeline.seen,
+            destinations=self.destinations())
+
+    def destinations(self) -> frozenset[str] | None:
+        """Where the piece a person has lifted may go, as holes to light, while exactly
+        one of the mover's pieces is off the board (an Akron ball in the hand); ``None``
+        when no piece is lifted, or the game moves no piece once placed."""
+        board = self.board
+        if board.is_game_over() or self.seats[board.turn] != "person":
+            return None
+        view = board.sensor_view()
+        lifted = [hole for hole, colour in view.items()
+                  if colour == board.turn and hole not in self.pipeline.occupancy]
+        if len(lifted) != 1 or len(view) - len(self.pipeline.occupancy.keys() & view.keys()) != 1:
+            return None
+        (hole,) = lifted
+        moves = list(board.moves_from(hole))
+        if not moves:
+            return None
+        return frozenset().union(*(board.holes_of(move) for move in moves)) - {hole}
 
     def _say(self, message: str, kind: str = "info") -> None:
         self.message, self.message_kind = message, kind

@@ -34,6 +34,10 @@ class Status:
     sync_empty: frozenset[str] = frozenset()
     pending: str | None = None  # the engine's move, shown until a person places it
     candidates: tuple[str, ...] = ()  # moves the sensors cannot tell apart
+    choice: int = 0  # which of the candidates is picked (and lit) now
+    #: Moves the person to move could make that the sensors cannot see at all (Akron's
+    #: above the board): Confirm then offers them as candidates.
+    unseen: int = 0
     thinking: float | None = None  # the engine's progress, 0..1, while it searches
     #: Holes whose sensors are being ignored, each with its problem in words.
     faults: tuple[str, ...] = ()
