@@ -1,14 +1,22 @@
 """Akron on the desktop simulator: the pyramid drawn from above (stacks, covered and
-pinned balls, cut contacts) and the mouse finding balls and points."""
+pinned balls, cut contacts), the simulated pile with gravity under the mouse, sensors
+that see only the holes, and the supplies beside the board."""
 
 import pygame
+import pytest
 
 from app.games import game, new_game
+from app.screen.akron_hand import can_lift, can_put, holes, lift
 from app.screen.boards import drawer_for
 from app.screen.boards.akron import (BALL_RADIUS, DARK, PIN_RING, WOOD, AkronDrawer,
                                      ball_radius, shadowed)
-from engines.akron.geometry import NAMES
+from app.screen.menu import Choice
+from app.screen.simulator import WINDOW, Simulator
+from app.table.store import RecordStore
+from app.table.thinker import InlineThinker
+from engines.akron.geometry import HOLES, NAMES
 
+PEOPLE = Choice("akron", {}, {"b": "person", "w": "person"}, 2)
 WHITE, RED = (game("akron").players[p].piece for p in ("b", "w"))
 #: A legal game building a small pyramid in the bottom-left corner: a 3x3 block of
 #: holes, four level-2 balls on it and red's 3c3 on those. 3c3 covers 1c3; 1c1 carries
@@ -17,6 +25,13 @@ PYRAMID = ("1a1 1c1 1a3 1c3 1e1 1e3 1a5 1c5 1e5 1g3 1a7 1g3-2d4 1a7-2b4 1g3 1a7 
            "1g3-2d2 1a7-2b2 1g3 1a7 1g3-3c3").split()
 
 
+class Clock:
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
 
 def played(moves):
     board = new_game("akron")
@@ -24,6 +39,187 @@ def played(moves):
         board.push(board.parse_move(move))
     return board
 
+
+def simulator(tmp_path=None, moves=()):
+    """A simulator for two people, resuming ``moves`` saved on its board when given."""
+    store = None
+    if moves:
+        store = RecordStore(tmp_path, profile="akron-sim")
+        board = new_game("akron")
+        store.start(board)
+        for move in moves:
+            board.push(board.parse_move(move))
+        store.save(board)
+        store = RecordStore(tmp_path)
+    clock = Clock()
+    sim = Simulator(PEOPLE, clock=clock, seed=7, store=store, thinker=InlineThinker(),
+                    resume=bool(moves))
+    sim.window, sim.clock_ = pygame.Surface(WINDOW), clock
+    sim.draw(sim.window)
+    return sim
+
+
+def wait(sim, seconds=1.0):
+    clock = sim.clock_
+    end = clock.now + seconds
+    while clock.now < end:
+        clock.now += 0.1
+        sim.step()
+    return sim.draw(sim.window)
+
+
+def click(sim, point, button=1):
+    sim.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=sim.drawer.ball_centres[point],
+                                  button=button))
+    return wait(sim)
+
+
+def pixel(sim, point, dx=0.0):
+    """The window's colour at ``point``'s centre, ``dx`` hole spacings to the right."""
+    x, y = sim.drawer.ball_centres[point]
+    return sim.window.get_at((x + round(dx * sim.drawer.unit), y))[:3]
+
+
+# --- the pile: physics without a window ---------------------------------------------------
+def test_a_ball_comes_out_only_with_at_most_one_ball_on_it_and_the_chain_above_drops():
+    pile = played(PYRAMID).balls()
+    assert not can_lift(pile, "1c1")  # 2b2 and 2d2 rest on it
+    assert not can_lift(pile, "1c3")  # covered by 3c3, four rest on it
+    before = dict(pile)
+    colour, drops = lift(pile, "1a1")
+    assert colour == "b"
+    assert drops == [("2b2", "1a1"), ("3c3", "2b2")]  # along the diagonal, lowest first
+    assert pile["1a1"] == before["2b2"] and pile["2b2"] == before["3c3"]
+    assert "3c3" not in pile and len(pile) == len(before) - 1
+    with pytest.raises(ValueError, match="pinned"):
+        lift(pile, "1c1")
+
+
+def test_a_ball_goes_down_only_into_an_empty_hole_or_onto_four_balls():
+    pile = played(PYRAMID).balls()
+    assert can_put(pile, "1o15") and not can_put(pile, "1a1")
+    assert not can_put(pile, "2b6")  # 1c7 is empty below it
+    assert not can_put(pile, "3c3")  # taken
+    lift(pile, "3c3")
+    assert can_put(pile, "3c3")
+    assert holes(pile) == {name: c for name, c in pile.items() if name in HOLES}
+
+
+# --- the simulator's hand -----------------------------------------------------------------
+def test_a_resumed_game_sets_out_every_ball_and_the_sensors_see_only_the_holes(tmp_path):
+    sim = simulator(tmp_path, PYRAMID)
+    board = sim.session.board
+    assert sim.pieces == board.balls()
+    scan = sim.sensors.read()
+    assert sorted(scan) == sorted(HOLES)
+    assert {hole for hole, on in scan.items() if on} == set(board.sensor_view())
+    assert dict(scan.colours) == board.sensor_view()
+    wait(sim)
+    assert sim.session.status().state != "sync"  # the board as the game has it
+
+
+def test_clicking_a_ball_lifts_the_topmost_there_and_gravity_acts_at_once(tmp_path):
+    sim = simulator(tmp_path, PYRAMID)
+    before = dict(sim.pieces)
+    click(sim, "1c3")  # 3c3 lies over it: the top ball comes out
+    assert sim.held == "w" and "3c3" not in sim.pieces
+    click(sim, "3c3")  # put it back where it was
+    assert sim.held is None and sim.pieces == before
+    click(sim, "1c1")  # pinned: it stays, nothing in hand
+    assert sim.held is None and sim.pieces == before
+    scan = sim.sensors.read()
+    click(sim, "1e1")  # 2d2 (red) drops into 1e1, 3c3 into 2d2
+    assert sim.held == "b"
+    assert sim.pieces["1e1"] == "w" and sim.pieces["2d2"] == "w" and "3c3" not in sim.pieces
+    assert sim.sensors.read().colours["1e1"] == "w"  # the hole's sensor saw the drop
+    assert sim.sensors.read() is not scan
+
+
+def test_a_drop_shows_on_the_drawn_board(tmp_path):
+    sim = simulator(tmp_path, PYRAMID)
+    # Beside the level digit on a ball above the board.
+    assert pixel(sim, "2b2", dx=0.27) == WHITE and pixel(sim, "3c3", dx=0.27) == RED
+    click(sim, "1a1")  # white's 2b2 drops into 1a1, red's 3c3 into 2b2
+    assert pixel(sim, "2b2", dx=0.27) == RED
+    # 1c3 is no longer covered: it shows in full colour where 3c3 hid it.
+    assert pixel(sim, "1c3") == RED
+    assert pixel(sim, "1a1", dx=0.3) == WHITE
+
+
+def test_a_ball_moved_above_the_board_changes_no_sensor(tmp_path):
+    sim = simulator(tmp_path, PYRAMID)
+    scan = sim.sensors.read()
+    click(sim, "3c3")
+    assert sim.held == "w"
+    click(sim, "3c3")
+    click(sim, "2b2", button=3)  # turned over: red now
+    assert sim.pieces["2b2"] == "w"
+    assert sim.sensors.read() is scan  # not one place or lift reached the sensors
+    click(sim, "1a7")  # a hole: its sensor sees the ball leave
+    assert sim.sensors.read()["1a7"] is False
+
+
+@pytest.mark.usefixtures("no_serial_links_left")
+def test_with_serial_the_hand_sets_only_the_virtual_devices_hole_channels(tmp_path):
+    store = RecordStore(tmp_path, profile="akron-sim")
+    board = played(PYRAMID)
+    store.start(new_game("akron"))
+    store.save(board)
+    sim = Simulator(PEOPLE, clock=Clock(), seed=7, store=RecordStore(tmp_path),
+                    thinker=InlineThinker(), resume=True, serial=True)
+    try:
+        sim.draw(pygame.Surface(WINDOW))
+        channel = {hole: sim.profile.holes[hole].channel for hole in HOLES}
+        states = lambda: {hole: sim.device.scanner.states[channel[hole]] for hole in HOLES}
+        before = states()
+        assert {hole for hole, state in before.items() if state} == set(board.sensor_view())
+        for button, point in ((1, "3c3"), (1, "3c3"), (3, "2b2")):
+            sim.click(sim.drawer.ball_centres[point], button)
+        assert states() == before  # moves above the board: not one channel changed
+        sim.click(sim.drawer.ball_centres["1e1"])  # red's 2d2 drops into white's hole
+        assert states() == dict(before, **{"1e1": 2}) and before["1e1"] == 1
+    finally:
+        sim.close()
+
+
+def test_a_ball_in_hand_goes_only_where_a_ball_can_go_and_shows_under_the_mouse(tmp_path):
+    sim = simulator(tmp_path, PYRAMID)
+    click(sim, "3c3")
+    far = sim.drawer.ball_centres["1o15"]
+    sim.handle(pygame.event.Event(pygame.MOUSEMOTION, pos=far, rel=(0, 0), buttons=()))
+    assert sim.dirty
+    sim.draw(sim.window)
+    assert sim.window.get_at(far)[:3] == RED  # the held ball, under the mouse
+    click(sim, "2b6")  # nothing under it on 1c7: it stays in hand
+    assert sim.held == "w" and "2b6" not in sim.pieces
+    click(sim, "1a7")  # a ball there, but a ball in hand goes down, never lifts another
+    assert sim.held == "w" and sim.pieces["1a7"] == "b"
+    click(sim, "1o15", button=3)  # put aside, off the board
+    assert sim.held is None and "1o15" not in sim.pieces
+    click(sim, "1o15")  # with nothing in hand an empty hole takes the mover's ball
+    assert sim.pieces["1o15"] == "b"
+
+
+def test_supplies_show_under_the_board_and_count_down(tmp_path):
+    sim = simulator(tmp_path, PYRAMID)
+    drawn = sim.draw(sim.window)
+    assert "White: 24 left" in drawn.text and "Red: 25 left" in drawn.text
+    drawn = click(sim, "1o15")
+    assert "White: 23 left" in drawn.text
+
+
+def test_a_placement_game_played_by_clicks_reaches_a_win():
+    sim = simulator()
+    board = sim.session.board
+    for row in range(1, 16, 2):
+        click(sim, f"1a{row}")  # white joins row 1 and row 15 up column a
+        if board.is_game_over():
+            break
+        click(sim, f"1e{row}")  # red stays in column e, joining nothing
+    drawn = wait(sim)
+    assert board.outcome().winner == "b"
+    assert "White wins" in drawn.text, drawn.text
+    assert sim.pieces == board.balls()
 
 
 # --- the drawer: stacks, covered and pinned balls, cuts, hit testing ----------------------

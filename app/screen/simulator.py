@@ -21,6 +21,15 @@ whole, every square through the simulated sensors at once; a right click puts it
 the tray. With no piece in hand, clicks put down or lift single squares as on the other
 boards, so a piece may also be placed square by square.
 
+Akron's balls stack above the holes (:mod:`app.screen.akron_hand`): the simulated board
+holds balls at every level while its sensors see only the holes. A left click on a ball
+lifts the topmost one there into the hand (a pinned ball will not come out) and gravity
+acts at once, the ball resting on it dropping into its place; a left click then puts
+the ball in hand down on the highest point under the mouse where a ball can go (a right
+click puts it aside). Only changes in the holes reach the sensors; a ball moved above
+the board changes nothing they see, as on the real board. Each player's supply shows
+under the board.
+
 The window can be any size: the board takes a square beside the status screen (above it
 in a tall window), and both scale to it. Every game is saved as it is played, in the
 store given (``tabletop simulate`` uses the user's data directory, as ``tabletop run``
@@ -47,6 +56,8 @@ from app.games import GAMES, game, new_game
 from app.hardware.leds import SimulatedStrip
 from app.hardware.profile import Profile, load_profile
 from app.hardware.sensors import SimulatedSensors
+from app.screen import akron_hand
+from app.screen.akron_hand import has_pile
 from app.screen.boards import BoardDrawer, drawer_for
 from app.screen.console import Console
 from app.screen.display import resized
@@ -127,6 +138,8 @@ class Simulator:
         #: mouse, for the shadow of the piece in hand.
         self.tray = Tray()
         self.hover: str | None = None
+        #: Where the mouse is, for the ball in hand.
+        self.mouse: tuple[int, int] | None = None
         self.console = Console(None, tuple(GAMES), start=self.start,
                                load=self.load if store is not None else None)
         if resume and store is not None and self._resume(choice):
@@ -186,7 +199,10 @@ class Simulator:
             self.source = self.sensors
         self.strip = SimulatedStrip(self.profile.led_count, brightness=self.profile.brightness,
                                     max_ma=self.profile.max_ma)
+        #: What lies on the simulated board: hole -> colour, or for a pile of balls
+        #: every point -> colour; and the colour of the ball in hand, if any.
         self.pieces: dict[str, str] = {}
+        self.held: str | None = None
 
     def _open_serial(self) -> None:
         """A virtual sensor board for the profile, the mouse's hand on its sensors, and
@@ -221,9 +237,12 @@ class Simulator:
         self.session = session
         self.console.session = session
         if set_out:
-            for hole, colour in session.board.sensor_view().items():
-                self.sensors.place(hole, colour)
-                self.pieces[hole] = colour
+            board = session.board
+            pieces = board.balls() if has_pile(board) else board.sensor_view()
+            for name, colour in pieces.items():
+                if name in self.profile.holes:
+                    self.sensors.place(name, colour)
+                self.pieces[name] = colour
         self.table = Table(session, self.profile, self.strip, self.source, screen=self,
                            blink_s=BLINK_S)
         self._drawer: BoardDrawer | None = None
@@ -262,6 +281,62 @@ class Simulator:
             self.pieces[square] = colour
         self.step()
 
+    def lift_ball(self, point: str) -> None:
+        """Take the ball at ``point`` into the hand; the balls resting on it drop."""
+        before = akron_hand.holes(self.pieces)
+        self.held, _ = akron_hand.lift(self.pieces, point)
+        self._sense(before)
+
+    def put_ball(self, point: str, colour: str) -> None:
+        """Put a ball of ``colour`` down at ``point`` (a hole, or on four balls), or in
+        place of the ball there."""
+        before = akron_hand.holes(self.pieces)
+        self.pieces[point] = colour
+        self._sense(before)
+
+    def _sense(self, before: dict[str, str]) -> None:
+        """Pass what changed in the holes since ``before`` to the sensors, all at once
+        (a ball that drops into a hole its ball just left does so within one scan),
+        then one turn."""
+        now = akron_hand.holes(self.pieces)
+        for hole in before.keys() | now.keys():
+            if hole not in now:
+                self.sensors.lift(hole)
+            elif before.get(hole) != now[hole]:
+                self.sensors.place(hole, now[hole])
+        self.step()
+
+    def _pile_click(self, pos: tuple[int, int], button: int) -> bool:
+        """A click on a board of stacked balls; returns whether it was on the board.
+
+        With a ball in hand, a left click puts it on the highest point under the mouse
+        where it can go and a right click puts it aside. With none, a click on a ball
+        lifts the topmost one there (left; a pinned ball stays) or turns it into one of
+        the other colour (right), and a click on an empty hole places a new ball, as on
+        the other boards."""
+        if not has_pile(self.session.board) or self._drawer is None:
+            return False
+        drawer = self._drawer
+        ball = drawer.ball_at(pos, self.pieces)
+        point = drawer.point_at(pos, self.pieces)
+        if ball is None and point is None and drawer.hole_at(pos) is None:
+            return False
+        if self.held is not None:
+            if button != 1:
+                self.held = None
+            elif point is not None:
+                colour, self.held = self.held, None
+                self.put_ball(point, colour)
+        elif ball is not None:
+            if button != 1:
+                self.put_ball(ball, other(self.pieces[ball]))
+            elif akron_hand.can_lift(self.pieces, ball):
+                self.lift_ball(ball)
+        elif point is not None and point in self.profile.holes:
+            turn = self.session.board.turn
+            self.place(point, turn if button == 1 else other(turn))
+        return True
+
     def shadow(self) -> list[str] | None:
         """The squares the piece in hand would cover at the square under the mouse."""
         if self.tray.held is None or self.hover is None:
@@ -299,7 +374,7 @@ class Simulator:
         """A mouse click: on a hole it places, lifts or turns a piece, elsewhere it taps
         the screen (returning the action tapped). On the tray it picks, turns or flips a
         piece; on the board with a piece in hand it puts that piece down whole."""
-        if self._tray_click(pos, button):
+        if self._tray_click(pos, button) or self._pile_click(pos, button):
             self.dirty = True
             return None
         hole = self._drawer.hole_at(pos) if self._drawer else None
@@ -318,7 +393,15 @@ class Simulator:
 
     def _follow_the_game(self) -> None:
         """A move made by button that only recolours pieces (the swap): the hand turns
-        those pieces over, as the person at the board would."""
+        those pieces over, as the person at the board would. On a pile of balls the hand
+        moves the balls as the move did, unless they lie so already."""
+        board = self.session.board
+        if has_pile(board):
+            before = akron_hand.holes(self.pieces)
+            self.pieces.clear()
+            self.pieces.update(board.balls())
+            self._sense(before)
+            return
         for hole, colour in self.session.board.sensor_view().items():
             if hole in self.pieces and self.pieces[hole] != colour:
                 self.sensors.place(hole, colour)
@@ -346,8 +429,8 @@ class Simulator:
         """Pieces that blink on the drawn board: those a move offered by button would
         turn over (ConHex's first gem, while the swap may take it)."""
         board = self.session.board
-        if self.console.menu is not None:
-            return frozenset()
+        if self.console.menu is not None or has_pile(board):
+            return frozenset()  # Akron's candidates blink on the LEDs, as sent
         holes: set[str] = set()
         for text in self.console.offers():
             holes |= board.holes_of(board.parse_move(text))
@@ -373,9 +456,11 @@ class Simulator:
         surface.fill(BACKGROUND)
         board_area, screen_area = self.areas(surface.get_size())
         board = self.session.board
-        tray_area = None
+        tray_area = supply_area = None
         if has_tray(board):
             board_area, tray_area = split(board_area)
+        elif has_pile(board):
+            board_area, supply_area = akron_hand.split(board_area)
         if (self._drawer is None or self._drawer.board is not board
                 or self._drawer.area != board_area):
             self._drawer = drawer_for(board, board_area)
@@ -394,7 +479,12 @@ class Simulator:
                 self._drawer.draw_shadow(surface, shadow,
                                          game(board.game).players[held.player].piece, fits)
             self.tray.draw(surface, tray_area, board)
+        if supply_area is not None and self.held is not None and self.mouse is not None:
+            self._drawer.draw_held(surface, self.mouse,
+                                   game(board.game).players[self.held].piece)
         self.drawn = self.console.draw(surface, screen_area)
+        if supply_area is not None:
+            self.drawn.texts += akron_hand.draw_supplies(surface, supply_area, board)
         if self.asking:
             self.drawn = self._draw_leave(surface)
         return self.drawn
@@ -452,6 +542,8 @@ class Simulator:
                 return True
             self.click(event.pos, event.button)
         elif event.type == pygame.MOUSEMOTION:
+            self.mouse = event.pos
+            self.dirty = self.dirty or self.held is not None
             hole = self._drawer.hole_at(event.pos) if self._drawer else None
             if hole != self.hover:
                 self.hover = hole
