@@ -38,11 +38,12 @@ from engines import sgf
 from engines.core import Board, GameRecord, check_player
 from engines.errors import EngineError
 from engines.options import Option, validate
-from engines.players import LEVELS, choose_move, engine_name
+from engines.players import LEVELS, LevelOption, choose_move, engine_name
 
 #: Options that configure the engine player, not the game.
 PLAYER_OPTIONS = (
-    Option("level", 1, int, "how strong the engine player is", choices=LEVELS),
+    LevelOption("level", 1, int, "how strong the engine player is (max: the strongest)",
+                choices=LEVELS),
     Option("seed", None, int, "seed of the engine player's random choices (default: fresh)"),
 )
 _PLAYER_KEYS = frozenset(option.name for option in PLAYER_OPTIONS)

@@ -1,22 +1,88 @@
-"""Engine players: the levels the opponent menu and ``genmove`` offer.
+"""Engine players: the levels the opponent menu, ``genmove`` and hints offer.
 
-Level 1 plays a random legal move; level 2 plays the move that leaves the best score
-margin one ply ahead. Stronger search plugs in here as further levels.
+Level 1 plays a random legal move, so a beginner can win; level 2 plays the move that
+leaves the best score margin one ply ahead. From level 3 the shared search
+(:mod:`engines.search`) plays, with a budget of playouts: each game's policy says how
+many the strongest level makes (``max_playouts``, about a second and a half of this
+development machine's time and so about five to six on a Pi 4, three to four times
+slower), and level 3 makes a tenth of that. Budgets in playouts rather than seconds
+keep a level's strength the same on every machine and its answer the same for the same
+seed; :data:`MOST_SECONDS` caps every search on a machine slower than thought.
+
+``max`` names the strongest level wherever levels are given (:func:`parse_level`).
 """
 
 from __future__ import annotations
 
+import argparse
 import random
 from collections.abc import Callable, Hashable
 
 from engines.core import Board, other
+from engines.errors import EngineError
+from engines.options import Option
+from engines.search import policy_of, search
 
-LEVELS = (1, 2)
+RANDOM, GREEDY = 1, 2
+#: The levels, weakest first; the last is ``max``.
+LEVELS = (1, 2, 3, 4)
+MAX_LEVEL = LEVELS[-1]
+#: The share of the game's ``max_playouts`` each searching level makes.
+SEARCH_SHARE = {3: 0.1, 4: 1.0}
+#: No search runs longer than this, whatever its budget: on a Pi 4 the strongest level
+#: stays well under ten seconds a move even if it is slower than estimated.
+MOST_SECONDS = 8.0
+#: The level a new table or terminal game offers unless told otherwise: it answers at once.
+DEFAULT_LEVEL = GREEDY
+#: How each level plays, in a few words (menus, help texts).
+LEVEL_WORDS = {1: "random", 2: "greedy", 3: "search", 4: "strongest"}
+
+
+def parse_level(text: str | int) -> int:
+    """A level from its text: a number of :data:`LEVELS` or ``max`` (the strongest);
+    raises :class:`EngineError` naming what is allowed."""
+    word = str(text).strip().lower()
+    if word == "max":
+        return MAX_LEVEL
+    try:
+        level = int(word)
+    except ValueError:
+        level = None
+    if level not in LEVELS:
+        raise EngineError(f"level must be {', '.join(map(str, LEVELS))} or max, "
+                          f"not {str(text).strip()!r}")
+    return level
+
+
+class LevelOption(Option):
+    """The ``level`` option where options are text or typed values (GTP's
+    ``level=N``): one of :data:`LEVELS`, or ``max``."""
+
+    def accept(self, raw):
+        if isinstance(raw, str) and raw.strip().lower() == "max":
+            return MAX_LEVEL
+        return super().accept(raw)
+
+    def allowed(self) -> str:
+        return f"{', '.join(map(str, LEVELS))} or max"
+
+
+def level_argument(text: str) -> int:
+    """An argparse type: :func:`parse_level`, its refusal as argparse's usage error."""
+    try:
+        return parse_level(text)
+    except EngineError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def engine_name(level: int) -> str:
     """How records name the engine player (``PB``/``PW``)."""
     return f"Tabletop (level {level})"
+
+
+def playouts(board: Board, level: int) -> int:
+    """The search budget of ``level`` (3 or more) in ``board``'s game."""
+    return max(1, round(policy_of(board).max_playouts * SEARCH_SHARE[level]))
 
 
 def choose_move(board: Board, level: int = 1, rng: random.Random | None = None,
@@ -32,9 +98,12 @@ def choose_move(board: Board, level: int = 1, rng: random.Random | None = None,
     moves = list(board.legal_moves_for(player))
     if not moves:
         return None
-    if level <= 1 or player != board.turn:
+    if level <= RANDOM or player != board.turn:
         return rng.choice(moves)
-    return _greedy(board, moves, rng, progress or (lambda fraction: None))
+    if level == GREEDY:
+        return _greedy(board, moves, rng, progress or (lambda fraction: None))
+    return search(board, rng, playouts=playouts(board, min(level, MAX_LEVEL)),
+                  seconds=MOST_SECONDS, progress=progress)
 
 
 def _greedy(board: Board, moves: list, rng: random.Random,

@@ -108,9 +108,10 @@ def test_known_command_is_true_for_every_listed_command_and_false_for_other_game
 
 
 @pytest.mark.parametrize("options, message", [
-    ({"level": "x"}, "level must be 1 or 2, not 'x'"),
-    ({"level": "3"}, "level must be 1 or 2, not '3'"),
-    ({"level": 2.0}, "level must be 1 or 2, not 2.0"),
+    ({"level": "x"}, "level must be 1, 2, 3, 4 or max, not 'x'"),
+    ({"level": "5"}, "level must be 1, 2, 3, 4 or max, not '5'"),
+    ({"level": 2.0}, "level must be 1, 2, 3, 4 or max, not 2.0"),
+    ({"level": "maximum"}, "level must be 1, 2, 3, 4 or max, not 'maximum'"),
     ({"seed": "x"}, "seed must be a whole number, not 'x'"),
     ({"seed": "1.5"}, "seed must be a whole number, not '1.5'"),
 ])

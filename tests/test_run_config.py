@@ -30,7 +30,9 @@ def test_defaults_without_a_file(tmp_path):
 @pytest.mark.parametrize("text, message", [
     ("colour = 1", "colour: unknown key"),
     ("[game]\nfirst = 'robot'", "game.first: must be person or engine, not 'robot'"),
-    ("[game]\nlevel = 0", "game.level: must be 1 or more"),
+    ("[game]\nlevel = 0", 'game.level: must be 1, 2, 3, 4 or "max", not 0'),
+    ("[game]\nlevel = 2.0", 'game.level: must be 1, 2, 3, 4 or "max", not 2.0'),
+    ("[game]\nlevel = 'best'", "game.level: must be 1, 2, 3, 4 or \"max\", not 'best'"),
     ("[game]\nshow_legal = 1", "game.show_legal: must be bool"),
     ("[buttons]\nhint = 40", "buttons.hint: must be a BCM GPIO number 2-27"),
     ("[buttons]\nhint = 5\nundo = 5", "buttons.undo: GPIO5 is also hint"),

@@ -22,7 +22,7 @@ from app.games import GAMES, game, new_game
 from app.table import texts
 from app.table.store import SEAT_KINDS, RecordStore, Resumed, Saved, default_data_dir
 from engines import Board, EngineError, RecordError
-from engines.players import LEVELS, choose_move
+from engines.players import DEFAULT_LEVEL, LEVELS, choose_move, level_argument
 
 #: What the store records as the board a terminal game is played on, so that
 #: ``tabletop play`` continues its own games and a board or the simulator theirs.
@@ -70,8 +70,9 @@ def register(subparsers) -> None:
     parser.add_argument("--black", "--blue", dest="second", choices=SEAT_KINDS, default=None,
                         help="who plays the second colour, black in Kulami and blue in "
                              "ConHex (default: engine)")
-    parser.add_argument("--level", type=int, choices=LEVELS, default=None,
-                        help=f"the engine's level (default: {LEVELS[-1]})")
+    parser.add_argument("--level", type=level_argument, default=None,
+                        help=f"the engine's level, {', '.join(map(str, LEVELS))} or max "
+                             f"(the strongest) (default: {DEFAULT_LEVEL})")
     parser.add_argument("--seed", type=int, default=None,
                         help="seed of the engine's choices (default: a fresh one)")
     start = parser.add_mutually_exclusive_group()
@@ -90,7 +91,7 @@ class Table:
     The store reads these at every save (its ``Players``)."""
 
     seats: dict[str, str]
-    level: int = LEVELS[-1]
+    level: int = DEFAULT_LEVEL
     seed: int = 0
 
 
@@ -117,7 +118,7 @@ def resume_or_start(store: RecordStore, args, say) -> tuple[Board, Table]:
     give, its record started."""
     name = game(args.game or next(iter(GAMES))).name
     asked = Table({"b": args.red or "person", "w": args.second or "engine"},
-                  args.level or LEVELS[-1],
+                  args.level or DEFAULT_LEVEL,
                   args.seed if args.seed is not None else random.randrange(2**32))
     if not (args.new or args.options):
         resumed = store.resume(name, PROFILE)
@@ -170,7 +171,7 @@ def load(store: RecordStore, name: str | None, number: int, stdin: TextIO,
     resumed = store.load(entry.path)
     if resumed.board is None:
         raise RecordError(resumed.problem)
-    table = _table(resumed, Table({"b": "person", "w": "engine"}, LEVELS[-1],
+    table = _table(resumed, Table({"b": "person", "w": "engine"}, DEFAULT_LEVEL,
                                   random.randrange(2**32)))
     store.players = table
     say(f"Continuing {store.current.name} at move {len(resumed.board.move_stack)}.")
@@ -245,7 +246,7 @@ def play(board: Board, table: Table, stdin: TextIO, stdout: TextIO,
                 say("Saved; 'tabletop play' continues this game.")
             return 0
         if command == "hint":
-            move = choose_move(board, LEVELS[-1], _rng(table, board))
+            move = choose_move(board, table.level, _rng(table, board))
             say(f"Hint: {board.move_text(move)}")
         elif command == "undo":
             if _undo(board, table.seats, say):

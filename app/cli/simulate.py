@@ -27,7 +27,7 @@ from app.cli import add_game_arguments, game_from_args
 from app.games import game as game_info
 from app.cli.terminal import render
 from app.table import texts
-from engines.players import LEVELS, choose_move
+from engines.players import DEFAULT_LEVEL, LEVELS, choose_move, level_argument
 
 log = logging.getLogger(__name__)
 
@@ -37,8 +37,9 @@ def register(subparsers) -> None:
     add_game_arguments(parser)
     parser.add_argument("--opponent", choices=("engine", "person"), default="engine",
                         help="who plays against you (default: the engine)")
-    parser.add_argument("--level", type=int, choices=LEVELS, default=LEVELS[-1],
-                        help="the engine's level")
+    parser.add_argument("--level", type=level_argument, default=DEFAULT_LEVEL,
+                        help=f"the engine's level, {', '.join(map(str, LEVELS))} or max "
+                             f"(the strongest) (default: {DEFAULT_LEVEL})")
     parser.add_argument("--engine-starts", action="store_true",
                         help="the engine plays the first colour")
     parser.add_argument("--seed", type=int, default=None, help="seed for the engine")
@@ -67,7 +68,7 @@ def run(args) -> int:
     unused = " (no sensor board: --serial needs the window)" if args.serial else ""
     print(f"tabletop simulate: no display ({why}); playing an engine-against-engine "
           f"demo in the terminal instead{unused}.", flush=True)
-    return demo(board, random.Random(args.seed), sys.stdout, args.pause)
+    return demo(board, random.Random(args.seed), sys.stdout, args.pause, args.level)
 
 
 def _window(board, display, args) -> int:
@@ -96,14 +97,15 @@ def _window(board, display, args) -> int:
     return 0
 
 
-def demo(board, rng: random.Random, out, pause: float = 0.0) -> int:
+def demo(board, rng: random.Random, out, pause: float = 0.0,
+         level: int = DEFAULT_LEVEL) -> int:
     """Engine against engine to the end, the board printed after every move."""
     say = lambda text="": print(text, file=out, flush=True)
     players = game_info(board.game).players
     say(render(board))
     while not board.is_game_over():
         mover = board.turn
-        move = choose_move(board, LEVELS[-1], rng)
+        move = choose_move(board, level, rng)
         board.push(move)
         say(f"\n{players[mover].name} plays {board.move_text(move)}")
         say(render(board))

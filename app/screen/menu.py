@@ -27,7 +27,7 @@ from app.games import RANDOM_LAYOUT, game as game_info
 from app.table import texts as words
 from app.screen.paint import BACKGROUND, MUTED, TEXT, Action, Drawn, Painter, columns
 from app.table.store import SEAT_KINDS
-from engines.players import LEVELS
+from engines.players import DEFAULT_LEVEL, LEVEL_WORDS, LEVELS, MAX_LEVEL
 
 SET, START, BACK = "menu-set", "menu-start", "menu-back"
 SAVED, PAGE, LOAD = "menu-saved", "menu-page", "menu-load"
@@ -49,11 +49,11 @@ class Row:
     names: Callable[[Any], str] = str
 
 
-#: How each engine level plays, in the words on its button.
-LEVEL_WORDS = {1: "random", 2: "greedy"}
-
-
 def level_words(level: int) -> str:
+    """The words on a level's button: its number and how it plays, ``max`` for the
+    strongest."""
+    if level == MAX_LEVEL:
+        return "max"
     return f"{level}: {LEVEL_WORDS[level]}" if level in LEVEL_WORDS else str(level)
 
 
@@ -97,7 +97,7 @@ class Menu:
         #: The page of the load list shown, or ``None`` while the new-game rows are.
         self.page: int | None = None
         self.values: dict[str, Any] = {"game": self.games[0], "seat_b": "person",
-                                       "seat_w": "engine", "level": LEVELS[-1]}
+                                       "seat_w": "engine", "level": DEFAULT_LEVEL}
         if current is not None and current.game in self.games:
             self.values.update(game=current.game, level=current.level,
                                seat_b=current.seats.get("b", "person"),

@@ -28,6 +28,7 @@ from app.table.session import SEAT_KINDS
 from app.table.store import default_data_dir
 from app.textfile import read_text
 from engines import OptionError
+from engines.players import DEFAULT_LEVEL, LEVELS, MAX_LEVEL
 
 #: Where ``tabletop run`` looks when no ``--config`` is given.
 SYSTEM_CONFIG = Path("/etc/tabletop/tabletop.toml")
@@ -40,7 +41,7 @@ class Config:
     path: Path | None
     data_dir: Path
     seats: Mapping[str, str] = field(default_factory=lambda: {"b": "person", "w": "engine"})
-    level: int = 2
+    level: int = DEFAULT_LEVEL
     seed: int | None = None
     show_legal: bool = True
     #: Game name -> the options for a new game of it.
@@ -117,6 +118,16 @@ class _Reader:
             raise self.fail(key, f"{problem}, not {value!r}")
         return value
 
+    def level(self, game: dict) -> int:
+        """``[game] level``: a number of the engine's levels, or ``"max"``."""
+        level = game.get("level", DEFAULT_LEVEL)
+        if level == "max":
+            return MAX_LEVEL
+        if type(level) is not int or level not in LEVELS:
+            raise self.fail("game.level", f"must be {', '.join(map(str, LEVELS))} or "
+                                          f"\"max\", not {level!r}")
+        return level
+
     def options(self) -> dict[str, dict[str, Any]]:
         """Each game's table of ``options``, checked option by option by its typed
         options, then together by making a board of them (a Kulami layout name or text)."""
@@ -182,8 +193,7 @@ class _Reader:
                                                f"not {brightness!r}")
         return Config(
             self.path, Path(data_dir) if data_dir else default_data_dir(environ), seats,
-            self.value(game, "game.level", "level", int, 2, lambda v: v >= 1,
-                       "must be 1 or more"),
+            self.level(game),
             self.value(game, "game.seed", "seed", int, None),
             self.value(game, "game.show_legal", "show_legal", bool, True),
             self.options(), dict(buttons), poll / 1000, blink / 1000,
