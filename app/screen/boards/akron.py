@@ -59,8 +59,8 @@ class AkronDrawer(BoardDrawer):
     pyramid of balls over it."""
 
     game = "akron"
-    #: A ball fills most of a hole's spacing: the LED light reaches to the spacing's edge.
-    glow_radius = 0.5
+    #: A ball fills most of a hole's spacing: the LED light reaches nearly to its edge.
+    glow_radius = 0.48
 
     def __init__(self, board, area: pygame.Rect) -> None:
         super().__init__(board, area)
@@ -80,8 +80,8 @@ class AkronDrawer(BoardDrawer):
         return {name: self._point(*POINTS[INDEX[name]][1:]) for name in HOLES}
 
     def labels(self) -> list[tuple[str, Point]]:
-        return ([(COLUMNS[x], self._point(x, -1.1)) for x in range(0, GRID, 2)]
-                + [(str(y + 1), self._point(-1.1, y)) for y in range(0, GRID, 2)])
+        return ([(COLUMNS[x], self._point(x, -1.6)) for x in range(0, GRID, 2)]
+                + [(str(y + 1), self._point(-1.6, y)) for y in range(0, GRID, 2)])
 
     def draw_base(self, surface: pygame.Surface, area_leds: Mapping[str, RGB]) -> None:
         x0, y0 = self.to_px((0, 0))
