@@ -303,3 +303,29 @@ def test_the_mouse_finds_the_topmost_ball_and_the_highest_point_a_ball_can_go():
     board = pygame.Rect(drawer.to_px((0, 0)), (8 * drawer.unit, 8 * drawer.unit))
     assert len(drawer.ball_centres) == len(NAMES) == 204
     assert all(board.collidepoint(c) for c in drawer.ball_centres.values())
+
+
+def test_tabletop_simulate_akron_opens_the_window_and_plays(monkeypatch, tmp_path):
+    from app.cli import main
+    from app.screen import display
+    from app.screen.display import DisplayChoice
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.setattr(display, "choose_display", lambda: DisplayChoice("dummy", False))
+    seen = {}
+
+    def run(self, surface):
+        clock = Clock()  # the loop's time from now on, stepped by hand
+        clock.now = self.clock()
+        self.clock = self.clock_ = clock
+        self.window = surface
+        self.draw(surface)
+        for hole in ("1a1", "1c1"):
+            click(self, hole)
+        seen.update(moves=[str(m) for m in self.session.board.move_stack],
+                    profile=self.store.profile, seats=dict(self.session.seats))
+
+    monkeypatch.setattr(Simulator, "run", run)
+    assert main(["simulate", "akron", "--opponent", "person", "--new"]) == 0
+    assert seen == {"moves": ["1a1", "1c1"], "profile": "akron-sim",
+                    "seats": {"b": "person", "w": "person"}}
