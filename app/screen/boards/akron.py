@@ -102,7 +102,8 @@ class AkronDrawer(BoardDrawer):
     def draw_pieces(self, surface: pygame.Surface, pieces: Mapping[str, str],
                     blinking: Collection[str] = (), blink_on: bool = True) -> None:
         """Every ball of ``pieces`` (point name -> ``b``/``w``), level by level from the
-        board up, each level's cut contacts crossed once the bridges over them lie."""
+        board up, each level's cut contacts crossed once the bridges over them lie.
+        No ball blinks: the moves Akron offers to confirm blink on the LEDs."""
         occupied = sum(1 << INDEX[name] for name in pieces)
         players = game(self.game).players
         by_level: dict[int, list[str]] = {}
@@ -112,10 +113,6 @@ class AkronDrawer(BoardDrawer):
             for name in by_level[level]:
                 point = INDEX[name]
                 colour = players[pieces[name]].piece
-                if name in blinking and not blink_on:
-                    pygame.draw.circle(surface, colour, self.ball_centres[name],
-                                       self.px(ball_radius(level)), max(2, self.px(0.07)))
-                    continue
                 covered = bool(occupied & OVER[point])
                 pinned = (ABOVE[point] & occupied).bit_count() >= 2
                 self._ball(surface, name, shadowed(colour) if covered else colour,
