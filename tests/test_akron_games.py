@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engines.akron.board import SUPPLY, AkronBoard, Movement
+from engines.akron.board import SUPPLY, AkronBoard, Movement, Placement
 from engines.akron.geometry import BELOW, HOLES, INDEX, LEVEL, points_of
 from engines.akron.record import read
 from engines.core import PASS, Board
@@ -116,6 +116,30 @@ def test_a_random_game_ends_in_a_win_or_runs_on_and_every_upper_move_is_invisibl
         if move in upper:
             assert replay.sensor_view() == before
     assert board.is_game_over() or len(board.move_stack) == 300
+
+
+@GAMES
+@given(st.integers(0, 2**32 - 1))
+def test_the_fast_playout_plays_legal_moves_and_ends_as_the_board_does(seed):
+    board = random_game(seed, plies=random.Random(seed).randrange(0, 40))
+    start = board.copy()
+    trace = []
+    winner = board.playout(random.Random(seed), trace)
+    assert snapshot(board) == snapshot(start)  # the board is left as it was
+    for source, target in trace:
+        if target is None:
+            move = PASS
+        elif source is None:
+            move = Placement(target)
+        else:
+            move = Movement(source, target)
+        assert start.is_legal(move), (str(move), start.ascii())
+        start.push(move)
+    outcome = start.outcome()
+    if outcome is not None:
+        assert winner == outcome.winner
+    else:
+        assert winner is None and len(trace) == 300
 
 
 # --- records --------------------------------------------------------------------------

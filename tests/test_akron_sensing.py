@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from app.sensing.events import Candidates, Moved
+from app.sensing.events import Candidates
 from app.table.session import LIT_CANDIDATES, Session, State
 from engines.akron.board import AkronBoard, Movement
 from engines.akron.geometry import LEVEL
@@ -90,7 +90,6 @@ def test_the_candidate_above_the_board_is_picked_with_hint_and_confirm():
                                                       "1c5-1g3", "1e5-1g3"}
     while table.session.status().candidates[table.session.status().choice] != "2d4-1g3":
         table.session.hint()  # the next candidate
-    status = table.session.status()
     assert table.session.scene().named("suggestion") >= {"1g3", "1c3", "1e3"}
     table.session.confirm()
     assert table.moves() == ["2d4-1g3"] and table.board.ball_at("2d4") is None

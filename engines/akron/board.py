@@ -33,6 +33,7 @@ position and kept until the next push or pop.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -40,8 +41,11 @@ from typing import Any
 
 from engines.akron.geometry import (ABOVE, AT, BELOW, COLUMNS, EDGES, GRID, HOLE_MASK,
                                     HOLES, HOLES_UNDER, INDEX, LEVEL, NAMES, OVER,
-                                    PLAYER_SIDES, POINTS, SIDES, TOUCHING_AT, UNDER,
-                                    parse_point, points_of, step_up)
+                                    PLAYER_SIDES, POINTS, parse_point, points_of)
+from engines.akron.playout import LIMIT as PLAYOUT_LIMIT
+from engines.akron.playout import play_out
+from engines.akron.rules import (covered_by, destinations, drop_chain, groups, move_ball,
+                                 playable_points, visible_neighbours)
 from engines.core import PASS, Board, Lights, Outcome, check_player
 from engines.errors import EngineError, InvalidMoveError
 
@@ -80,11 +84,7 @@ class _Position:
         self._own = dict(own)  # the board changes its own dict in place
         self.occupied = occupied = own["b"] | own["w"]
         self.covered = covered_by(occupied)
-        playable = HOLE_MASK & ~occupied
-        for point in points_of(_supported_candidates(occupied)):
-            if BELOW[point] & occupied == BELOW[point]:
-                playable |= 1 << point
-        self.playable = playable
+        self.playable = playable_points(occupied)
         self._groups: dict[str, list[int]] = {}
 
     def groups(self, player: str) -> list[int]:
@@ -98,67 +98,6 @@ class _Position:
             if group >> point & 1:
                 return group
         return 0
-
-
-def _supported_candidates(occupied: int) -> int:
-    """The empty points above the board that some filled point holds up: the only ones
-    that can be playable."""
-    found = 0
-    for point in points_of(occupied):
-        found |= ABOVE[point]
-    return found & ~occupied
-
-
-def covered_by(occupied: int) -> int:
-    """The balls with a ball straight two levels above them."""
-    covered = 0
-    for point in points_of(occupied & ~HOLE_MASK):
-        below = UNDER[point]
-        if below >= 0:
-            covered |= 1 << below
-    return covered
-
-
-def visible_neighbours(point: int, own: int, occupied: int, covered: int) -> int:
-    """The own balls a visible ball at ``point`` touches visibly: beside it with the
-    contact not bridged over by two balls, below it, above it; none covered."""
-    found = (BELOW[point] | ABOVE[point]) & own
-    for neighbour, bridges in SIDES[point]:
-        if own >> neighbour & 1 and occupied & bridges != bridges:
-            found |= 1 << neighbour
-    return found & ~covered
-
-
-def groups(own: int, occupied: int, covered: int) -> list[int]:
-    """The visible groups of the balls ``own``: each a mask of balls joined by visible
-    contacts. Covered balls are in none."""
-    left = own & ~covered
-    found = []
-    while left:
-        start = left & -left
-        group, frontier = start, [start.bit_length() - 1]
-        while frontier:
-            new = visible_neighbours(frontier.pop(), own, occupied, covered) & ~group
-            group |= new
-            frontier.extend(points_of(new))
-        found.append(group)
-        left &= ~group
-    return found
-
-
-def drop_chain(point: int, occupied: int) -> list[int]:
-    """The balls that drop when the ball at ``point`` leaves, lowest first: the one
-    resting on it, the one resting on that one along the same diagonal, and so on. Only
-    for a ball at most one ball rests on."""
-    chain = []
-    resting = ABOVE[point] & occupied
-    below = point
-    while resting:
-        above = resting.bit_length() - 1
-        chain.append(above)
-        nxt = step_up(below, above)
-        below, resting = above, (1 << nxt) & occupied if nxt >= 0 else 0
-    return chain
 
 
 class AkronBoard(Board):
@@ -314,29 +253,8 @@ class AkronBoard(Board):
     def _targets(self, player: str, source: int) -> int:
         """The points the ball at ``source`` may move to, as a mask."""
         position = self.position
-        occupied = position.occupied
-        chain = drop_chain(source, occupied)
-        if chain:
-            gone = sum(1 << p for p in chain)
-            own, rest = self._own[player] & ~gone, occupied & ~gone
-            covered = covered_by(rest)
-            group = 0
-            for found in groups(own, rest, covered):
-                if found >> source & 1:
-                    group = found
-        else:
-            gone = 0
-            group = position.group_of(player, source)
-        group &= ~(1 << source)
-        near = 0
-        for point in points_of(group):
-            near |= TOUCHING_AT[point]
-        targets = 0
-        barred = (1 << source) | gone
-        for target in points_of(near & position.playable):
-            if not BELOW[target] & barred:
-                targets |= 1 << target
-        return targets
+        return destinations(source, self._own[player], position.occupied,
+                            position.groups(player), position.playable)
 
     def moves_from(self, hole: str) -> Iterator[Movement]:
         """The legal moves of the ball in ``hole`` (a point name: any level)."""
@@ -449,17 +367,22 @@ class AkronBoard(Board):
             own[player] |= 1 << move.point
             self._supply[player] -= 1
             return
-        places = [move.source, *drop_chain(move.source, self.position.occupied)]
-        own[player] &= ~(1 << move.source)
-        for lower, upper in zip(places, places[1:]):
-            owner = "b" if own["b"] >> upper & 1 else "w"
-            own[owner] = own[owner] & ~(1 << upper) | (1 << lower)
-        own[player] |= 1 << move.target
+        move_ball(own, player, move.source, move.target)
 
     def _undo(self, move: Hashable) -> None:
         b, w, supply_b, supply_w, self._passes = self._history.pop()
         self._own = {"b": b, "w": w}
         self._supply = {"b": supply_b, "w": supply_w}
+
+    def playout(self, rng: random.Random, trace: list | None = None,
+                limit: int = PLAYOUT_LIMIT) -> str | None:
+        """Who wins (``None``: a draw) when the game is played out from here at random,
+        at most ``limit`` actions, leaving the board as it is: the search's playout
+        (:mod:`.playout`). With ``trace``, appends each action played."""
+        if self.is_game_over():
+            return self.outcome().winner
+        return play_out(dict(self._own), dict(self._supply), self.turn, self._passes, rng,
+                        limit, trace)
 
     # --- the end ----------------------------------------------------------------------
     def winner(self) -> str | None:
@@ -585,5 +508,4 @@ class AkronBoard(Board):
         return clone
 
 
-__all__ = ["AkronBoard", "Movement", "Placement", "SUPPLY", "covered_by", "drop_chain",
-           "groups", "visible_neighbours"]
+__all__ = ["AkronBoard", "Movement", "Placement", "SUPPLY"]

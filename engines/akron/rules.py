@@ -1,0 +1,124 @@
+"""What an Akron position implies, worked out from its masks of balls: the covered
+balls, the playable points, the visible groups, the drop chain of a ball leaving and a
+ball's destinations.
+
+Plain functions of Python ints (a bit per point of :mod:`.geometry`), shared by the
+board (:mod:`.board`) and the fast playout (:mod:`.playout`), so both follow one copy
+of each rule.
+"""
+
+from __future__ import annotations
+
+from engines.akron.geometry import (ABOVE, BELOW, HOLE_MASK, SIDES, TOUCHING_AT, UNDER,
+                                    points_of, step_up)
+
+
+def playable_points(occupied: int) -> int:
+    """The empty holes, and the empty points above the board with all four points
+    below them filled."""
+    held_up = 0
+    for point in points_of(occupied):
+        held_up |= ABOVE[point]
+    playable = HOLE_MASK & ~occupied
+    for point in points_of(held_up & ~occupied):
+        if BELOW[point] & occupied == BELOW[point]:
+            playable |= 1 << point
+    return playable
+
+
+def covered_by(occupied: int) -> int:
+    """The balls with a ball straight two levels above them."""
+    covered = 0
+    for point in points_of(occupied & ~HOLE_MASK):
+        below = UNDER[point]
+        if below >= 0:
+            covered |= 1 << below
+    return covered
+
+
+def visible_neighbours(point: int, own: int, occupied: int, covered: int) -> int:
+    """The own balls a visible ball at ``point`` touches visibly: beside it with the
+    contact not bridged over by two balls, below it, above it; none covered."""
+    found = (BELOW[point] | ABOVE[point]) & own
+    for neighbour, bridges in SIDES[point]:
+        if own >> neighbour & 1 and occupied & bridges != bridges:
+            found |= 1 << neighbour
+    return found & ~covered
+
+
+def groups(own: int, occupied: int, covered: int) -> list[int]:
+    """The visible groups of the balls ``own``: each a mask of balls joined by visible
+    contacts. Covered balls are in none."""
+    left = own & ~covered
+    found = []
+    while left:
+        start = left & -left
+        group, frontier = start, [start.bit_length() - 1]
+        while frontier:
+            new = visible_neighbours(frontier.pop(), own, occupied, covered) & ~group
+            group |= new
+            frontier.extend(points_of(new))
+        found.append(group)
+        left &= ~group
+    return found
+
+
+def drop_chain(point: int, occupied: int) -> list[int]:
+    """The balls that drop when the ball at ``point`` leaves, lowest first: the one
+    resting on it, the one resting on that one along the same diagonal, and so on. Only
+    for a ball at most one ball rests on."""
+    chain = []
+    resting = ABOVE[point] & occupied
+    below = point
+    while resting:
+        above = resting.bit_length() - 1
+        chain.append(above)
+        nxt = step_up(below, above)
+        below, resting = above, (1 << nxt) & occupied if nxt >= 0 else 0
+    return chain
+
+
+def destinations(source: int, mine: int, occupied: int, mine_groups: list[int],
+                 playable: int) -> int:
+    """The points the ball at ``source`` may move to, as a mask: playable points that
+    touch a ball of its group and rest neither on its place nor on the place of a ball
+    that drops. ``mine`` are the mover's balls, ``mine_groups`` their visible groups
+    in this position (the group is worked out again without the dropping balls)."""
+    chain = drop_chain(source, occupied)
+    group = gone = 0
+    if chain:
+        for point in chain:
+            gone |= 1 << point
+        rest = occupied & ~gone
+        candidates = groups(mine & ~gone, rest, covered_by(rest))
+    else:
+        candidates = mine_groups
+    for candidate in candidates:
+        if candidate >> source & 1:
+            group = candidate
+            break
+    group &= ~(1 << source)
+    near = 0
+    for point in points_of(group):
+        near |= TOUCHING_AT[point]
+    barred = (1 << source) | gone
+    targets = 0
+    for target in points_of(near & playable):
+        if not BELOW[target] & barred:
+            targets |= 1 << target
+    return targets
+
+
+def move_ball(own: dict[str, int], player: str, source: int, target: int) -> None:
+    """Move ``player``'s ball from ``source`` to ``target`` in ``own`` (player -> mask),
+    the balls above ``source`` dropping one step each along their diagonal."""
+    places = [source, *drop_chain(source, own["b"] | own["w"])]
+    own[player] &= ~(1 << source)
+    for lower, upper in zip(places, places[1:]):
+        owner = "b" if own["b"] >> upper & 1 else "w"
+        own[owner] = own[owner] & ~(1 << upper) | (1 << lower)
+    own[player] |= 1 << target
+
+
+__all__ = ["covered_by", "destinations", "drop_chain", "groups", "move_ball",
+           "playable_points", "visible_neighbours"]
