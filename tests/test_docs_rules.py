@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from app.games import GAMES
 from engines.conhex.board import HANDICAP, PIE
 from engines.conhex.geometry import HOLES
 from engines.kulami.board import OPTIONS as KULAMI_OPTIONS
@@ -19,12 +20,14 @@ def text():
     return RULES.read_text(encoding="utf-8")
 
 
-def test_it_covers_both_games_their_decisions_notation_records_and_what_follows(text):
+def test_it_covers_every_game_its_decisions_notation_and_records(text):
     headings = re.findall(r"^#+ (.+)$", text, re.M)
-    for heading in ("Kulami", "ConHex", "What we decided", "Notation", "Records",
-                    "Akron and Blokus Duo"):
+    for heading in ("Kulami", "ConHex", "Blokus Duo", "Akron", "What we decided",
+                    "Notation", "Records"):
         assert heading in headings, heading
-    assert headings.count("What we decided") == 2 and headings.count("Notation") == 2
+    assert headings.count("What we decided") == 3 and headings.count("Notation") == 3
+    for game in GAMES.values():  # a rules section and a records section for each
+        assert headings.count(game.title) == 2, game.title
 
 
 def test_it_points_nowhere_outside_the_repository(text):
