@@ -5,7 +5,7 @@ leaves the best score margin one ply ahead. From level 3 the shared search
 (:mod:`engines.search`) plays, with a budget of playouts: each game's policy says how
 many the strongest level makes (``max_playouts``, about a second and a half of this
 development machine's time and so about five to six on a Pi 4, three to four times
-slower), and level 3 makes a tenth of that. Budgets in playouts rather than seconds
+slower), and level 3 makes a twentieth of that. Budgets in playouts rather than seconds
 keep a level's strength the same on every machine and its answer the same for the same
 seed; :data:`MOST_SECONDS` caps every search on a machine slower than thought.
 
@@ -28,7 +28,7 @@ RANDOM, GREEDY = 1, 2
 LEVELS = (1, 2, 3, 4)
 MAX_LEVEL = LEVELS[-1]
 #: The share of the game's ``max_playouts`` each searching level makes.
-SEARCH_SHARE = {3: 0.1, 4: 1.0}
+SEARCH_SHARE = {3: 0.05, 4: 1.0}
 #: No search runs longer than this, whatever its budget: on a Pi 4 the strongest level
 #: stays well under ten seconds a move even if it is slower than estimated.
 MOST_SECONDS = 8.0

@@ -12,7 +12,8 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser("gtp", help="speak GTP on stdin/stdout")
     parser.add_argument("game")
     parser.add_argument("options", nargs="*", metavar="key=value",
-                        help="game options, plus level=N and seed=N for genmove")
+                        help="game options, plus level=N (1-4, or max: the strongest) and "
+                             "seed=N for genmove")
     parser.set_defaults(run=run)
 
 

@@ -1,0 +1,193 @@
+"""Playing strength of the engine's levels: matches between levels and against a random
+player for every registered game, win rates with 95% confidence intervals, and the time
+per move at each level; for Blokus Duo, matches against Pentobi's GTP engine at its
+lowest levels when ``pentobi-gtp`` is on the PATH.
+
+Run from the repository: ``.venv/bin/python -m bench.strength [GAME ...] [--games N]``.
+Every game of ``app.games.GAMES`` by default, so a game joins the table once registered.
+Each match plays ``--games`` games (half with each colour); a draw counts half a win.
+The interval is Wilson's score interval, right for win rates near 0 or 1 where the
+normal approximation is not. Level 1 plays at random: matches against it are the
+matches against a random player. Times are wall-clock seconds per move on this
+machine, for the searching player's moves only; a Pi 4 is about 3-4 times slower single
+core, so multiply by 4 for its figure (the levels are budgets of playouts, so their
+strength is the same there).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import shutil
+import statistics
+import subprocess
+import time
+from collections import defaultdict
+
+from app.games import GAMES, new_game
+from engines.players import LEVELS, MAX_LEVEL, choose_move
+
+#: Level pairs (stronger, weaker) each game is measured on: each level against the one
+#: below, and every level against random play (level 1).
+PAIRS = tuple((level, level - 1) for level in LEVELS[1:]) + tuple(
+    (level, LEVELS[0]) for level in LEVELS[2:])
+#: Pentobi's levels the strongest level meets in Blokus Duo.
+PENTOBI_LEVELS = (1, 2)
+#: How much slower a Pi 4 is than this machine, single core (the upper estimate).
+PI_FACTOR = 4
+
+
+def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson's 95% score interval for a win rate of ``wins`` out of ``games``."""
+    if not games:
+        return 0.0, 1.0
+    rate = wins / games
+    centre = (rate + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games)) / (
+        1 + z * z / games)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+class EnginePlayer:
+    """One of our levels; keeps the time of each move it makes."""
+
+    def __init__(self, level: int, seed: int, times: list[float]) -> None:
+        self.level, self.rng, self.times = level, random.Random(seed), times
+        self.name = "max" if level == MAX_LEVEL else f"level {level}"
+
+    def start(self, board) -> None:
+        pass
+
+    def move(self, board):
+        started = time.perf_counter()
+        move = choose_move(board, self.level, self.rng)
+        self.times.append(time.perf_counter() - started)
+        return move
+
+    def seen(self, board, move) -> None:
+        pass
+
+
+class PentobiPlayer:
+    """Pentobi's GTP engine at ``level``, kept in step with the game move by move."""
+
+    def __init__(self, binary: str, level: int, seed: int) -> None:
+        self.name = f"Pentobi {level}"
+        self.process = subprocess.Popen(
+            [binary, "--game", "duo", "--nobook", "--quiet", "--level", str(level),
+             "--seed", str(seed)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def ask(self, command: str) -> str:
+        self.process.stdin.write(command + "\n")
+        self.process.stdin.flush()
+        lines = []
+        while True:
+            line = self.process.stdout.readline()
+            if not line.strip() and lines:
+                break
+            if line.strip():
+                lines.append(line.strip())
+        answer = " ".join(lines)
+        if not answer.startswith("="):
+            raise RuntimeError(f"pentobi-gtp refused {command!r}: {answer}")
+        return answer[1:].strip()
+
+    def start(self, board) -> None:
+        self.ask("clear_board")
+
+    def move(self, board):
+        return board.parse_move(self.ask(f"genmove {board.turn}"))
+
+    def seen(self, board, move) -> None:
+        """Tell Pentobi a move made by the other side (``board`` before it)."""
+        self.ask(f"play {board.turn} {board.move_text(move)}")
+
+    def close(self) -> None:
+        self.process.stdin.close()
+        self.process.wait(timeout=10)
+
+
+def play(game: str, players: dict, options: dict) -> str | None:
+    """One game between ``players`` by colour; the winner's colour or ``None``."""
+    board = new_game(game, **options)
+    for player in players.values():
+        player.start(board)
+    while not board.is_game_over():
+        mover = players[board.turn]
+        move = mover.move(board)
+        for other in players.values():
+            if other is not mover:
+                other.seen(board, move)
+        board.push(move)
+    return board.outcome().winner
+
+
+def match(game: str, strong, weak, games: int, options: dict | None = None) -> float:
+    """``strong``'s score (wins plus half the draws) over ``games`` games, colours
+    alternating."""
+    score = 0.0
+    for number in range(games):
+        players = {"b": strong, "w": weak} if number % 2 == 0 else {"b": weak, "w": strong}
+        winner = play(game, players, options or {})
+        colour = "b" if players["b"] is strong else "w"
+        score += 1.0 if winner == colour else 0.5 if winner is None else 0.0
+    return score
+
+
+def report(label: str, score: float, games: int) -> None:
+    low, high = wilson(score, games)
+    print(f"  {label:<22} {score / games:>6.0%}  [{low:>4.0%}, {high:>4.0%}]  "
+          f"({score:g} of {games})", flush=True)
+
+
+def bench_game(game: str, games: int, seed: int) -> None:
+    print(f"{game}: win rate of the first named, 95% interval (Wilson)", flush=True)
+    times: dict[int, list[float]] = defaultdict(list)
+    for strong, weak in PAIRS:
+        first = EnginePlayer(strong, seed + strong, times[strong])
+        second = EnginePlayer(weak, seed + 10 + weak, times[weak])
+        report(f"{first.name} vs {second.name}", match(game, first, second, games), games)
+    if game == "blokus-duo":
+        bench_pentobi(games, seed, times)
+    print(f"  {'time a move (s)':<22} {'mean':>6} {'median':>7} {'max':>6} "
+          f"{'Pi 4 max (x' + str(PI_FACTOR) + ')':>14}")
+    for level in LEVELS:
+        spent = times[level]
+        if spent:
+            print(f"  {'level ' + str(level) + (' (max)' if level == MAX_LEVEL else ''):<22}"
+                  f" {statistics.mean(spent):>6.3f} {statistics.median(spent):>7.3f}"
+                  f" {max(spent):>6.2f} {max(spent) * PI_FACTOR:>14.1f}")
+    print(flush=True)
+
+
+def bench_pentobi(games: int, seed: int, times: dict) -> None:
+    binary = shutil.which("pentobi-gtp")
+    if binary is None:
+        print("  Pentobi: pentobi-gtp is not on the PATH, those matches are skipped",
+              flush=True)
+        return
+    for level in PENTOBI_LEVELS:
+        pentobi = PentobiPlayer(binary, level, seed)
+        try:
+            ours = EnginePlayer(MAX_LEVEL, seed, times[MAX_LEVEL])
+            report(f"max vs {pentobi.name}",
+                   match("blokus-duo", ours, pentobi, games, {"start": "fixed"}), games)
+        finally:
+            pentobi.close()
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("games", nargs="*", metavar="GAME",
+                        help=f"games to measure (default: all, {', '.join(GAMES)})")
+    parser.add_argument("--games", dest="count", type=int, default=20,
+                        help="games per match (default: 20; 2 for a quick look)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the players")
+    args = parser.parse_args(argv)
+    for game in args.games or list(GAMES):
+        bench_game(game, args.count, args.seed)
+
+
+if __name__ == "__main__":
+    main()
