@@ -94,6 +94,16 @@ def test_an_overpass_cuts_a_contact_beneath_it_whatever_the_colours():
     assert board.touching("1c3", "1c5")  # 2b4 is not there
 
 
+def test_a_contact_along_the_edge_has_one_bridge_and_is_never_cut():
+    board = AkronBoard.from_balls(balls(b="1a1 1a3 1c1", w="1c3 2b2"))
+    assert board.touching("1a1", "1a3") and board.touching("1a1", "1c1")
+    # White's column a under a red wall resting on it and on red's column c.
+    column_a = [f"1a{r}" for r in range(1, 16, 2)]
+    red = [f"1c{r}" for r in range(1, 16, 2)] + [f"2b{r}" for r in range(2, 15, 2)]
+    board = AkronBoard.from_balls({**dict.fromkeys(column_a, "b"), **dict.fromkeys(red, "w")})
+    assert board.winning_chain("b") == tuple(column_a)
+
+
 # --- movements ----------------------------------------------------------------------
 def test_the_legal_moves_of_a_ball_touch_its_group_not_itself():
     board = AkronBoard.from_balls(balls(b="1c3 1e3 1g3", w="1o15"))

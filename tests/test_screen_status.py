@@ -9,7 +9,8 @@ from app.games import new_game
 from app.table.status import Status
 from engines.players import choose_move
 
-GAMES = {"kulami": {"layout": "square-1", "scoring": 1}, "conhex": {"pie": True, "handicap": 0}}
+GAMES = {"kulami": {"layout": "square-1", "scoring": 1}, "conhex": {"pie": True, "handicap": 0},
+         "akron": {}}
 SEATS = {"b": "person", "w": "engine"}
 
 
@@ -31,10 +32,14 @@ def snapshot(board, **changes) -> Status:
 
 
 def finished(game: str):
-    board = new_game(game, **GAMES[game])
+    """A game played to its end at random (Akron's random games may wander: the first
+    that ends within 300 actions)."""
     rng = random.Random(5)
+    board = new_game(game, **GAMES[game])
     while not board.is_game_over():
-        board.push(choose_move(board, 2, rng))
+        board.push(choose_move(board, 1, rng))
+        if len(board.move_stack) > 300:
+            board = new_game(game, **GAMES[game])
     return board
 
 
@@ -144,7 +149,8 @@ def test_whose_turn_names_the_player_and_who_plays(all_states, game):
 def test_sync_mode_lists_the_holes_to_fill_and_to_empty(all_states, game):
     status = all_states[game]["sync"]
     _, drawn = render(status)
-    fill = sorted(status.sync_fill, key=lambda n: (n[0], int(n[1:])))
+    fill = sorted(status.sync_fill, key=lambda n: (n.rstrip("0123456789"),
+                                                   int(n[len(n.rstrip("0123456789")):])))
     assert f"Put a piece on: {' '.join(fill[:8])} and 3 more" in drawn.text
     assert f"Take the piece off: {' '.join(sorted(status.sync_empty))}" in drawn.text
 
@@ -438,3 +444,27 @@ def test_the_legend_shows_the_roles_the_board_lights():
         assert lights <= set(shown) <= lights | {"owned_b", "owned_w"}, (shown, lights)
     assert {"setup", "legal", "last", "off_limits", "owned_b", "owned_w", "error",
             "suggestion", "fill"} <= {role for shown, _ in seen for role in shown}
+
+
+def test_many_candidates_show_the_picked_one_first_and_a_button_for_more(all_states):
+    middle = played("akron", 40)
+    moves = tuple(sorted(str(m) for m in middle.legal_moves))[:9]
+    status = snapshot(middle, message_kind="confirm", candidates=moves, choice=4,
+                      message=words.WHICH_MOVE)
+    _, drawn = render(status, (1024, 600))
+    chips = [move for move in moves if move in drawn.text]
+    assert chips == list(moves[4:7])  # the picked one (lit on the board) and the next
+    more = drawn.button("More (9)")
+    assert drawn.action_at(more.rect.center) == Action(HINT, "3")
+    assert drawn.action_at(drawn.button(moves[4]).rect.center) == Action(CONFIRM, moves[4])
+
+
+def test_moves_the_sensors_cannot_see_are_offered_through_confirm():
+    middle = played("akron", 40)
+    status = snapshot(middle, unseen=12, message="Your move.")
+    _, drawn = render(status)
+    assert "Moved a piece the sensors cannot see? Press Confirm." in drawn.text
+    assert drawn.action_at(drawn.button("Confirm").rect.center) == Action(CONFIRM)
+    _, drawn = render(snapshot(middle, message="Your move."))
+    assert drawn.action_at(drawn.button("Confirm").rect.center) is None
+    assert "cannot see" not in drawn.text

@@ -66,10 +66,17 @@ def sentence(text: str) -> str:
 
 def holes(names: Iterable[str], most: int = 8) -> str:
     """Hole names in board order, at most ``most`` of them and a count of the rest."""
-    ordered = sorted(names, key=lambda n: (n[:1], int(n[1:]) if n[1:].isdigit() else 0, n))
+    ordered = sorted(names, key=_board_order)
     shown = " ".join(ordered[:most])
     rest = len(ordered) - most
     return f"{shown} and {rest} more" if rest > 0 else shown
+
+
+def _board_order(name: str) -> tuple[str, int, str]:
+    """Column by column, each from row 1 up: ``a2`` before ``a10``, and an Akron
+    hole's level digit leads its column (``1c3``)."""
+    match = re.fullmatch(r"(\D*\d?\D+)(\d+)", name)
+    return (match[1], int(match[2]), name) if match else (name, 0, name)
 
 
 # --- the session's messages --------------------------------------------------------------

@@ -16,7 +16,9 @@ What this module knows is shape only, never whose balls are where:
 - ``ABOVE[i]``: the points that rest on ``i`` (up to four);
 - ``OVER[i]``: the point straight two levels above ``i``, whose ball covers ``i``;
 - ``SIDES[i]``: each same-level neighbour two grid steps away, with the two points one
-  level up that bridge over that contact (an overpass cuts it when both are filled);
+  level up that bridge over that contact (an overpass cuts it when both are filled; a
+  contact along the edge of a level has one such point, and :data:`NOWHERE` for the
+  other, so it is never cut);
 - ``HOLES_UNDER[i]``: the holes a point shows on, for LEDs that sit only under holes:
   the hole itself, the hole straight below an even level, the four holes around an odd
   level;
@@ -81,6 +83,11 @@ OVER = tuple(_mask([(level + 2, x, y)]) for level, x, y in POINTS)
 UNDER = tuple(AT.get((level - 2, x, y), -1) for level, x, y in POINTS)
 
 
+#: A bit for no point at all, never filled: the second bridge of a contact along the
+#: edge of a level, which has only one point over it and so can never be cut.
+NOWHERE = 1 << len(POINTS)
+
+
 def _sides(level: int, x: int, y: int) -> tuple[tuple[int, int], ...]:
     found = []
     for dx, dy in ((2, 0), (-2, 0), (0, 2), (0, -2)):
@@ -89,7 +96,9 @@ def _sides(level: int, x: int, y: int) -> tuple[tuple[int, int], ...]:
             continue
         mx, my = x + dx // 2, y + dy // 2  # the midpoint of the contact
         across = ((mx, my - 1), (mx, my + 1)) if dx else ((mx - 1, my), (mx + 1, my))
-        found.append((neighbour, _mask((level + 1, ax, ay) for ax, ay in across)))
+        bridges = [(level + 1, ax, ay) for ax, ay in across]
+        found.append((neighbour, _mask(bridges) | (0 if all(b in AT for b in bridges)
+                                                   else NOWHERE)))
     return tuple(found)
 
 
@@ -151,6 +160,6 @@ def parse_point(text: str) -> int:
 
 
 __all__ = ["ABOVE", "AT", "BELOW", "BESIDE", "COLUMNS", "COUNT", "EDGES", "GRID", "HOLES",
-           "HOLES_UNDER", "HOLE_MASK", "INDEX", "LEVEL", "LEVELS", "NAMES", "OVER",
+           "HOLES_UNDER", "HOLE_MASK", "INDEX", "LEVEL", "LEVELS", "NAMES", "NOWHERE", "OVER",
            "PLAYER_SIDES", "POINTS", "SIDE", "SIDES", "TOUCHING_AT", "UNDER",
            "bit", "parse_point", "points_of", "step_up"]
