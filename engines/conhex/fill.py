@@ -16,8 +16,8 @@ by one, because of three facts:
 
 So a playout is a sort of the open holes by random keys, two sums over per-hole tables
 of cell counts packed into one int (four bits a cell, biased so that a cell's top bit is
-set once its player holds half of it), a handful of 3-3 cells, and one flood over the
-first player's cells.
+set once its player holds half of it), one walk back through the order for the 3-3
+cells, and one flood over the first player's cells.
 """
 
 from __future__ import annotations
@@ -41,6 +41,8 @@ def cell_bit(cell: int) -> int:
 
 #: Top bit's length -> its cell, for reading cells back out of a mask.
 CELL_OF_LENGTH = {cell_bit(c.number).bit_length(): c.number for c in CELLS}
+#: Hole -> the cells it belongs to, as a mask.
+HOLE_CELLS = tuple(sum(cell_bit(c) for c in CELLS_OF_HOLE[hole]) for hole in range(len(HOLES)))
 #: Cell -> the cells sharing a hole with it, as a mask.
 NEIGHBOUR_BITS = tuple(sum(cell_bit(n) for n in NEIGHBOURS[c.number]) for c in CELLS)
 SIDE_BITS = {side: sum(cell_bit(c) for c in cells) for side, cells in SIDES.items()}
@@ -77,12 +79,15 @@ def fill_owners(order: list[int], holes_b: list[int], holes_w: list[int],
     cells_b = owned["b"] | (reached_b & ~reached_w)
     split = reached_b & reached_w
     if split:
-        position = {hole: index for index, hole in enumerate(order)}
+        # The last hole filled of each split cell, found walking the order backwards:
+        # that gem gave its player their third, so the cell went to the other player.
         by_w = set(holes_w)
-        while split:
-            low = split & -split
-            split ^= low
-            holes = CELLS[CELL_OF_LENGTH[low.bit_length()]].holes
-            if max(holes, key=lambda hole: position.get(hole, -1)) in by_w:
-                cells_b |= low
+        for hole in reversed(order):
+            cells = HOLE_CELLS[hole] & split
+            if cells:
+                if hole in by_w:
+                    cells_b |= cells
+                split ^= cells
+                if not split:
+                    break
     return cells_b
