@@ -2,6 +2,8 @@
 pinned balls, cut contacts), the simulated pile with gravity under the mouse, sensors
 that see only the holes, and the supplies beside the board."""
 
+import random
+
 import pygame
 import pytest
 
@@ -329,3 +331,70 @@ def test_tabletop_simulate_akron_opens_the_window_and_plays(monkeypatch, tmp_pat
     assert main(["simulate", "akron", "--opponent", "person", "--new"]) == 0
     assert seen == {"moves": ["1a1", "1c1"], "profile": "akron-sim",
                     "seats": {"b": "person", "w": "person"}}
+
+
+def tap(sim, drawn, label):
+    """Tap the status screen's button labelled ``label``; returns the window redrawn."""
+    sim.click(drawn.button(label).rect.center)
+    return wait(sim)
+
+
+def above_the_board(move) -> bool:
+    text = str(move)
+    return "-" in text and all(point[0] != "1" for point in text.split("-"))
+
+
+def a_game_with_a_move_above_the_board():
+    """The moves of a random game that ends within 200 actions, and how many of them
+    come before a move from one point above the board to another."""
+    rng = random.Random(4)
+    while True:
+        board = new_game("akron")
+        while not board.is_game_over() and len(board.move_stack) < 200:
+            board.push(rng.choice(list(board.legal_moves)))
+        upper = [i for i, move in enumerate(board.move_stack) if above_the_board(move)]
+        if board.is_game_over() and upper:
+            return [str(move) for move in board.move_stack], upper[0]
+
+
+def make(sim, text):
+    """A person makes ``text`` on the simulated pile by clicks, then confirms it on the
+    status screen if the sensors could not tell it."""
+    board = sim.session.board
+    before = len(board.move_stack)
+    for point in text.split("-"):
+        click(sim, point)
+    if len(board.move_stack) == before:
+        drawn = sim.draw(sim.window)
+        if not sim.session.candidates:
+            drawn = tap(sim, drawn, "Confirm")  # moved where no sensor sees
+        if len(sim.session.candidates) == 1:
+            drawn = tap(sim, drawn, "Confirm")
+        else:
+            while text not in [button.label for button in drawn.buttons]:
+                drawn = tap(sim, drawn, f"More ({len(sim.session.candidates)})")
+            drawn = tap(sim, drawn, text)
+    assert board.move_text(board.move_stack[-1]) == text and len(board.move_stack) == before + 1
+    return sim.draw(sim.window)
+
+
+def test_a_game_with_a_move_above_the_board_confirmed_on_screen_is_played_to_its_end(tmp_path):
+    moves, upper = a_game_with_a_move_above_the_board()
+    sim = simulator(tmp_path, moves[:upper])
+    board = sim.session.board
+    scan = sim.sensors.read()
+    for point in moves[upper].split("-"):
+        drawn = click(sim, point)
+    assert sim.sensors.read() is scan and len(board.move_stack) == upper
+    assert "Moved a piece the sensors cannot see? Press Confirm." in drawn.text
+    drawn = tap(sim, drawn, "Confirm")
+    assert sim.session.candidates and moves[upper] in [str(m) for m in sim.session.candidates]
+    while moves[upper] not in [button.label for button in drawn.buttons]:
+        drawn = tap(sim, drawn, f"More ({len(sim.session.candidates)})")
+    tap(sim, drawn, moves[upper])
+    assert str(board.move_stack[-1]) == moves[upper] and sim.pieces == board.balls()
+    for text in moves[upper + 1:]:
+        drawn = make(sim, text)
+        assert sim.pieces == board.balls()
+    winner = board.outcome().winner
+    assert winner and f"{game('akron').players[winner].title} wins" in drawn.text
