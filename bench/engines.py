@@ -42,9 +42,14 @@ def board_maker(game: str):
     return cls.game, lambda: cls.new(**options)
 
 
+#: Actions after which a random game stops (Akron's may wander for ever), as the
+#: games' own playouts stop.
+LIMIT = 300
+
+
 def api_playout(board, rng) -> int:
     plies = 0
-    while not board.is_game_over():
+    while not board.is_game_over() and plies < LIMIT:
         board.push(rng.choice(board.legal_moves))
         plies += 1
     return plies
@@ -78,7 +83,7 @@ def bench(game: str) -> dict:
     positions = []
     for _ in range(5):
         board = make()
-        while not board.is_game_over():
+        while not board.is_game_over() and len(board.move_stack) < LIMIT:
             positions.append(board.copy())
             board.push(rng.choice(board.legal_moves))
     times = []
