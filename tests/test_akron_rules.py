@@ -184,16 +184,21 @@ def test_balls_that_drop_do_not_count_for_the_connection_of_the_move():
     assert targets(board, "1c3") == set()
 
 
-def test_a_ball_rests_on_the_ball_it_made_drop_only_one_move_later():
-    board = AkronBoard.from_balls(
-        balls(b="1e3 1c5 1e5 2d4 1o15", w="1c3 1c1 1e1 1g1 1g3 1g5 2f4"), turn="w")
-    assert "2d2" in board.playable() and "2d2" not in targets(board, "1c3")
-    board.push_text("1c3-1i3")  # white 2d4 drops into 1c3
-    assert board.ball_at("1c3") == "b" and "2d4" in board.playable()
-    board.push_text("1a15")
-    assert "2d4" in targets(board, "1i3")
-    board.push_text("1i3-2d4")  # now it rests on the ball it made drop
-    assert board.ball_at("2d4") == "w"
+def test_a_multi_step_cut_ends_with_the_ball_resting_on_the_ball_it_made_drop():
+    # White's 2d4 links white 2f4 and 2d6 (diagonal on one level: they do not touch,
+    # and 1e5 under both is red). Red's O on 1c3 carries 2d4.
+    board = AkronBoard.from_balls(balls(b="2d4 2f4 2d6 1g3 1g5 1c7 1e7 1o15",
+                                        w="1c3 1e3 1c5 1e5"), turn="w")
+    assert len(board.visible_group("2f4")) == 7  # 2d4 joins white's two halves
+    assert "2d4" not in targets(board, "1c3")  # not playable: 2d4 is where it stands
+    board.push_text("1c3-1e1")  # 2d4 drops into 1c3: white falls apart
+    assert board.ball_at("1c3") == "b" and board.ball_at("2d4") is None
+    assert board.visible_group("2f4") == {"2f4", "1g3", "1g5"}
+    assert board.visible_group("1c3") == {"1c3"}
+    board.push_text("1a1")
+    board.push_text("1e1-2d4")  # a move later, O rests on the ball it made drop
+    assert board.ball_at("2d4") == "w" and board.ball_at("1c3") == "b"
+    assert board.visible_group("2d6") == {"2d6", "1c7", "1e7"}
 
 
 # --- the win --------------------------------------------------------------------------
