@@ -72,6 +72,50 @@ def decision(board) -> float:
     return statistics.median(samples)
 
 
+def akron_after(moves: int, seed: int = 7):
+    """An Akron game of ``moves`` random moves whose player to move has a move above the
+    board (one no sensor sees): the first such game from ``seed`` on."""
+    while True:
+        board, rng = new_game("akron"), random.Random(seed)
+        while len(board.move_stack) < moves and not board.is_game_over():
+            board.push(rng.choice(list(board.legal_moves)))
+        if not board.is_game_over() and any(
+                "-" in str(m) and all(p[0] != "1" for p in str(m).split("-"))
+                for m in board.legal_moves):
+            return board
+        seed += 1
+
+
+def akron_decision(board) -> tuple[float, str]:
+    """An Akron ball added to a hole has settled: the tick that judges it (a move, or
+    the candidates when a ball from above could have come there too)."""
+    hole = next(board.move_text(m) for m in board.legal_moves if "-" not in str(m))
+
+    def run():
+        pipeline = Pipeline(board, colour_sensing=True)
+        for occupied, colour in board.sensor_view().items():
+            pipeline.feed(occupied, True, 0.0, colour)
+        pipeline.feed(hole, True, 1.0, board.turn)
+        start = time.perf_counter()
+        events = pipeline.tick(1.0 + SETTLE_S)
+        run.elapsed, run.event = time.perf_counter() - start, type(events[-1]).__name__
+        assert run.event in ("Moved", "Candidates"), events
+
+    samples = []
+    for _ in range(30):
+        run()
+        samples.append(run.elapsed)
+    return statistics.median(samples), run.event
+
+
+def akron_unseen(board) -> tuple[float, int]:
+    """Confirm pressed with nothing to confirm: every move the sensors cannot see."""
+    def run():
+        run.found = Pipeline(board, colour_sensing=True).unseen_moves()
+    seconds = timed(run, 10)
+    return seconds, len(run.found)
+
+
 def frame(board, profile, strip) -> float:
     """From a changed game to an LED frame: roles, colours in chain order, the cap."""
     def run():
@@ -259,6 +303,15 @@ def main() -> None:
                      decision(board)))
         rows.append((f"Kulami after {moves} moves: game -> LED frame (100 LEDs, capped)",
                      frame(board, profile, strip)))
+    for moves in (20, 60):
+        board = akron_after(moves)
+        legal = len(board.legal_moves)
+        seconds, event = akron_decision(board)
+        rows.append((f"Akron after {moves} moves ({legal} legal): a ball added -> "
+                     f"decision ({event})", seconds))
+        seconds, unseen = akron_unseen(board)
+        rows.append((f"Akron after {moves} moves: Confirm -> the {unseen} moves no sensor "
+                     f"sees", seconds))
     sensors = SimulatedSensors(holes_196)
     rows.append(("196 holes: simulated source, one full scan", timed(sensors.read, 500)))
     rows.append(("196 holes: gpiozero matrix 14x14 (mock pins), one full scan",
