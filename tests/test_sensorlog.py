@@ -348,3 +348,20 @@ def test_record_port_refusals_are_one_line(tmp_path, capsys, serial_links):
         code, _, err = run_cli(capsys, "sensors", "record", "kulami-sim", "--port",
                                device.path, "--seconds", "0.1")
     assert code == 2 and "5 x 5 = 25 channels" in one_line(err)
+
+
+def test_a_scripted_akron_game_is_of_moves_the_sensors_read_alone_and_replays_to_its_end(
+        tmp_path, capsys):
+    log = tmp_path / "akron.log"
+    assert main(["sensors", "record", "akron-sim", "--play", "7", "--out", str(log)]) == 0
+    code, out, _ = run_cli(capsys, "sensors", "replay", str(log))
+    assert code == 0
+    records = [json.loads(line) for line in out.splitlines()]
+    board = new_game("akron")
+    for record in records:
+        if record["event"] == "moved":
+            board.push_text(record["move"])
+    # Nobody confirms anything in a replay: the game still reaches its end, as every
+    # move made was one the holes' sensors read by themselves.
+    assert board.is_game_over() and len(board.move_stack) > 40
+    assert not [r for r in records if r["event"] in ("out_of_sync", "not_legal")]

@@ -21,13 +21,13 @@ from app.errors import describe
 from app.hardware.profile import ProfileError, load_profile
 from app.hardware.devices import open_source
 from app.hardware.sensors import SimulatedSensors
+from app.sensing.inference import Inference
 from app.sensing.pipeline import DEBOUNCE_S, SETTLE_S
 from app.sensing.script import Hand
 from app.sensing.sensorlog import Header, LogWriter, Reading, SensorLogError, read_log
 from app.table.replay import replay
 from app.games import new_game
 from engines import EngineError
-from engines.players import choose_move
 
 
 def register(subparsers) -> None:
@@ -148,12 +148,20 @@ def record_port(args, profile, header: Header) -> int:
     return 0
 
 
+#: Moves a scripted game makes at most (an Akron game at random may wander for ever).
+SCRIPTED_MOVES = 300
+
+
 def play_scripted(board, profile, writer: LogWriter, seed: int) -> None:
-    """A seeded random game acted out by a scripted hand on simulated sensors."""
+    """A seeded random game acted out by a scripted hand on simulated sensors: each move
+    one the sensors read by themselves, since nobody is there to confirm one."""
     rng = random.Random(seed)
     moves, probe = [], board.copy()
-    while not probe.is_game_over():
-        moves.append(choose_move(probe, 1, rng))
+    while not probe.is_game_over() and len(moves) < SCRIPTED_MOVES:
+        readable = Inference(probe, colour_sensing=profile.sensors.colour).readable_moves()
+        if not readable:
+            break
+        moves.append(rng.choice(readable))
         probe.push(moves[-1])
     sensors = SimulatedSensors(profile.holes, colour_sensing=profile.sensors.colour)
     hand = Hand(sensors.holes, rng)

@@ -178,6 +178,19 @@ class Inference:
                 unseen.append(move)
         return tuple(unseen)
 
+    def readable_moves(self) -> list[Hashable]:
+        """The legal moves the sensors read by themselves: made by hand, each is judged
+        to be that very move with nobody confirming it. A scripted hand plays these (an
+        Akron move above the board, or one a ball from above could be, needs a person)."""
+        readable = []
+        for move in list(self.board.legal_moves):
+            probe = self.board.copy()
+            probe.push(move)
+            occupancy = self._seen(probe.sensor_view())
+            if self.judge(occupancy) == Moved(move):
+                readable.append(move)
+        return readable
+
     def _first_of_two(self, seen: Delta, occupancy: Mapping[str, str]) -> Hashable | None:
         """The first of the one pair of moves (this player's, then the next one's) that
         together explain ``seen``; ``None`` when no pair or several do."""
