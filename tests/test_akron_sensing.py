@@ -212,3 +212,14 @@ def test_a_whole_game_is_played_through_the_sensors_to_its_end(colour_sensing):
         assert table.board.move_stack[before:] == [move], table.session.message
         assert table.session.sync is None
     assert table.board.is_game_over() and confirmed
+
+
+def test_when_the_engines_move_is_among_the_candidates_it_is_the_one_picked():
+    board = AkronBoard.from_balls(balls(b="1c3 1e3 1c5 1e5 2d4", w="1o15"))
+    table = Table(board, seats={"b": "engine", "w": "person"})
+    table.session.pending = board.parse_move("2d4-1g3")  # as if the engine chose it
+    table.put("1g3", "b")
+    status = table.session.status()
+    assert len(status.candidates) > 1 and status.candidates[status.choice] == "2d4-1g3"
+    table.session.confirm()
+    assert table.moves() == ["2d4-1g3"]

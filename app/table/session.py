@@ -238,7 +238,9 @@ class Session:
         elif isinstance(event, Candidates):
             self._tell("candidates", moves=[self.board.move_text(m) for m in event.moves])
             self.sync, self.error = None, frozenset()
-            self.candidates, self.choice = event.moves, 0
+            # The engine's move, when it is one of them, is the one picked at first.
+            self.candidates = event.moves
+            self.choice = event.moves.index(self.pending) if self.pending in event.moves else 0
             self._say(texts.WHICH_MOVE, "confirm")
         elif isinstance(event, Waiting):
             self._tell("waiting", extra=sorted(event.extra), missing=sorted(event.missing))
