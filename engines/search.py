@@ -46,8 +46,10 @@ class Policy:
     """
 
     #: The playouts the strongest level makes a move: about a second and a half of this
-    #: development machine's time (``engines.players`` derives the levels from it).
-    max_playouts = 2000
+    #: development machine's time (``engines.players`` derives the levels from it). A
+    #: game's policy sets its own; this modest default keeps a new game's strongest level
+    #: within seconds until then.
+    max_playouts = 250
     #: Weight of the prior in the selection, fading as ``prior_weight / (visits + 1)``.
     prior_weight = 0.0
     #: Progressive widening: a node with ``n`` visits has at most
