@@ -108,19 +108,25 @@ class PentobiPlayer:
         self.process.wait(timeout=10)
 
 
+#: Actions after which a game is a draw (an Akron game may otherwise wander for ever).
+LIMIT = 300
+
+
 def play(game: str, players: dict, options: dict) -> str | None:
-    """One game between ``players`` by colour; the winner's colour or ``None``."""
+    """One game between ``players`` by colour; the winner's colour or ``None`` (a draw,
+    or :data:`LIMIT` actions played)."""
     board = new_game(game, **options)
     for player in players.values():
         player.start(board)
-    while not board.is_game_over():
+    while not board.is_game_over() and len(board.move_stack) < LIMIT:
         mover = players[board.turn]
         move = mover.move(board)
         for other in players.values():
             if other is not mover:
                 other.seen(board, move)
         board.push(move)
-    return board.outcome().winner
+    outcome = board.outcome()
+    return outcome.winner if outcome is not None else None
 
 
 def match(game: str, strong, weak, games: int, options: dict | None = None) -> float:
