@@ -78,6 +78,9 @@ class GameInfo:
     setup: bool = False
     #: The LED roles this game's scenes light, most urgent first (see app/colours.py).
     roles: tuple[str, ...] = field(default=())
+    #: What the pieces each player still has to put down are called on the screen
+    #: (``pieces left``) in a game whose board counts them (``Board.left_in_hand``).
+    hand: str = ""
 
     @cached_property
     def board_class(self) -> type[Board]:
@@ -189,7 +192,7 @@ GAMES: Mapping[str, GameInfo] = MappingProxyType({info.name: info for info in (
                                   "w": Player("orange", (240, 140, 30), RED)}),
         score_label=_blokus_duo_score_label,
         drawer="app.screen.boards.blokus_duo:BlokusDuoDrawer",
-        describe=_describe_blokus_duo,
+        describe=_describe_blokus_duo, hand="pieces left",
         menu=(MenuOption("start", "Start", ("either", "fixed"),
                          lambda v: _BLOKUS_STARTS[v]),),
         # No areas: nothing is owned or won on the board.
@@ -202,6 +205,7 @@ GAMES: Mapping[str, GameInfo] = MappingProxyType({info.name: info for info in (
         players=MappingProxyType({"b": Player("white", (235, 235, 225), BLUE),
                                   "w": Player("red", (200, 30, 30), RED)}),
         score_label=_akron_score_label, drawer="app.screen.boards.akron:AkronDrawer",
+        hand="balls to add",
         describe=lambda options: ["8x8 board", "32 balls each"],
         # No areas: the winning chain is lit on the holes under its balls.
         roles=tuple(role for role in _PLACEMENT_ROLES if not role.startswith("owned_"))),

@@ -311,6 +311,11 @@ class Board(ABC):
     def holes(self) -> tuple[str, ...]:
         """Every hole a sensor sits under, in notation, in a stable order."""
 
+    def left_in_hand(self, player: str) -> int | None:
+        """How many pieces ``player`` has left to put on the board, in a game that
+        counts them (Blokus Duo's shapes, Akron's supply); ``None`` where it does not."""
+        return None
+
     @property
     def areas(self) -> Mapping[str, frozenset[str]]:
         """Named groups of holes that light together (panels, cells); none by default."""

@@ -122,7 +122,14 @@ def test_every_state_shows_game_options_seats_turn_and_scores(all_states, game, 
     assert f"{words.player(game, 'w')}: engine level 2" in text
     for colour in "bw":
         assert f"{words.player(game, colour)} {status.scores[colour]}" in text
-    assert game_info(game).score_label(status.options) in text
+    hand = game_info(game).hand
+    if hand:  # what each player has left to put down stands in for the label
+        board = game_info(game).new_board(**status.options)
+        for move in status.moves:
+            board.push_text(move)
+        assert f"{board.left_in_hand('b')} / {board.left_in_hand('w')} {hand}" in text
+    else:
+        assert game_info(game).score_label(status.options) in text
     assert words.sentence(status.message) in text
     assert f"Moves ({len(status.moves)})" in text
     if status.moves:

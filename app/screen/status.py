@@ -92,29 +92,31 @@ def _scores(paint: Painter, status: Status) -> None:
         text = f"{words.player(status.game, colour)} {status.scores.get(colour, 0)}"
         paint.fitted(text, paint.rect(left + 34, y, width - 34, h), 44, TEXT, min_size=26)
     # What the score counts, which for Kulami depends on its scoring level; in a game
-    # of pieces from a hand (Blokus Duo), how many each player has left, in seat order.
+    # whose pieces come from a hand or a supply (Blokus Duo, Akron), how many each
+    # player has left, in seat order.
     label = info.score_label(status.options)
     if left_in_hand is not None:
-        label = f"{left_in_hand['b']} / {left_in_hand['w']} pieces left"
+        label = f"{left_in_hand['b']} / {left_in_hand['w']} {info.hand}"
     paint.fitted(label,
                  paint.rect(x + w - SCORE_LABEL_W, y, SCORE_LABEL_W, h), 30, MUTED,
                  min_size=20, anchor="midright")
 
 
 def pieces_left(status: Status) -> dict[str, int] | None:
-    """How many pieces each player has left, in a game whose pieces are shapes taken
-    from a hand (Blokus Duo); ``None`` in other games."""
+    """How many pieces each player has left to put on the board, in a game that counts
+    them (Blokus Duo's shapes in hand, Akron's balls in supply: the registry's ``hand``
+    says so); ``None`` in other games."""
+    if not game(status.game).hand:
+        return None
     return _pieces_left(status.game, tuple(sorted(status.options.items())), status.moves)
 
 
 @lru_cache(maxsize=16)
-def _pieces_left(name: str, options: tuple, moves: tuple[str, ...]) -> dict[str, int] | None:
+def _pieces_left(name: str, options: tuple, moves: tuple[str, ...]) -> dict[str, int]:
     board = game(name).new_board(**dict(options))
-    if not callable(getattr(board, "pieces_left", None)):
-        return None
     for move in moves:
         board.push_text(move)
-    return {player: len(board.pieces_left(player)) for player in ("b", "w")}
+    return {player: board.left_in_hand(player) for player in ("b", "w")}
 
 
 def _message(paint: Painter, status: Status, offers: Sequence[str] = ()) -> None:

@@ -178,6 +178,8 @@ class AkronBoard(Board):
         """The balls ``player`` has left to add."""
         return self._supply[player]
 
+    left_in_hand = supply
+
     @property
     def position(self) -> _Position:
         if self._position_at != self._changes:

@@ -105,6 +105,9 @@ class BlokusDuoBoard(Board):
         left = self._left[player]
         return tuple(piece.name for number, piece in enumerate(PIECES) if left >> number & 1)
 
+    def left_in_hand(self, player: str) -> int:
+        return self._left[player].bit_count()
+
     def closed_to(self, player: str) -> int:
         """The squares ``player`` may never cover, as a mask: occupied or along an edge of
         their own pieces."""
