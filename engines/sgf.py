@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engines.errors import OptionError, RecordError
+from engines.errors import EngineError, OptionError, RecordError
 from engines.options import Option
 
 Node = dict[str, list[str]]
@@ -94,6 +94,45 @@ def name_properties(players: Mapping[str, str] | None) -> Node:
     """``PB``/``PW`` for the players named in ``players`` (by colour)."""
     return {key: [players[player]] for player, key in NAME_PROPERTIES.items()
             if players and players.get(player)}
+
+
+def moves_of(nodes: list[Node], colours: Mapping[str, str]) -> list[tuple[str, str, str]]:
+    """The move nodes after the root as ``(where, player, value)``: ``where`` names the
+    move for an error (``move 3 (B[1c3])``), ``player`` is the wire colour of the node's
+    one colour property (``colours`` maps the format's letters to ``b``/``w``)."""
+    moves = []
+    for number, node in enumerate(nodes, start=1):
+        props = [name for name in node if name in colours]
+        if len(props) != 1:
+            raise RecordError(f"move {number}: a node must hold exactly one "
+                              f"{' or '.join(f'{c}[..]' for c in colours)} move, "
+                              f"found {len(props)}")
+        value = node[props[0]][0].strip()
+        moves.append((f"move {number} ({props[0]}[{value}])", colours[props[0]], value))
+    return moves
+
+
+def replay(board: Any, moves: list[tuple[str, str, str]]) -> str | None:
+    """Play ``moves`` (from :func:`moves_of`) on ``board``, each checked against the
+    turn and the rules, a :class:`RecordError` naming the move that breaks them; a
+    resignation (``resign``) may only come last, by the player to move. Returns who
+    resigned, if anyone."""
+    resigned = None
+    for where, player, value in moves:
+        if resigned is not None:
+            raise RecordError(f"{where}: a move after the resignation")
+        if board.is_game_over():
+            raise RecordError(f"{where}: the game is already over")
+        if player != board.turn:
+            raise RecordError(f"{where}: it is {board.turn}'s turn, not {player}'s")
+        if value.lower() == RESIGN:
+            resigned = player
+            continue
+        try:
+            board.push(board.parse_move(value))
+        except EngineError as error:
+            raise RecordError(f"{where}: {error}") from None
+    return resigned
 
 
 def check_result(root: Node, winner: str | None, colours: Mapping[str, str]) -> None:

@@ -64,26 +64,7 @@ def read(text: str) -> GameRecord:
     if any(name in root for name in _COLOURS):
         raise RecordError("the root node holds a move; moves belong in their own nodes")
     board = AkronBoard()
-    resigned = None
-    for number, node in enumerate(nodes, start=1):
-        colours = [key for key in node if key in _COLOURS]
-        if len(colours) != 1:
-            raise RecordError(f"move {number}: a node must hold exactly one B or W move")
-        colour, value = _COLOURS[colours[0]], node[colours[0]][0].strip()
-        where = f"move {number} ({colours[0]}[{value}])"
-        if resigned is not None:
-            raise RecordError(f"{where}: a move after the resignation")
-        if board.is_game_over():
-            raise RecordError(f"{where}: the game is already over")
-        if colour != board.turn:
-            raise RecordError(f"{where}: it is {board.turn}'s turn")
-        if value.lower() == sgf.RESIGN:
-            resigned = colour
-            continue
-        try:
-            board.push_text(value)
-        except EngineError as error:
-            raise RecordError(f"{where}: {error}") from None
+    resigned = sgf.replay(board, sgf.moves_of(nodes, _COLOURS))
     record = GameRecord(board, sgf.player_names(root), resigned)
     sgf.check_result(root, record.winner, _COLOURS)
     return record
