@@ -1,5 +1,6 @@
 """The end screen shows the whole score: Kulami's panels with the area and chain bonuses
-of scoring levels 1 and 2 and who won by how much; ConHex's cells and the winning chain."""
+of scoring levels 1 and 2 and who won by how much; ConHex's cells and the winning chain;
+Akron's balls and the winning chain of balls."""
 
 import random
 
@@ -105,3 +106,18 @@ def test_a_board_to_fix_after_the_end_shows_what_to_fix_not_the_sheet():
                        "message_kind": "sync", "sync_fill": frozenset({"d4"})})
     text = draw_status(pygame.Surface((800, 480)), status).text
     assert "Put a piece on: d4" in text and "Panels:" not in text
+
+
+def test_an_akron_end_screen_shows_the_balls_and_the_winning_chain_of_balls():
+    board = new_game("akron")
+    # White fills column a, red column o: white joins bottom and top.
+    for row in range(1, 16, 2):
+        board.push_text(f"1a{row}")
+        board.push_text(f"1o{row}")
+    sheet = score_sheet(status_of(board))
+    assert sheet == ["Balls on the board: White 8, Red 8",
+                     "The winning chain, bottom to top: "
+                     + " ".join(f"1a{row}" for row in range(1, 16, 2)),
+                     "White wins"]
+    text = shown(board)
+    assert "The winning chain, bottom to top: 1a1 1a3" in text

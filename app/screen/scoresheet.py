@@ -2,7 +2,8 @@
 
 Kulami lists the panels each player won and their points, the area and chain bonuses at
 scoring levels 1 and 2, and who won by how much; ConHex the cells each player claimed
-and the chain of cells that joined the winner's sides. The sheet is worked out from the
+and the chain of cells that joined the winner's sides; Akron the balls on the board and
+the chain of balls that joined them. The sheet is worked out from the
 status alone (the game, its options and its moves, replayed), so the status screen stays
 a drawing of one snapshot. A game with no sheet of its own gets the scores and the winner.
 """
@@ -125,6 +126,22 @@ def winning_chain(board: Board, player: str) -> list[str]:
     return []
 
 
+#: Akron's sides in words (engines/akron/geometry.py names them).
+AKRON_SIDES = {"south": "bottom", "north": "top", "west": "left", "east": "right"}
+
+
+def akron_sheet(board: Board, outcome: Outcome) -> list[str]:
+    from engines.akron.geometry import PLAYER_SIDES
+
+    game = board.game
+    lines = [f"Balls on the board: {scores(game, board.scores())}"]
+    if outcome.winner is not None and not outcome.resignation:
+        start, end = PLAYER_SIDES[outcome.winner]
+        lines.append(f"The winning chain, {AKRON_SIDES[start]} to {AKRON_SIDES[end]}: "
+                     f"{' '.join(board.winning_chain(outcome.winner))}")
+    return lines
+
+
 def winning_areas(board: Board) -> tuple[str, ...]:
     """The areas that won a finished game, to mark on a drawn board: ConHex's winning
     chain; nothing for a game won on points."""
@@ -138,4 +155,5 @@ def winning_areas(board: Board) -> tuple[str, ...]:
 SHEETS: dict[str, Callable[[Any, Outcome], list[str]]] = {
     "kulami": kulami_sheet,
     "conhex": conhex_sheet,
+    "akron": akron_sheet,
 }
