@@ -1,7 +1,7 @@
 """Engine players: the levels the opponent menu, ``genmove`` and hints offer.
 
 Level 1 plays a random legal move, so a beginner can win; level 2 plays the move that
-leaves the best score margin one ply ahead. From level 3 the shared search
+leaves the best score margin one ply ahead, the game's policy choosing among equals. From level 3 the shared search
 (:mod:`engines.search`) plays, with a budget of playouts: each game's policy says how
 many the strongest level makes (``max_playouts``, about a second and a half of this
 development machine's time and so about five to six on a Pi 4, three to four times
@@ -123,4 +123,15 @@ def _greedy(board: Board, moves: list, rng: random.Random,
             best, best_margin = [move], margin
         elif margin == best_margin:
             best.append(move)
-    return rng.choice(best)
+    return rng.choice(_judged_best(board, best))
+
+
+def _judged_best(board: Board, moves: list) -> list:
+    """Of moves equal on the score, those the game's search policy ranks first (a
+    ConHex gem on a shortest chain rather than anywhere); all of them when it has no
+    ranking."""
+    priors = policy_of(board).priors(board, moves) if len(moves) > 1 else None
+    if not priors:
+        return moves
+    top = max(priors)
+    return [move for move, prior in zip(moves, priors) if prior == top]
