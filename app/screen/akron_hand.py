@@ -5,7 +5,7 @@ only under the 64 holes. This module is the physics of that pile, kept as point 
 colour (the simulator's pieces): a ball comes out only when at most one ball rests on it
 (two or more pin it, as a real hand finds), and the moment it is out the ball resting on
 it drops into its place and the chain above drops one step each along the diagonal, as
-the engine's :func:`~engines.akron.board.drop_chain` has it; a ball goes down only into
+the engine's :func:`~engines.akron.rules.drop_chain` has it; a ball goes down only into
 an empty hole or onto four balls. What the sensors see of the pile is only its holes
 (:func:`holes`): the simulator passes their changes to the sensors, and nothing above.
 
@@ -21,7 +21,7 @@ import pygame
 
 from app.games import game
 from app.screen.paint import font
-from engines.akron.board import drop_chain
+from engines.akron.rules import drop_chain
 from engines.akron.geometry import ABOVE, BELOW, INDEX, LEVEL, NAMES
 
 RGB = tuple[int, int, int]
