@@ -3,8 +3,10 @@ player for every registered game, win rates with 95% confidence intervals, and t
 per move at each level; for Blokus Duo, matches against Pentobi's GTP engine at its
 lowest levels when ``pentobi-gtp`` is on the PATH.
 
-Run from the repository: ``.venv/bin/python -m bench.strength [GAME ...] [--games N]``.
-Every game of ``app.games.GAMES`` by default, so a game joins the table once registered.
+Run from the repository:
+``.venv/bin/python -m bench.strength [GAME ...] [--games N] [--pairs 4:1 ...]``.
+Every game of ``app.games.GAMES`` by default, so a game joins the table once registered,
+and every pair of :data:`PAIRS` unless ``--pairs`` names some (``max`` for the strongest).
 Each match plays ``--games`` games (half with each colour); a draw counts half a win.
 The interval is Wilson's score interval, right for win rates near 0 or 1 where the
 normal approximation is not. Level 1 plays at random: matches against it are the
@@ -26,7 +28,7 @@ import time
 from collections import defaultdict
 
 from app.games import GAMES, new_game
-from engines.players import LEVELS, MAX_LEVEL, choose_move
+from engines.players import LEVELS, MAX_LEVEL, choose_move, level_argument
 
 #: Level pairs (stronger, weaker) each game is measured on: each level against the one
 #: below, and every level against random play (level 1).
@@ -147,10 +149,18 @@ def report(label: str, score: float, games: int) -> None:
           f"({score:g} of {games})", flush=True)
 
 
-def bench_game(game: str, games: int, seed: int) -> None:
+def pair(text: str) -> tuple[int, int]:
+    """An argparse type: ``STRONG:WEAK`` levels, ``max`` allowed."""
+    strong, sep, weak = text.partition(":")
+    if not sep:
+        raise argparse.ArgumentTypeError(f"expected two levels as STRONG:WEAK, not {text!r}")
+    return level_argument(strong), level_argument(weak)
+
+
+def bench_game(game: str, games: int, seed: int, pairs=PAIRS) -> None:
     print(f"{game}: win rate of the first named, 95% interval (Wilson)", flush=True)
     times: dict[int, list[float]] = defaultdict(list)
-    for strong, weak in PAIRS:
+    for strong, weak in pairs:
         first = EnginePlayer(strong, seed + strong, times[strong])
         second = EnginePlayer(weak, seed + 10 + weak, times[weak])
         report(f"{first.name} vs {second.name}", match(game, first, second, games), games)
@@ -189,10 +199,13 @@ def main(argv: list[str] | None = None) -> None:
                         help=f"games to measure (default: all, {', '.join(GAMES)})")
     parser.add_argument("--games", dest="count", type=int, default=20,
                         help="games per match (default: 20; 2 for a quick look)")
+    parser.add_argument("--pairs", type=pair, nargs="+", default=PAIRS, metavar="S:W",
+                        help="the matches, as levels STRONG:WEAK (default: each level "
+                             "against the one below and against level 1)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the players")
     args = parser.parse_args(argv)
     for game in args.games or list(GAMES):
-        bench_game(game, args.count, args.seed)
+        bench_game(game, args.count, args.seed, args.pairs)
 
 
 if __name__ == "__main__":
