@@ -13,9 +13,9 @@ from app.games import new_game
 from engines.blokus_duo.pieces import BY_MASK, PIECES
 from engines.blokus_duo.playout import placements
 from engines.conhex.board import PLACEMENTS, SWAP
-from engines.core import PLAYERS
 from engines.conhex.fill import SIDE_BITS, TOPS, fill_owners, joins
 from engines.conhex.geometry import HOLE_INDEX, HOLES
+from engines.core import PLAYERS
 from engines.kulami.bits import bits_of
 from engines.kulami.layout import field_name
 from engines.kulami.scoring import score
@@ -47,13 +47,12 @@ def test_kulami_playout_agrees_with_push_move_for_move(options, seed):
     field_at = board.layout.geometry.field_at
     for legal, bit in trace:
         assert {str(move) for move in board.legal_moves} == {
-            str(board.parse_move(field_name(*field_at[b]))) for b in bits_of(legal)}
-        board.push(board.parse_move(field_name(*field_at[bit])))
+            field_name(*field_at[b]) for b in bits_of(legal)}
+        board.push_text(field_name(*field_at[bit]))
     outcome = board.outcome()
     assert outcome is not None and outcome.winner == winner
     assert dict(outcome.scores) == score(board.layout, board.occupancy, board.scoring,
                                          board.chain_lines)
-
 
 
 CONHEX_SETUPS = [{}, {"pie": False}, {"handicap": 2}, {"handicap": 3}]
