@@ -1,13 +1,14 @@
 """Engine players: the levels the opponent menu, ``genmove`` and hints offer.
 
 Level 1 plays a random legal move, so a beginner can win; level 2 plays the move that
-leaves the best score margin one ply ahead, the game's policy choosing among equals. From level 3 the shared search
-(:mod:`engines.search`) plays, with a budget of playouts: each game's policy says how
-many the strongest level makes (``max_playouts``, about a second and a half of this
-development machine's time and so about five to six on a Pi 4, three to four times
-slower), and level 3 makes a twentieth of that. Budgets in playouts rather than seconds
-keep a level's strength the same on every machine and its answer the same for the same
-seed; :data:`MOST_SECONDS` caps every search on a machine slower than thought.
+leaves the best score margin one ply ahead, the game's policy choosing among equals.
+From level 3 the shared search (:mod:`engines.search`) plays with a budget of playouts:
+each game's policy says how many the strongest level makes (``max_playouts``: half a
+second a move on average on the development machine and under two at the most, so
+under eight on a Pi 4, three to four times slower), and level 3 makes a twentieth. Budgets in playouts
+rather than seconds keep a level's strength the same on every machine and its answer
+the same for the same seed; :data:`MOST_SECONDS` caps every search on a machine slower
+than thought. ``bench/strength.py`` measures the levels against each other.
 
 ``max`` names the strongest level wherever levels are given (:func:`parse_level`).
 """

@@ -45,7 +45,7 @@ class Policy:
     :meth:`value` (a better playout or an evaluation) and :meth:`priors`.
     """
 
-    #: The playouts the strongest level makes a move: about a second and a half of this
+    #: The playouts the strongest level makes a move: under two seconds of the
     #: development machine's time (``engines.players`` derives the levels from it). A
     #: game's policy sets its own; this modest default keeps a new game's strongest level
     #: within seconds until then.
