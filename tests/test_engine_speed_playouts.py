@@ -16,7 +16,7 @@ from engines.conhex.board import PLACEMENTS, SWAP
 from engines.conhex.fill import SIDE_BITS, TOPS, fill_owners, joins
 from engines.conhex.geometry import HOLE_INDEX, HOLES
 from engines.core import PLAYERS
-from engines.kulami.bits import bits_of
+from engines.kulami.bits import bits_of, geometry_of
 from engines.kulami.layout import field_name
 from engines.kulami.scoring import score
 
@@ -44,7 +44,7 @@ def test_kulami_playout_agrees_with_push_move_for_move(options, seed):
     trace = []
     winner = board.playout(rng, trace)
     assert board.move_stack == before  # the playout leaves the board as it was
-    field_at = board.layout.geometry.field_at
+    field_at = geometry_of(board.layout).field_at
     for legal, bit in trace:
         assert {str(move) for move in board.legal_moves} == {
             field_name(*field_at[b]) for b in bits_of(legal)}

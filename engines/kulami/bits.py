@@ -8,7 +8,7 @@ empty fields, not the last two panels) and the scoring levels are shifts and pop
 the same figures as :mod:`engines.kulami.scoring`, which stays the readable statement of
 the rules (the tests hold the two together).
 
-A :class:`Geometry` is built once per layout (``Layout.geometry``) and shared by every
+A :class:`Geometry` is built once per layout (:func:`geometry_of`) and shared by every
 board of that layout, so that a new board costs nothing to make.
 """
 
@@ -104,8 +104,21 @@ class Geometry:
         return points_b, points_w
 
 
+#: Each layout's geometry by the layout's text, built once: layouts of one text are
+#: the same layout (``resolve`` even hands out the same object).
+_BUILT: dict[str, Geometry] = {}
+
+
+def geometry_of(layout: Layout) -> Geometry:
+    """The geometry of ``layout``, built on first use and shared from then on."""
+    text = layout.text()
+    if text not in _BUILT:
+        _BUILT[text] = build(layout)
+    return _BUILT[text]
+
+
 def build(layout: Layout) -> Geometry:
-    """The geometry of ``layout`` (``Layout.geometry`` keeps it, once per layout)."""
+    """The geometry of ``layout``, worked out afresh (:func:`geometry_of` keeps it)."""
     stride = layout.width + 1
     bit_at = {(x, y): y * stride + x for x, y in layout.fields}
     size = stride * layout.height

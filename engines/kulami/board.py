@@ -18,7 +18,7 @@ from typing import Any
 
 from engines.core import PLAYERS, Board, Lights, Outcome
 from engines.errors import InvalidMoveError
-from engines.kulami.bits import bits_of
+from engines.kulami.bits import bits_of, geometry_of
 from engines.kulami.gtp import GTP_COMMANDS
 from engines.kulami.layout import Layout, field_name, resolve
 from engines.kulami.policy import KulamiPolicy
@@ -84,7 +84,7 @@ class KulamiBoard(Board):
         self.scoring, self.chain_lines = scoring, chain_lines
         self.occupancy: dict[tuple[int, int], str] = {}
         self._panel_of = layout.panel_of
-        self._geometry = layout.geometry
+        self._geometry = geometry_of(layout)
         self._own = {"b": 0, "w": 0}
         #: The bits of the marbles placed, in order (``move_stack`` as bits).
         self._placed: list[int] = []

@@ -95,11 +95,6 @@ class Layout:
         """All fields, top row first, left to right (a stable order for sensors)."""
         return tuple(sorted(self.panel_of, key=lambda f: (-f[1], f[0])))
 
-    @cached_property
-    def geometry(self):
-        """The layout as bit masks (:mod:`engines.kulami.bits`), built on first use."""
-        from engines.kulami.bits import build  # bits reads layouts: imported late
-        return build(self)
 
     def text(self) -> str:
         rows = []

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 
 from engines.core import other
+from engines.kulami.bits import geometry_of
 from engines.search import Policy
 
 #: Twice the largest panel's fields: the largest swing one marble can make.
@@ -27,7 +28,7 @@ class KulamiPolicy(Policy):
     prior_weight = 1.0
 
     def priors(self, board, moves: Sequence[Hashable]) -> Sequence[float]:
-        geometry = board.layout.geometry
+        geometry = geometry_of(board.layout)
         own, rival = board.marbles(board.turn), board.marbles(other(board.turn))
         priors = []
         for move in moves:
