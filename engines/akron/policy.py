@@ -4,7 +4,8 @@ distance on the holes.
 The distance of a player is how many more balls they need, at the least, in the holes
 for a path of holes between their sides: a hole holding their ball costs nothing, an
 empty hole one, a hole holding the opponent's ball is a wall. It reads only the board
-level, where most of a game's chains run; balls above the board count in the playouts.
+level, where most of a game's chains run; what happens above it, the search sees
+through the moves it tries.
 The empty holes on a shortest path of the mover are where their chain is built, those
 on a shortest path of the opponent where it is cut: a ball added or moved to such a
 hole scores by both, more for the mover's own path. A ball moved out of a hole on its
@@ -13,16 +14,15 @@ own shortest path scores less, and a move onto the pile the least.
 
 from __future__ import annotations
 
-import heapq
 import math
 from collections.abc import Hashable, Sequence
 
 from engines.akron.board import Movement, Placement
 from engines.akron.geometry import EDGES, LEVEL, PLAYER_SIDES, SIDE, points_of
 from engines.core import other
+from engines.paths import WALL, shortest_chains
 from engines.search import Policy, result_for_b
 
-_WALL = 1 << 20
 #: Each hole's neighbours on the board level (beside it, two grid steps away).
 _HOLE_NEIGHBOURS = tuple(
     tuple(y2 * SIDE + x2 for x2, y2 in ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1))
@@ -30,38 +30,14 @@ _HOLE_NEIGHBOURS = tuple(
     for y in range(SIDE) for x in range(SIDE))
 
 
-def _distances(costs: list[int], side: int) -> list[int]:
-    """Balls needed from ``side`` up to and including each hole (Dijkstra on holes)."""
-    distance = [_WALL] * len(costs)
-    queue = [(costs[h], h) for h in points_of(side) if costs[h] < _WALL]
-    for cost, hole in queue:
-        distance[hole] = cost
-    heapq.heapify(queue)
-    while queue:
-        reached, hole = heapq.heappop(queue)
-        if reached > distance[hole]:
-            continue
-        for neighbour in _HOLE_NEIGHBOURS[hole]:
-            through = reached + costs[neighbour]
-            if through < distance[neighbour]:
-                distance[neighbour] = through
-                heapq.heappush(queue, (through, neighbour))
-    return distance
-
-
 def shortest_path_holes(board, player: str) -> tuple[int, set[int]]:
     """``player``'s connection distance on the holes and the holes on their shortest
     paths (hole indices), their own balls' included."""
     seen = board.sensor_view()  # the balls in the holes
-    costs = [0 if seen.get(name) == player else _WALL if name in seen else 1
+    costs = [0 if seen.get(name) == player else WALL if name in seen else 1
              for name in board.holes]
-    start, end = (EDGES[side] for side in PLAYER_SIDES[player])
-    from_start, from_end = _distances(costs, start), _distances(costs, end)
-    through = [a + b - c for a, b, c in zip(from_start, from_end, costs)]
-    best = min(through)
-    if best >= _WALL:
-        return best, set()
-    return best, {h for h, total in enumerate(through) if total == best}
+    start, end = (points_of(EDGES[side]) for side in PLAYER_SIDES[player])
+    return shortest_chains(costs, start, end, _HOLE_NEIGHBOURS)
 
 
 class AkronPolicy(Policy):
@@ -72,7 +48,7 @@ class AkronPolicy(Policy):
 
     #: An evaluation and a step of the tree take about a third of a millisecond here:
     #: some 1.5 s a move.
-    max_playouts = 2500
+    max_playouts = 4500
     prior_weight = 1.0
     #: How sharply a ball of distance turns into chances.
     steepness = 0.8

@@ -11,51 +11,27 @@ mover's own chain and for a cell one gem from claiming.
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Hashable, Sequence
 
 from engines.conhex.geometry import CELLS, HOLE_INDEX, NEIGHBOURS, PLAYER_SIDES, SIDES
 from engines.core import other
+from engines.paths import WALL, shortest_chains
 from engines.search import Policy
-
-_WALL = 1 << 20
 
 
 def _costs(board, player: str) -> list[int]:
     counts, rival = board.cell_counts(player), other(player)
-    return [0 if board.owner(c) == player else _WALL if board.owner(c) == rival
+    return [0 if board.owner(c) == player else WALL if board.owner(c) == rival
             else CELLS[c].threshold - counts[c] for c in range(len(CELLS))]
 
 
-def _distances(costs: list[int], side: str) -> list[int]:
-    """Gems needed from ``side`` up to and including each cell (Dijkstra on cells)."""
-    distance = [_WALL] * len(costs)
-    queue = [(costs[c], c) for c in SIDES[side] if costs[c] < _WALL]
-    for cost, cell in queue:
-        distance[cell] = cost
-    heapq.heapify(queue)
-    while queue:
-        reached, cell = heapq.heappop(queue)
-        if reached > distance[cell]:
-            continue
-        for neighbour in NEIGHBOURS[cell]:
-            through = reached + costs[neighbour]
-            if through < distance[neighbour]:
-                distance[neighbour] = through
-                heapq.heappush(queue, (through, neighbour))
-    return distance
-
-
 def chain_cells(board, player: str) -> tuple[int, set[int]]:
-    """``player``'s connection distance and the cells on their shortest chains."""
+    """``player``'s connection distance and the cells on their shortest chains that
+    they do not own yet."""
     costs = _costs(board, player)
     start, end = PLAYER_SIDES[player]
-    from_start, from_end = _distances(costs, start), _distances(costs, end)
-    through = [a + b - c for a, b, c in zip(from_start, from_end, costs)]
-    best = min(through)
-    if best >= _WALL:
-        return best, set()
-    return best, {c for c, total in enumerate(through) if total == best and costs[c]}
+    best, cells = shortest_chains(costs, SIDES[start], SIDES[end], NEIGHBOURS)
+    return best, {cell for cell in cells if costs[cell]}
 
 
 class ConHexPolicy(Policy):
