@@ -104,8 +104,8 @@ def moves_of(nodes: list[Node], colours: Mapping[str, str]) -> list[tuple[str, s
     for number, node in enumerate(nodes, start=1):
         props = [name for name in node if name in colours]
         if len(props) != 1:
-            raise RecordError(f"move {number}: a node must hold exactly one "
-                              f"{' or '.join(f'{c}[..]' for c in colours)} move, "
+            raise RecordError(f"move {number}: a node needs exactly one of "
+                              f"{' or '.join(f'{c}[..]' for c in colours)}, "
                               f"found {len(props)}")
         value = node[props[0]][0].strip()
         moves.append((f"move {number} ({props[0]}[{value}])", colours[props[0]], value))
@@ -122,7 +122,7 @@ def replay(board: Any, moves: list[tuple[str, str, str]]) -> str | None:
         if resigned is not None:
             raise RecordError(f"{where}: a move after the resignation")
         if board.is_game_over():
-            raise RecordError(f"{where}: the game is already over")
+            raise RecordError(f"{where}: the game is over")
         if player != board.turn:
             raise RecordError(f"{where}: it is {board.turn}'s turn, not {player}'s")
         if value.lower() == RESIGN:

@@ -177,7 +177,7 @@ def test_a_record_keeps_names_passes_and_the_result():
     ("(;GM[Akron]RE[W+];B[1a1];W[resign])", r"RE\[W\+\] names w the winner"),
     ("(;GM[Akron]RE[B+R];B[1a1];W[resign])", None),
     ("(;GM[Akron];B[resign];W[1a1])", "a move after the resignation"),
-    ("(;GM[Akron];B[1a1]W[1c1])", r"exactly one B\[..\] or W\[..\] move, found 2"),
+    ("(;GM[Akron];B[1a1]W[1c1])", r"exactly one of B\[..\] or W\[..\], found 2"),
     ("(;GM[Akron]B[1a1])", "root node holds a move"),
 ])
 def test_a_broken_record_is_refused_naming_the_move(text, message):

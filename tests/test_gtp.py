@@ -318,7 +318,7 @@ def test_unreadable_files_are_one_line_and_leave_the_game_alone(tmp_path):
         "folder": "Is a directory",
         "latin1.sgf": "not UTF-8 text: byte 0xe9 at offset 17",
         "broken.sgf": "SGF: the record ends early",
-        "illegal.sgf": "move 2 (e4): e4 is on an off-limits panel",
+        "illegal.sgf": "move 2 (W[e4]): e4 is on an off-limits panel",
         "huge.sgf": "larger than 1 MB",
         "conhex.sgf": "not a Kulami record",
     }

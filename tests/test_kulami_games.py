@@ -88,10 +88,11 @@ def test_a_record_loads_with_its_options():
     ("(;GM[Kulami])", "Kulami record has no layout"),
     ("(;GM[Kulami]LY[zz/zz])", "layout has 0 panels of 2x3"),
     (RECORD.replace("SC[1]", "SC[4]"), "SC must be 0, 1 or 2"),
-    (RECORD.replace(";W[d7]", ";B[d7]"), "move 2: b moves, but it is w's turn"),
-    (RECORD.replace(";W[d7]", ";W[e5]"), "move 2 (e5): e5 is not in the row or column"),
-    (RECORD.replace(";W[d7]", ";W[q9]"), "move 2 (q9): 'q9' is not a field"),
-    (RECORD.replace(";W[d7]", ";C[hi]"), "move 2: a node must hold exactly one B or W move"),
+    (RECORD.replace(";W[d7]", ";B[d7]"), "move 2 (B[d7]): it is w's turn, not b's"),
+    (RECORD.replace(";W[d7]", ";W[e5]"), "move 2 (W[e5]): e5 is not in the row or column"),
+    (RECORD.replace(";W[d7]", ";W[q9]"), "move 2 (W[q9]): 'q9' is not a field"),
+    (RECORD.replace(";W[d7]", ";C[hi]"),
+     "move 2: a node needs exactly one of B[..] or W[..], found 0"),
     (RECORD + "junk", "SGF: unexpected text after the game"),
 ])
 def test_broken_records_are_refused_with_a_one_line_reason(text, message):

@@ -43,11 +43,10 @@ from engines import sgf
 from engines.conhex.board import HANDICAP, PIE, SWAP, ConHexBoard, player_at
 from engines.conhex.geometry import HOLE_INDEX, mirror
 from engines.core import GameRecord
-from engines.errors import EngineError, RecordError
+from engines.errors import RecordError
 
 #: SGF move property -> our player.
 _COLOURS = {"B": "b", "R": "w", "W": "w"}
-_RESIGN = sgf.RESIGN
 #: The root properties of the board's options.
 _OPTIONS = {"PIE": PIE, "HA": HANDICAP}
 
@@ -62,27 +61,11 @@ def read(text: str) -> GameRecord:
     if any(name in root for name in _COLOURS):
         raise RecordError("the root node holds a move; moves belong in their own nodes")
     board = ConHexBoard.new(**sgf.read_options(root, _OPTIONS))
-    moves = [_move_of(number, node) for number, node in enumerate(nodes, 1)]
+    moves = sgf.moves_of(nodes, _COLOURS)
     if len(moves) > 1 and moves[1][2].lower() == SWAP.name and moves[0][2].lower() in HOLE_INDEX:
-        number, prop, value = moves[0]
-        moves[0] = (number, prop, mirror(value.lower()))
-    resigned = None
-    for number, prop, value in moves:
-        where = f"move {number} ({prop}[{value}])"
-        if resigned is not None:
-            raise RecordError(f"{where}: a move after the resignation")
-        player = _COLOURS[prop]
-        if player != board.turn and not board.is_game_over():
-            raise RecordError(f"{where}: it is {board.turn}'s turn, not {player}'s")
-        if value.lower() == _RESIGN:
-            if board.is_game_over():
-                raise RecordError(f"{where}: the game is already over")
-            resigned = player
-            continue
-        try:
-            board.push(board.parse_move(value))
-        except EngineError as error:
-            raise RecordError(f"{where}: {error}") from None
+        where, player, value = moves[0]
+        moves[0] = (where, player, mirror(value.lower()))
+    resigned = sgf.replay(board, moves)
     record = GameRecord(board, sgf.player_names(root), resigned)
     sgf.check_result(root, record.winner, _COLOURS)
     return record
@@ -113,15 +96,7 @@ def write(board: ConHexBoard, players: Mapping[str, str] | None = None,
     if len(values) > 1 and values[1] == SWAP.name:
         values[0] = mirror(values[0].lower()).upper()
     if resigned is not None:
-        values.append(_RESIGN)
+        values.append(sgf.RESIGN)
     nodes = [root] + [{"B" if player_at(ply, handicap) == "b" else "R": [value]}
                       for ply, value in enumerate(values)]
     return sgf.dumps(nodes)
-
-
-def _move_of(number: int, node: sgf.Node) -> tuple[int, str, str]:
-    props = [name for name in node if name in _COLOURS]
-    if len(props) != 1:
-        raise RecordError(f"move {number}: a node needs exactly one of B[..] or R[..], "
-                          f"found {len(props)}")
-    return number, props[0], node[props[0]][0].strip()

@@ -35,12 +35,13 @@ from collections.abc import Mapping
 
 from engines import sgf
 from engines.core import GameRecord
-from engines.errors import EngineError, OptionError, RecordError
+from engines.errors import OptionError, RecordError
 from engines.kulami.board import OPTIONS, KulamiBoard
 
 GAME = "Kulami"
 #: The root property of each option.
 _PROPERTIES = dict(zip(("LY", "SC", "CL"), OPTIONS))
+_COLOURS = {"B": "b", "W": "w"}
 
 
 def write(board: KulamiBoard, players: Mapping[str, str] | None = None,
@@ -81,35 +82,5 @@ def read_record(text: str) -> GameRecord:
         board = KulamiBoard.new(**options)
     except OptionError as error:  # the layout text: its panels, rows and size
         raise sgf.RecordOptionError(f"LY: {error}") from None
-    resigned = _replay(board, [_move(number, node)
-                               for number, node in enumerate(nodes, start=1)])
+    resigned = sgf.replay(board, sgf.moves_of(nodes, _COLOURS))
     return GameRecord(board, sgf.player_names(root), resigned)
-
-
-def _move(number: int, node: sgf.Node) -> tuple[str, str]:
-    """A move node as (colour, field text)."""
-    colours = [key for key in node if key in ("B", "W")]
-    if len(colours) != 1:
-        raise RecordError(f"move {number}: a node must hold exactly one B or W move")
-    return colours[0].lower(), node[colours[0]][0]
-
-
-def _replay(board: KulamiBoard, moves: list[tuple[str, str]]) -> str | None:
-    """Play recorded moves on ``board``, naming the move that breaks the rules; returns
-    who resigned, if the last node is a resignation."""
-    resigned = None
-    for number, (colour, text) in enumerate(moves, start=1):
-        if resigned is not None:
-            raise RecordError(f"move {number} ({text}): a move after the resignation")
-        if board.is_game_over():
-            raise RecordError(f"move {number} ({text}): the game is over")
-        if colour != board.turn:
-            raise RecordError(f"move {number}: {colour} moves, but it is {board.turn}'s turn")
-        if text.strip().lower() == sgf.RESIGN:
-            resigned = colour
-            continue
-        try:
-            board.push_text(text)
-        except EngineError as error:
-            raise RecordError(f"move {number} ({text}): {error}") from None
-    return resigned
