@@ -17,6 +17,7 @@ from app.screen.simulator import WINDOW, Simulator
 from app.table.store import RecordStore
 from app.table.thinker import InlineThinker
 from engines.akron.geometry import HOLES, NAMES
+from tests.simulator_driver import Clock, tap, wait
 
 PEOPLE = Choice("akron", {}, {"b": "person", "w": "person"}, 2)
 WHITE, RED = (game("akron").players[p].piece for p in ("b", "w"))
@@ -25,14 +26,6 @@ WHITE, RED = (game("akron").players[p].piece for p in ("b", "w"))
 #: 2b2 and 2d2 (pinned); 1a1 carries only 2b2, with 3c3 on the same diagonal above.
 PYRAMID = ("1a1 1c1 1a3 1c3 1e1 1e3 1a5 1c5 1e5 1g3 1a7 1g3-2d4 1a7-2b4 1g3 1a7 "
            "1g3-2d2 1a7-2b2 1g3 1a7 1g3-3c3").split()
-
-
-class Clock:
-    def __init__(self):
-        self.now = 0.0
-
-    def __call__(self):
-        return self.now
 
 
 def played(moves):
@@ -59,15 +52,6 @@ def simulator(tmp_path=None, moves=()):
     sim.window, sim.clock_ = pygame.Surface(WINDOW), clock
     sim.draw(sim.window)
     return sim
-
-
-def wait(sim, seconds=1.0):
-    clock = sim.clock_
-    end = clock.now + seconds
-    while clock.now < end:
-        clock.now += 0.1
-        sim.step()
-    return sim.draw(sim.window)
 
 
 def click(sim, point, button=1):
@@ -333,12 +317,6 @@ def test_tabletop_simulate_akron_opens_the_window_and_plays(monkeypatch, tmp_pat
                     "seats": {"b": "person", "w": "person"}}
 
 
-def tap(sim, drawn, label):
-    """Tap the status screen's button labelled ``label``; returns the window redrawn."""
-    sim.click(drawn.button(label).rect.center)
-    return wait(sim)
-
-
 def above_the_board(move) -> bool:
     text = str(move)
     return "-" in text and all(point[0] != "1" for point in text.split("-"))
@@ -367,13 +345,13 @@ def make(sim, text):
     if len(board.move_stack) == before:
         drawn = sim.draw(sim.window)
         if not sim.session.candidates:
-            drawn = tap(sim, drawn, "Confirm")  # moved where no sensor sees
+            drawn = tap(sim, "Confirm")  # moved where no sensor sees
         if len(sim.session.candidates) == 1:
-            drawn = tap(sim, drawn, "Confirm")
+            drawn = tap(sim, "Confirm")
         else:
             while text not in [button.label for button in drawn.buttons]:
-                drawn = tap(sim, drawn, f"More ({len(sim.session.candidates)})")
-            drawn = tap(sim, drawn, text)
+                drawn = tap(sim, f"More ({len(sim.session.candidates)})")
+            drawn = tap(sim, text)
     assert board.move_text(board.move_stack[-1]) == text and len(board.move_stack) == before + 1
     return sim.draw(sim.window)
 
@@ -387,11 +365,11 @@ def test_a_game_with_a_move_above_the_board_confirmed_on_screen_is_played_to_its
         drawn = click(sim, point)
     assert sim.sensors.read() is scan and len(board.move_stack) == upper
     assert "Moved a piece the sensors cannot see? Press Confirm." in drawn.text
-    drawn = tap(sim, drawn, "Confirm")
+    drawn = tap(sim, "Confirm")
     assert sim.session.candidates and moves[upper] in [str(m) for m in sim.session.candidates]
     while moves[upper] not in [button.label for button in drawn.buttons]:
-        drawn = tap(sim, drawn, f"More ({len(sim.session.candidates)})")
-    tap(sim, drawn, moves[upper])
+        drawn = tap(sim, f"More ({len(sim.session.candidates)})")
+    tap(sim, moves[upper])
     assert str(board.move_stack[-1]) == moves[upper] and sim.pieces == board.balls()
     for text in moves[upper + 1:]:
         drawn = make(sim, text)

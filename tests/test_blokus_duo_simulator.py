@@ -9,21 +9,16 @@ import pytest
 
 from app.games import game
 from app.screen.menu import Choice
-from app.screen.simulator import BLINK_S, WINDOW, Simulator
+from app.screen.simulator import WINDOW, Simulator
 from app.screen.tray import flipped, normal, rotated
 from app.table.thinker import InlineThinker
 from engines.blokus_duo.pieces import PIECES
+from tests.simulator_driver import Clock
+from tests.simulator_driver import press as click_at
+from tests.simulator_driver import wait
 
 TWO_PEOPLE = Choice("blokus-duo", {"start": "either"}, {"b": "person", "w": "person"}, 2)
 PURPLE, ORANGE = (game("blokus-duo").players[p].piece for p in "bw")
-
-
-class Clock:
-    def __init__(self):
-        self.now = 0.0
-
-    def __call__(self):
-        return self.now
 
 
 def simulator(choice=TWO_PEOPLE):
@@ -39,20 +34,8 @@ def sim():
     return simulator()
 
 
-def wait(sim, seconds=1.0):
-    clock = sim.clock_
-    end = clock.now + seconds
-    while clock.now < end:
-        clock.now += 0.1
-        sim.step()
-    if int(clock.now / BLINK_S) % 2:
-        clock.now += BLINK_S
-        sim.step()
-    return sim.draw(sim.window)
-
-
 def press(sim, pos, button=1):
-    sim.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=button))
+    click_at(sim, pos, button)
     sim.draw(sim.window)
 
 

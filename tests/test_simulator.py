@@ -7,18 +7,11 @@ import pytest
 from app.colours import ROLE_COLOURS
 from app.games import GAMES, game
 from app.screen.menu import Choice
-from app.table.thinker import InlineThinker
 from app.screen.simulator import BLINK_S, WINDOW, Simulator
+from app.table.thinker import InlineThinker
+from tests.simulator_driver import Clock, tap, wait
 
 KULAMI = Choice("kulami", {"layout": "square-1", "scoring": 0}, {"b": "person", "w": "engine"}, 2)
-
-
-class Clock:
-    def __init__(self):
-        self.now = 0.0
-
-    def __call__(self):
-        return self.now
 
 
 @pytest.fixture
@@ -31,30 +24,9 @@ def sim():
     return simulator
 
 
-def wait(sim, seconds=1.0, blink_on=True):
-    """Let the board settle, ending in the blink phase asked for, and redraw."""
-    clock = sim.clock_
-    end = clock.now + seconds
-    while clock.now < end:
-        clock.now += 0.1
-        sim.step()
-    phase = int(clock.now / BLINK_S) % 2 == 0
-    if phase != blink_on:
-        clock.now += BLINK_S
-        sim.step()
-    return sim.draw(sim.window)
-
-
 def click(sim, hole, button=1):
     sim.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=sim.drawer.centres[hole],
                                   button=button))
-    return wait(sim)
-
-
-def tap(sim, label):
-    drawn = sim.draw(sim.window)
-    sim.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=drawn.button(label).rect.center,
-                                  button=1))
     return wait(sim)
 
 
@@ -225,6 +197,7 @@ def test_a_finished_game_is_not_resumed_and_without_a_record_a_new_game_starts(t
     assert sim.session.board.move_stack == [] and len(store.records()) == 1
     board = sim.session.board
     import random
+
     from engines.players import choose_move
     rng = random.Random(1)
     while not board.is_game_over():
@@ -321,6 +294,7 @@ def test_turning_the_first_gem_over_by_hand_is_the_swap_on_a_colour_sensing_boar
 
 def test_a_finished_conhex_game_outlines_its_winning_chain_on_the_drawn_board():
     import random
+
     from app.screen.scoresheet import winning_chain
     from engines.players import choose_move
 

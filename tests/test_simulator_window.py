@@ -6,7 +6,8 @@ import pytest
 
 from app.screen.simulator import Simulator, layout
 from app.table.thinker import InlineThinker
-from tests.test_simulator import KULAMI, Clock, click, conhex_sim, tap, wait
+from tests.simulator_driver import Clock, tap, wait
+from tests.test_simulator import KULAMI, click, conhex_sim
 
 SIZES = [(800, 480), (1280, 720), (1460, 660), (1920, 1080), (1024, 600), (600, 900),
          (720, 432)]
