@@ -78,6 +78,8 @@ class GameInfo:
     setup: bool = False
     #: The LED roles this game's scenes light, most urgent first (see app/colours.py).
     roles: tuple[str, ...] = field(default=())
+    #: A move in words, for the terminal's help line ("type a ... such as d4").
+    move_words: str = "hole"
     #: What the pieces each player still has to put down are called on the screen
     #: (``pieces left``) in a game whose board counts them (``Board.left_in_hand``).
     hand: str = ""
@@ -173,7 +175,7 @@ GAMES: Mapping[str, GameInfo] = MappingProxyType({info.name: info for info in (
         describe=_describe_kulami,
         menu=(MenuOption("layout", "Layout", _kulami_layouts),
               MenuOption("scoring", "Scoring", (0, 1, 2), lambda v: f"level {v}")),
-        setup=True, roles=_PLACEMENT_ROLES + ("off_limits", "setup")),
+        setup=True, roles=_PLACEMENT_ROLES + ("off_limits", "setup"), move_words="field"),
     GameInfo(
         name="conhex", title="ConHex", board="engines.conhex.board:ConHexBoard",
         players=MappingProxyType({"b": Player("red", (200, 30, 30), RED),
@@ -193,6 +195,7 @@ GAMES: Mapping[str, GameInfo] = MappingProxyType({info.name: info for info in (
         score_label=_blokus_duo_score_label,
         drawer="app.screen.boards.blokus_duo:BlokusDuoDrawer",
         describe=_describe_blokus_duo, hand="pieces left",
+        move_words="piece, its squares joined by commas,",
         menu=(MenuOption("start", "Start", ("either", "fixed"),
                          lambda v: _BLOKUS_STARTS[v]),),
         # No areas: nothing is owned or won on the board.
@@ -206,6 +209,7 @@ GAMES: Mapping[str, GameInfo] = MappingProxyType({info.name: info for info in (
                                   "w": Player("red", (200, 30, 30), RED)}),
         score_label=_akron_score_label, drawer="app.screen.boards.akron:AkronDrawer",
         hand="balls to add",
+        move_words="hole to add a ball to, or a ball's point and where it goes (1c3-2d4),",
         describe=lambda options: ["8x8 board", "32 balls each"],
         # No areas: the winning chain is lit on the holes under its balls.
         roles=tuple(role for role in _PLACEMENT_ROLES if not role.startswith("owned_"))),

@@ -100,7 +100,7 @@ def help_words(line):
     return example, words, [c for c in commands if c != "or"]
 
 
-@pytest.mark.parametrize("name", ["kulami", "conhex"])
+@pytest.mark.parametrize("name", ["kulami", "conhex", "akron"])
 def test_every_notation_the_help_line_shows_is_accepted(name):
     board = new_game(name)
     example, words, commands = help_words(help_line(board))
@@ -459,3 +459,11 @@ def test_the_help_line_shows_a_blokus_duo_move_as_its_squares():
     assert "piece, its squares joined by commas" in line and "," in example
     board = new_game("blokus-duo")
     assert board.is_legal(board.parse_move(example))
+
+
+def test_the_help_line_shows_akron_moves_and_a_hole_near_the_middle():
+    from app.cli.play import help_line
+
+    line = help_line(new_game("akron"))
+    assert "a ball's point and where it goes (1c3-2d4)" in line
+    assert line.split("such as ")[1].split(";")[0] in ("1g7", "1g9", "1i7", "1i9")

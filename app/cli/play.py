@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import argparse
 import random
+import re
 import sys
 from dataclasses import dataclass
 from typing import TextIO
 
 from app.cli import split_options
-from app.cli.terminal import hole_positions, render
+from app.cli.terminal import render
 from app.games import GAMES, game, new_game
 from app.table import texts
 from app.table.store import SEAT_KINDS, RecordStore, Resumed, Saved, default_data_dir
@@ -30,7 +31,6 @@ PROFILE = "terminal"
 #: The commands besides moves, as the help line shows them.
 COMMANDS = ("hint", "undo", "help", "quit")
 #: How a move is called in each game's help line ("a hole" for any other game).
-NOUNS = {"kulami": "field", "blokus-duo": "piece, its squares joined by commas,"}
 #: Moves that are words rather than holes, with what they do, offered while legal.
 WORD_MOVES = {"swap": "takes over {first}'s first gem"}
 
@@ -322,11 +322,11 @@ def example_move(board: Board) -> str:
     """A legal placement near the middle of the board, to show the notation; where a
     move covers several holes (a Blokus piece), the shortest legal one of two squares or
     more."""
-    position = hole_positions(board)
     texts = [board.move_text(m) for m in board.legal_moves]
     pieces = [text for text in texts if "," in text]
     if pieces:
         return min(pieces, key=lambda text: (len(text), text))
+    position = _positions(board.holes)
     places = [text for text in texts if text in position]
     if not places:
         return ""
@@ -334,6 +334,20 @@ def example_move(board: Board) -> str:
     middle_y = sum(y for _, y in position.values()) / len(position)
     return min(places, key=lambda text: ((position[text][0] - middle_x) ** 2
                                          + (position[text][1] - middle_y) ** 2, text))
+
+
+#: A hole's column letter and row number, after Akron's level digit if there is one.
+_COLUMN_ROW = re.compile(r"\d?([a-z])(\d+)")
+
+
+def _positions(holes) -> dict[str, tuple[int, int]]:
+    """Each hole's column and row, read off its name."""
+    found = {}
+    for hole in holes:
+        match = _COLUMN_ROW.fullmatch(hole)
+        if match:
+            found[hole] = (ord(match[1]) - ord("a"), int(match[2]))
+    return found
 
 
 def word_moves(board: Board) -> list[str]:
@@ -352,7 +366,7 @@ def help_line(board: Board) -> str:
     """Every notation the prompt accepts now: a move (with an example), any word move
     legal now, and the commands."""
     first = game(board.game).players["b"].name
-    parts = [f"type a {NOUNS.get(board.game, 'hole')} such as {example_move(board)}"]
+    parts = [f"type a {game(board.game).move_words} such as {example_move(board)}"]
     parts += [f"{word} ({WORD_MOVES[word].format(first=first)})" for word in word_moves(board)]
     return "Moves: " + ", ".join(parts) + "; or " + ", ".join(COMMANDS[:-1]) + \
         f" or {COMMANDS[-1]}."

@@ -1,7 +1,9 @@
 """The board in a colour terminal: panels shaded or cells drawn, pieces, legal holes marked.
 
 Works for every game whose holes are named column letter + row number (Kulami, ConHex,
-Blokus Duo): the grid is read off the hole names, so no game needs its own drawing.
+Blokus Duo): the grid is read off the hole names, so no game needs its own drawing. A
+game with pieces above its holes (Akron) is shown as its engine writes it, levels and
+all.
 Areas that share no hole (Kulami's panels) shade their holes. Areas that share holes
 (ConHex's cells, each between the holes around it) cannot, so the board is drawn on a
 grid of half steps instead, with a mark for each cell between its holes: filled in its
@@ -37,7 +39,8 @@ def _fg(rgb: tuple[int, int, int]) -> str:
 
 
 def hole_positions(board: Board) -> dict[str, tuple[int, int]]:
-    """Each hole's column and row from 0 (``a1`` is ``(0, 0)``), read off its name."""
+    """Each hole's column and row from 0 (``a1`` is ``(0, 0)``), read off its name: where
+    :func:`render` draws it."""
     return {hole: xy for xy, hole in _grid(board).items()}
 
 
