@@ -78,6 +78,9 @@ class GameInfo:
     setup: bool = False
     #: The LED roles this game's scenes light, most urgent first (see app/colours.py).
     roles: tuple[str, ...] = field(default=())
+    #: The pieces stack above the holes, where no sensor sees them (Akron's balls): the
+    #: simulator keeps them as a pile with gravity (app/screen/akron_hand.py).
+    pile: bool = False
     #: A move in words, for the terminal's help line ("type a ... such as d4").
     move_words: str = "hole"
     #: What the pieces each player still has to put down are called on the screen
@@ -208,7 +211,7 @@ GAMES: Mapping[str, GameInfo] = MappingProxyType({info.name: info for info in (
         players=MappingProxyType({"b": Player("white", (235, 235, 225), BLUE),
                                   "w": Player("red", (200, 30, 30), RED)}),
         score_label=_akron_score_label, drawer="app.screen.boards.akron:AkronDrawer",
-        hand="balls to add",
+        hand="balls to add", pile=True,
         move_words="hole to add a ball to, or a ball's point and where it goes (1c3-2d4),",
         describe=lambda options: ["8x8 board", "32 balls each"],
         # No areas: the winning chain is lit on the holes under its balls.

@@ -34,8 +34,9 @@ TO_MOVE: RGB = (255, 255, 255)
 
 
 def has_pile(board) -> bool:
-    """Whether ``board``'s game is played with balls stacked above the holes."""
-    return board.game == "akron"
+    """Whether ``board``'s game is played with balls stacked above the holes (its
+    registry entry says so)."""
+    return game(board.game).pile
 
 
 def _occupied(pile: Mapping[str, str]) -> int:
