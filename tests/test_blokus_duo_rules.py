@@ -9,6 +9,7 @@ import pytest
 from engines.blokus_duo.board import BlokusDuoBoard
 from engines.blokus_duo.pieces import BY_MASK, PLACEMENTS, bit, corners, edges
 from engines.core import PASS, IllegalMoveError, OptionError
+from tests.positions import play, state
 
 #: A game (start fixed) in which b places all 21 pieces, the monomino (n4) last, while
 #: w is blocked after its 14th piece (move 28) and b makes the last seven moves.
@@ -20,19 +21,6 @@ ALL_PLACED = ("g9,e10,f10,g10,g11 h4,i4,j4,j5 e7,f7,d8,e8,f8 l5,k6,l6,k7,l7 "
               "h14,i14,j14,k14 h9,h10,h11 l3,k4,l4,k5 d11,e11,e12,f12,g12 h1,i1,i2,i3,j3 "
               "b8,c8,c9,d9,c10 m5,m6,m7,n7 l1,m1,n1,m2 n12,n13,n14 g4,f5,g5 e3,f3 "
               "c1,d1,c2,d2 n4").split()
-
-
-def play(board, *texts):
-    for text in texts:
-        board.push_text(text)
-    return board
-
-
-def state(board):
-    return (board.sensor_view(), board.lights(), board.scores(), board.outcome(),
-            board.turn, tuple(board.move_stack), board.ascii(),
-            sorted(map(str, board.legal_moves_for("b"))),
-            sorted(map(str, board.legal_moves_for("w"))))
 
 
 def reference_moves(board, player):

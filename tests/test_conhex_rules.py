@@ -3,24 +3,14 @@
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from app.games import new_game
 from engines.conhex.board import PLACEMENTS, SWAP, ConHexBoard, Move
 from engines.conhex.geometry import CELLS, HOLES, NEIGHBOURS, PLAYER_SIDES, SIDES
 from engines.core import IllegalMoveError, InvalidMoveError, OptionError
-
-
-def play(board, *texts):
-    for text in texts:
-        board.push_text(text)
-    return board
-
-
-def state(board):
-    """Everything observable about a position, for exact comparisons after pop."""
-    return (board.sensor_view(), board.lights(), board.scores(), board.outcome(),
-            board.turn, tuple(board.move_stack), board.ascii())
+from tests.positions import play, state
 
 
 def connected(owned, player):
