@@ -182,11 +182,11 @@ class Inference:
         """The legal moves the sensors read by themselves: made by hand, each is judged
         to be that very move with nobody confirming it. A scripted hand plays these (an
         Akron move above the board, or one a ball from above could be, needs a person)."""
-        readable = []
+        readable, probe = [], self.board.copy()
         for move in list(self.board.legal_moves):
-            probe = self.board.copy()
             probe.push(move)
             occupancy = self._seen(probe.sensor_view())
+            probe.pop()
             if self.judge(occupancy) == Moved(move):
                 readable.append(move)
         return readable

@@ -614,11 +614,12 @@ class Session:
         if board.is_game_over() or self.seats[board.turn] != "person":
             return None
         view = board.sensor_view()
-        lifted = [hole for hole, colour in view.items()
-                  if colour == board.turn and hole not in self.pipeline.occupancy]
-        if len(lifted) != 1 or len(view) - len(self.pipeline.occupancy.keys() & view.keys()) != 1:
+        missing = view.keys() - self.pipeline.occupancy.keys()
+        if len(missing) != 1:
             return None
-        (hole,) = lifted
+        (hole,) = missing
+        if view[hole] != board.turn:
+            return None
         moves = list(board.moves_from(hole))
         if not moves:
             return None
