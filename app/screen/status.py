@@ -9,7 +9,6 @@ state: the same Status always draws the same picture and the same buttons.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 
 import pygame
 
@@ -86,7 +85,7 @@ def _turn(paint: Painter, status: Status) -> None:
 def _scores(paint: Painter, status: Status) -> None:
     x, y, w, h = SCORES
     info = game(status.game)
-    left_in_hand = pieces_left(status)
+    left_in_hand = status.in_hand
     for (left, width), colour in zip(columns(x, w - SCORE_LABEL_W - 10, 2, 10), ("b", "w")):
         paint.disc(paint.rect(left, y, 30, h).center, 12, info.players[colour].piece)
         text = f"{words.player(status.game, colour)} {status.scores.get(colour, 0)}"
@@ -100,23 +99,6 @@ def _scores(paint: Painter, status: Status) -> None:
     paint.fitted(label,
                  paint.rect(x + w - SCORE_LABEL_W, y, SCORE_LABEL_W, h), 30, MUTED,
                  min_size=20, anchor="midright")
-
-
-def pieces_left(status: Status) -> dict[str, int] | None:
-    """How many pieces each player has left to put on the board, in a game that counts
-    them (Blokus Duo's shapes in hand, Akron's balls in supply: the registry's ``hand``
-    says so); ``None`` in other games."""
-    if not game(status.game).hand:
-        return None
-    return _pieces_left(status.game, tuple(sorted(status.options.items())), status.moves)
-
-
-@lru_cache(maxsize=16)
-def _pieces_left(name: str, options: tuple, moves: tuple[str, ...]) -> dict[str, int]:
-    board = game(name).new_board(**dict(options))
-    for move in moves:
-        board.push_text(move)
-    return {player: board.left_in_hand(player) for player in ("b", "w")}
 
 
 def _message(paint: Painter, status: Status, offers: Sequence[str] = ()) -> None:

@@ -559,6 +559,8 @@ class Session:
             candidates=((text(self.correction.move),) if self.correction is not None
                         else tuple(text(m) for m in self.candidates)), outcome=outcome,
             choice=self.choice if self.candidates else 0,
+            in_hand=(None if board.left_in_hand("b") is None
+                     else {player: board.left_in_hand(player) for player in ("b", "w")}),
             unseen=self._unseen_to_confirm(),
             state=self.state.value, thinking=self._thinking_progress(),
             faults=tuple(texts.fault(hole, problem)

@@ -35,6 +35,9 @@ class Status:
     pending: str | None = None  # the engine's move, shown until a person places it
     candidates: tuple[str, ...] = ()  # moves the sensors cannot tell apart
     choice: int = 0  # which of the candidates is picked (and lit) now
+    #: How many pieces each player still has to put down, in a game that counts them
+    #: (Blokus Duo's pieces in hand, Akron's balls in supply); ``None`` in others.
+    in_hand: Mapping[str, int] | None = None
     #: Moves the person to move could make that the sensors cannot see at all (Akron's
     #: above the board): Confirm then offers them as candidates.
     unseen: int = 0
