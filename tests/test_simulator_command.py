@@ -9,7 +9,8 @@ import pytest
 from app.cli import main, run
 from app.games import new_game
 from app.screen import display
-from app.screen.display import DisplayChoice, NoDisplayError, choose_display, open_display
+from app.screen.display import (DisplayChoice, NoDisplayError, choose_display, open_display,
+                                screen_fix)
 from app.screen.simulator import WINDOW, Simulator
 from app.table.session import Session
 
@@ -65,6 +66,44 @@ def test_a_display_sdl_cannot_open_is_one_line_and_the_board_plays_on(monkeypatc
     with caplog.at_level(logging.INFO, logger=run.log.name):
         assert run.status_screen(Session(new_game("kulami"))) is None
     assert caplog.messages == [f"no display ({message}): playing without a screen"]
+
+
+def test_on_a_board_a_screen_that_does_not_open_is_a_warning_with_its_fix(monkeypatch,
+                                                                          caplog, tmp_path):
+    """The service's journal shows it under ``journalctl -p warning``; a simulated
+    profile playing headless stays at INFO. (``tmp_path`` is an empty /dev/dri.)"""
+    monkeypatch.setattr(display, "choose_display", lambda: None)
+    monkeypatch.setattr(display, "screen_fix", lambda: screen_fix({}, tmp_path, True))
+    with caplog.at_level(logging.INFO, logger=run.log.name):
+        assert run.status_screen(Session(new_game("kulami")), board=True) is None
+        assert run.status_screen(Session(new_game("kulami"))) is None
+    board, simulated = caplog.records
+    assert board.levelno == logging.WARNING and simulated.levelno == logging.INFO
+    assert board.getMessage().endswith(
+        f"playing without a screen; no KMS/DRM device in {tmp_path}: connect the screen "
+        f"and keep dtoverlay=vc4-kms-v3d in config.txt")
+    assert simulated.getMessage().endswith("playing without a screen")
+
+
+def test_the_fix_for_a_dark_screen_names_the_first_cause(tmp_path):
+    card = tmp_path / "card0"
+    assert screen_fix({"SDL_VIDEODRIVER": "dummy"}, tmp_path, True).startswith(
+        "SDL_VIDEODRIVER=dummy draws nowhere")
+    assert screen_fix({}, tmp_path, True).startswith("no KMS/DRM device in ")
+    card.touch()
+    assert screen_fix({}, tmp_path, False) == (
+        "pygame's SDL has no KMS/DRM driver: install tabletop[screen], which brings "
+        "pygame-ce")
+    assert screen_fix({}, tmp_path, True) == (
+        "check the screen's cable and power, then restart the service")
+
+
+def test_a_card_the_user_may_not_open_asks_for_the_video_and_render_groups(tmp_path,
+                                                                          monkeypatch):
+    (tmp_path / "card0").touch()
+    monkeypatch.setattr(display.os, "access", lambda path, mode: False)
+    assert screen_fix({}, tmp_path, True) == (
+        f"no access to {tmp_path / 'card0'}: add the user to the video and render groups")
 
 
 @pytest.mark.parametrize("game", ["kulami", "conhex"])

@@ -103,7 +103,8 @@ def _run(args) -> int:
                                   colour_sensing=profile.sensors.colour, thinker=thinker)
             session = new_session(profile.game, options)
             screen = status_screen(session, load=None if readings is not None
-                                   else _continue_saved)
+                                   else _continue_saved,
+                                   board=profile.sensors.driver != "simulated")
             while True:
                 table = Table(session, profile, strip, source, screen=screen,
                               buttons=buttons, notifier=notifier, blink_s=config.blink_s)
@@ -138,24 +139,39 @@ def _continue_saved(saved: Saved) -> None:
     raise ContinueSaved(saved)
 
 
-def status_screen(session: Session, load: Callable[[Saved], None] | None = None):
+def status_screen(session: Session, load: Callable[[Saved], None] | None = None,
+                  board: bool = False):
     """The status screen on the display there is, or ``None`` (said in one log line)
-    when there is none a person could see. ``load`` takes a game from its load list."""
-    from app.screen.display import NoDisplayError, choose_display
+    when there is none a person could see. ``load`` takes a game from its load list.
+
+    On a ``board`` (a real profile) a screen that does not open is a WARNING that says
+    why and what fixes it, so ``journalctl -p warning`` shows it; on a simulated profile
+    playing headless is ordinary and said at INFO."""
+    from app.screen.display import NoDisplayError, choose_display, screen_fix
+    level = logging.WARNING if board else logging.INFO
+
+    def without_screen(reason: str) -> None:
+        fix = f"; {screen_fix()}" if board else ""
+        log.log(level, "no display (%s): playing without a screen%s", reason, fix)
+
     display = choose_display()
     if display is None:
-        log.info("no display (no DISPLAY or WAYLAND_DISPLAY, no KMS/DRM device): "
-                 "playing without a screen")
+        without_screen("no DISPLAY or WAYLAND_DISPLAY, no KMS/DRM device")
         return None
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    from app.games import GAMES
-    from app.screen.console import Console
-    from app.screen.display import open_display
-    from app.screen.paint import DESIGN_SIZE
-    from app.screen.window import StatusWindow
+    try:
+        from app.games import GAMES
+        from app.screen.console import Console
+        from app.screen.display import open_display
+        from app.screen.paint import DESIGN_SIZE
+        from app.screen.window import StatusWindow
+    except ImportError as error:
+        log.log(level, "no display (the %s library is not installed): playing without a "
+                       "screen; install tabletop[screen]", error.name or "pygame")
+        return None
     try:
         surface = open_display(display, DESIGN_SIZE, caption="Tabletop")
     except NoDisplayError as error:
-        log.info("no display (%s): playing without a screen", error)
+        without_screen(str(error))
         return None
     return StatusWindow(surface, Console(session, tuple(GAMES), load=load))

@@ -50,6 +50,33 @@ def choose_display(environ: Mapping[str, str] = os.environ,
     return None
 
 
+def screen_fix(environ: Mapping[str, str] = os.environ, dri_dir: Path = DRI_DIR,
+               kmsdrm: bool | None = None) -> str:
+    """What a maker does about a board whose screen did not open, as a phrase: the
+    first cause found of the ones seen on a Pi. ``kmsdrm`` is whether pygame's SDL has
+    the driver (asked of SDL when not given)."""
+    forced = environ.get("SDL_VIDEODRIVER", "").strip()
+    if forced in INVISIBLE:
+        return f"SDL_VIDEODRIVER={forced} draws nowhere: remove it from the environment"
+    cards = sorted(dri_dir.glob("card*"))
+    if not cards:
+        return (f"no KMS/DRM device in {dri_dir}: connect the screen and keep "
+                f"dtoverlay=vc4-kms-v3d in config.txt")
+    if kmsdrm is None:
+        from app.screen.sdl import has_kmsdrm
+        try:
+            kmsdrm = has_kmsdrm()
+        except OSError:
+            kmsdrm = False
+    if not kmsdrm:
+        return ("pygame's SDL has no KMS/DRM driver: install tabletop[screen], which "
+                "brings pygame-ce")
+    closed = [card for card in cards if not os.access(card, os.R_OK | os.W_OK)]
+    if closed:
+        return f"no access to {closed[0]}: add the user to the video and render groups"
+    return "check the screen's cable and power, then restart the service"
+
+
 #: The share of the desktop a new window may take, leaving room for panels and title bars.
 DESKTOP_SHARE = 0.9
 
