@@ -2,8 +2,9 @@
 
 Every error here is an *expected* failure, one a person can act on, and its message is
 one line that says what and where (file and key, device and pin) and why. The command
-line prints it as ``tabletop COMMAND: message`` with exit status 2 and no traceback
-(:func:`app.cli.main`); anything that is not a ``TabletopError`` is a bug and keeps its
+line prints it as ``tabletop COMMAND: message`` with no traceback (:func:`app.cli.main`),
+and exits with the error's ``exit_status``: 1 for a device, 2 for everything else (bad
+input: a move, an option, a file a person wrote); anything that is not a ``TabletopError`` is a bug and keeps its
 traceback. Like gpiozero's ``GPIOZeroError``, one root lets a caller catch "anything
 the table can go wrong with" in one ``except``, and the subclasses say which part::
 
@@ -54,7 +55,13 @@ class DeviceError(TabletopError, RuntimeError):
     The message names the device, its profile or pin, and the cause; the library's own
     exception is chained as ``__cause__``. A real device that fails is this error, never
     a silent switch to a simulated one.
+
+    Exit status 1, where bad input is 2: a device can come back (a cable plugged in, a
+    group joined), so systemd restarts the service after this one and not after a
+    broken configuration (``RestartPreventExitStatus=2``).
     """
+
+    exit_status = 1
 
 
 class NoSuchPinError(DeviceError, ValueError):

@@ -2,8 +2,8 @@
 
 :class:`TabletopError` is the root of every expected failure in the product, engines and
 app alike: its message is one line meant for a person, and the command line prints it as
-one line with exit status 2 and no traceback (anything else is a bug and keeps its
-traceback). The engine errors stay ``ValueError`` too, so code that caught bad input as
+one line with no traceback, and exit status 2 for bad input (1 for the app's hardware
+errors); anything else is a bug and keeps its traceback. The engine errors stay ``ValueError`` too, so code that caught bad input as
 ``ValueError`` keeps working. ``engines.core`` and ``engines`` re-export them.
 """
 
@@ -12,7 +12,11 @@ from __future__ import annotations
 
 class TabletopError(Exception):
     """Every error a person should see as one line; the CLI turns it into one line and
-    exit status 2."""
+    exits with :attr:`exit_status`."""
+
+    #: 2: what the command was given is wrong (a move, an option, a file a person wrote),
+    #: and running it again unchanged fails again. The app's device errors say 1.
+    exit_status = 2
 
 
 class EngineError(TabletopError, ValueError):

@@ -51,7 +51,9 @@ _PLAYER_KEYS = frozenset(option.name for option in PLAYER_OPTIONS)
 MAX_RECORD_BYTES = 1 << 20
 
 
-def _version() -> str:
+def version() -> str:
+    """The installed package's version (pyproject.toml's): GTP's ``version`` and
+    ``tabletop --version`` both report it."""
     try:
         return package_version("tabletop")
     except PackageNotFoundError:
@@ -151,7 +153,7 @@ class GtpEngine:
     # --- administrative ---------------------------------------------------------------
     def cmd_protocol_version(self, args): return "2"
     def cmd_name(self, args): return "Tabletop"
-    def cmd_version(self, args): return _version()
+    def cmd_version(self, args): return version()
     def cmd_known_command(self, args):
         return "true" if args and args[0].lower() in self.commands else "false"
     def cmd_list_commands(self, args): return "\n".join(self.commands)

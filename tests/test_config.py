@@ -157,9 +157,9 @@ def test_tabletop_run_opens_the_strip_at_the_configured_brightness(tmp_path, mon
 
     monkeypatch.setattr(run_command, "open_strip", strip_then_stop)
     dim = config_file(tmp_path, "[leds]\nbrightness = 0.25\n")
-    assert main(["run", "--profile", "kulami-sim", "--config", str(dim)]) == 2
+    assert main(["run", "--profile", "kulami-sim", "--config", str(dim)]) == 1
     plain = config_file(tmp_path, "", "plain.toml")
-    assert main(["run", "--profile", "kulami-sim", "--config", str(plain)]) == 2
+    assert main(["run", "--profile", "kulami-sim", "--config", str(plain)]) == 1
     assert [strip.brightness for strip in opened] == [0.25, 1.0]
     opened[0].show([(255, 255, 255)] * opened[0].count)
     assert opened[0].frames[-1][0] == (63, 63, 63)

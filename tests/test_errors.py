@@ -1,4 +1,5 @@
-"""Expected failures: one line on stderr and exit status 2, never a traceback.
+"""Expected failures: one line on stderr, never a traceback, and exit status 2 for bad
+input or 1 for hardware that cannot be used.
 
 The command-line cases run the real ``tabletop`` in a subprocess. "On a desktop" means
 without the mock pin factory and Blinka's OS-agnostic board that conftest.py gives the
@@ -60,12 +61,13 @@ def tabletop(tmp_path, *args, code=None, stdin="", env=None):
                           capture_output=True, text=True, timeout=120)
 
 
-def one_line(result, command: str) -> str:
-    """The one error line, after checking there is nothing else: status 2, no traceback."""
+def one_line(result, command: str, status: int = 2) -> str:
+    """The one error line, after checking there is nothing else: the status (2 for bad
+    input, 1 for a device), no traceback."""
     assert "Traceback" not in result.stderr, result.stderr
     lines = result.stderr.splitlines()
     assert len(lines) == 1, result.stderr
-    assert result.returncode == 2, result
+    assert result.returncode == status, result
     assert lines[0].startswith(f"tabletop {command}: "), lines[0]
     return lines[0]
 
@@ -132,7 +134,7 @@ def test_usage_mistakes_are_one_line(tmp_path, args, message):
 def test_the_example_config_with_buttons_on_a_desktop_is_one_line(tmp_path):
     result = tabletop(tmp_path, "run", "--profile", "kulami-sim",
                       "--config", str(example_config(tmp_path)))
-    line = one_line(result, "run")
+    line = one_line(result, "run", status=1)
     assert line.startswith("tabletop run: buttons: confirm on GPIO27: no GPIO on this machine")
 
 
@@ -142,15 +144,28 @@ def test_the_example_config_with_buttons_on_a_desktop_is_one_line(tmp_path):
 def test_a_real_profile_on_a_desktop_is_one_line(tmp_path, command):
     if command[0] == "run":
         command += ["--config", str(config_file(tmp_path))]
-    line = one_line(tabletop(tmp_path, *command), command[0])
+    line = one_line(tabletop(tmp_path, *command), command[0], status=1)
     assert "profile kulami: LEDs (neopixel_spi on SPI)" in line
     assert "not a Raspberry Pi" in line
 
 
+def pwm_profile(tmp_path) -> Path:
+    """A maker's own Akron board with its LEDs on a PWM pin (every shipped board uses SPI)."""
+    path = tmp_path / "akron-pwm.toml"
+    path.write_text('base = "akron"\n'
+                    '[sensors]\ndriver = "matrix"\n'
+                    'row_pins = [4, 5, 6, 12, 13, 16, 17, 19]\n'
+                    'column_pins = [20, 21, 22, 23, 24, 25, 26, 27]\n'
+                    '[leds]\ndriver = "neopixel"\npin = "D18"\nbrightness = 0.5\n'
+                    'max_ma = 2000\n', encoding="utf-8")
+    return path
+
+
 @desktop_only
 def test_a_real_profile_neopixel_pin_on_a_desktop_is_one_line(tmp_path):
-    line = one_line(tabletop(tmp_path, "selftest", "--profile", "akron"), "selftest")
-    assert "profile akron: LEDs (neopixel on D18)" in line
+    line = one_line(tabletop(tmp_path, "selftest", "--profile", str(pwm_profile(tmp_path))),
+                    "selftest", status=1)
+    assert "profile akron-pwm: LEDs (neopixel on D18)" in line
     assert "not a Raspberry Pi" in line
 
 
@@ -160,19 +175,21 @@ def test_recording_a_real_matrix_on_a_desktop_is_one_line_and_writes_nothing(tmp
     out.write_text("an earlier recording\n")
     result = tabletop(tmp_path, "sensors", "record", "kulami", "--seconds", "0.1",
                       "--out", str(out))
-    line = one_line(result, "sensors")
+    line = one_line(result, "sensors", status=1)
     assert "profile kulami: sensor matrix: row GPIO2: no GPIO on this machine" in line
     assert out.read_text() == "an earlier recording\n"
 
 
 @pytest.mark.parametrize("profile, library", [("kulami", "neopixel_spi"),
-                                              ("conhex", "neopixel")])
+                                              ("akron-pwm", "neopixel")])
 def test_a_missing_led_library_is_an_error_never_a_simulated_strip(tmp_path, profile,
                                                                    library):
+    if profile == "akron-pwm":
+        profile = str(pwm_profile(tmp_path))
     for command in (["run", "--profile", profile, "--config", str(config_file(tmp_path))],
                     ["selftest", "--profile", profile]):
         result = tabletop(tmp_path, *command, code=NO_LED_LIBRARY)
-        line = one_line(result, command[0])
+        line = one_line(result, command[0], status=1)
         assert f"the {library} library is not installed (install tabletop[pi]" in line
         assert "playing" not in result.stdout
 
@@ -216,8 +233,15 @@ def test_main_turns_any_tabletop_error_into_one_line(monkeypatch, capsys):
         raise DisconnectError("LEDs: lost\nwhile in use")
 
     monkeypatch.setattr(gtp, "run", fail)
-    assert main(["gtp", "kulami"]) == 2
+    assert main(["gtp", "kulami"]) == 1  # hardware: a runtime failure
     assert capsys.readouterr().err == "tabletop gtp: LEDs: lost while in use\n"
+
+    def refuse(args):
+        raise ConfigError("tabletop.toml: game.level: must be 1 to 4")
+
+    monkeypatch.setattr(gtp, "run", refuse)
+    assert main(["gtp", "kulami"]) == 2  # bad input: a usage mistake
+    assert capsys.readouterr().err == "tabletop gtp: tabletop.toml: game.level: must be 1 to 4\n"
 
 
 def test_ctrl_c_is_status_130_without_a_traceback(monkeypatch, capsys):

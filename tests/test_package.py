@@ -15,6 +15,7 @@ import socket
 import subprocess
 import sys
 import time
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -103,12 +104,14 @@ def test_the_wheel_builds_without_a_warning(built):
 
 
 def test_a_deprecated_setting_would_be_caught(tmp_path):
-    """The check above sees backend warnings: a license table (deprecated) shows one."""
+    """The check above sees backend warnings: a license table (deprecated) shows one.
+    (A table beside ``license-files`` is an error, so the licence file goes too.)"""
     source = copy_source(tmp_path / "src")
     pyproject = source / "pyproject.toml"
     text = pyproject.read_text()
-    assert 'license = "MIT"' in text
-    pyproject.write_text(text.replace('license = "MIT"', 'license = { text = "MIT" }'))
+    assert 'license = "MIT"\nlicense-files = ["LICENSE"]\n' in text
+    pyproject.write_text(text.replace('license = "MIT"\nlicense-files = ["LICENSE"]\n',
+                                      'license = { text = "MIT" }\n'))
     _, warnings = build_wheel(source, tmp_path / "dist", tmp_path)
     assert any("license" in line for line in warnings), warnings
 
@@ -139,7 +142,23 @@ def test_only_the_base_dependencies_are_installed(venv, tmp_path):
     extras = {re.search(r'extra == "(\w+)"', r)[1] for r in requires if "extra ==" in r}
     assert extras == {"screen", "pi", "firmware", "test"}
     assert [r for r in requires if r.startswith("pygame")] == [
-        'pygame>=2.5; extra == "screen"']
+        'pygame-ce>=2.5.8; (platform_machine != "armv7l" and platform_machine != "armv6l") '
+        'and extra == "screen"']
+
+
+def test_the_wheel_carries_the_licence_and_says_its_version(built, venv, tmp_path):
+    wheel, _ = built
+    with zipfile.ZipFile(wheel) as archive:
+        licences = [n for n in archive.namelist() if n.endswith("/LICENSE")]
+        assert len(licences) == 1 and ".dist-info/" in licences[0]
+        assert archive.read(licences[0]).decode() == (ROOT / "LICENSE").read_text()
+        assert "License-Expression: MIT" in archive.read(
+            next(n for n in archive.namelist() if n.endswith("/METADATA"))).decode()
+    result = subprocess.run([str(venv / "bin" / "tabletop"), "--version"], cwd=tmp_path,
+                            env=clean_env(), capture_output=True, text=True, timeout=60)
+    version = re.search(r'^version = "([^"]+)"', (ROOT / "pyproject.toml").read_text(),
+                        re.MULTILINE)[1]
+    assert (result.returncode, result.stdout) == (0, f"tabletop {version}\n")
 
 
 def test_profiles_layouts_and_the_example_config_are_package_data(venv, tmp_path):
@@ -149,10 +168,13 @@ def test_profiles_layouts_and_the_example_config_are_package_data(venv, tmp_path
               "from app.games import new_game\n"  # layouts and cells are text files
               "print(*[new_game(g).game for g in ('kulami', 'conhex')])\n"
               "from engines.blokus_duo.board import BlokusDuoBoard\n"  # pieces.txt
-              "print(BlokusDuoBoard().legal_moves.count())\n")
+              "print(BlokusDuoBoard().legal_moves.count())\n"
+              "from app.hardware.pi import MODELS\n"  # pi_models.toml
+              "print(*MODELS)\n")
     result = in_venv(venv, "-c", script, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines() == [" ".join(shipped), "kulami conhex", "828"]
+    assert result.stdout.splitlines() == [" ".join(shipped), "kulami conhex", "828",
+                                          "bcm2835 bcm2836 bcm2837 bcm2711 bcm2712"]
     # install.sh copies the example configuration out of the installed package
     command = re.search(r'"\$PREFIX/venv/bin/python" -c \'([^\']+)\'',
                         (ROOT / "systemd" / "install.sh").read_text())[1]

@@ -236,7 +236,7 @@ def test_a_device_that_does_not_open_leaves_no_game_record(tmp_path, two_people,
         raise DeviceError(f"profile {profile.name}: {device}: GPIO18 is busy")
 
     monkeypatch.setattr(run_command, device, broken)
-    assert main(["run", "--profile", "kulami-sim", "--config", str(two_people)]) == 2
+    assert main(["run", "--profile", "kulami-sim", "--config", str(two_people)]) == 1
     err = capsys.readouterr().err
     assert err == f"tabletop run: profile kulami-sim: {device}: GPIO18 is busy\n"
     assert RecordStore(tmp_path / "data").records() == []
@@ -256,7 +256,8 @@ def test_a_game_from_the_load_list_continues_in_a_new_session_on_the_same_device
     class Screen:
         shows_leds, dirty = False, False
 
-        def __init__(self, session, load):
+        def __init__(self, session, load, board):
+            assert board is False  # a simulated profile
             self.console = Console(session, load)
             self.turns = 0
 

@@ -2,7 +2,10 @@
 
 Every expected failure is a :class:`~engines.errors.TabletopError` that the command lets
 go; :func:`main` is the one place that turns it into ``tabletop COMMAND: message`` on
-stderr and exit status 2. A traceback means a bug.
+stderr and its exit status. A traceback means a bug. The statuses, as the README and the
+service unit rely on them: 0 done, 1 a runtime failure (hardware that cannot be opened
+or went away: running again may work), 2 a usage mistake (a bad argument, option, move
+or file: running it again unchanged fails again), 130 interrupted by Ctrl-C.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from importlib import import_module
 
 from app.errors import describe
 from engines.errors import OptionError, TabletopError
+from engines.gtp import version
 
 #: Subcommand modules, in the order ``tabletop --help`` lists them.
 COMMANDS = (
@@ -58,6 +62,7 @@ def seconds(text: str) -> float:
 def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(prog="tabletop",
                            description="An electronic tabletop for abstract games.")
+    parser.add_argument("--version", action="version", version=f"tabletop {version()}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:
         import_module(name).register(subparsers)
@@ -90,7 +95,8 @@ def game_from_args(args: argparse.Namespace):
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run one command; the exit status is its result, or 2 after a one-line error."""
+    """Run one command; the exit status is its result, or the error's status after a
+    one-line error."""
     args = build_parser().parse_args(argv)
     try:
         status = args.run(args) or 0
@@ -99,8 +105,11 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()
         return status
     except TabletopError as error:
-        print(f"tabletop {args.command}: {describe(error)}", file=sys.stderr)
-        return 2
+        # In the journal, the line that ends the service is an error there too.
+        priority = f"<{JOURNAL_PRIORITIES[logging.ERROR]}>" \
+            if writes_to_journal(sys.stderr) else ""
+        print(f"{priority}tabletop {args.command}: {describe(error)}", file=sys.stderr)
+        return error.exit_status
     except BrokenPipeError:
         # Our output was piped into a reader that stopped reading (``| head -1``): it has
         # what it wanted, so this is not a failure and the status is 0, as for any
@@ -129,14 +138,45 @@ class _PipeLogHandler(logging.StreamHandler):
             raise error
 
 
+#: syslog's priority for each logging level: what the journal files a line under.
+JOURNAL_PRIORITIES = {logging.CRITICAL: 2, logging.ERROR: 3, logging.WARNING: 4,
+                      logging.INFO: 6, logging.DEBUG: 7}
+
+
+class JournalFormatter(logging.Formatter):
+    """Lines that start with their syslog priority, ``<4>WARNING tabletop: ...``.
+
+    systemd reads such a prefix off every line a service writes to its journal stream
+    and files the line at that priority, so ``journalctl -p warning`` shows the
+    board's warnings and errors; without it every line is filed as info."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        priority = JOURNAL_PRIORITIES.get(record.levelno, 6 if record.levelno < 30 else 3)
+        return f"<{priority}>{super().format(record)}"
+
+
+def writes_to_journal(stream=None, environ=os.environ) -> bool:
+    """Whether ``stream`` (standard output) is the journal's stream for this service:
+    systemd sets ``JOURNAL_STREAM`` to that stream's device and inode. A terminal or a
+    pipe (``tabletop run | less``) gets plain lines."""
+    device, _, inode = environ.get("JOURNAL_STREAM", "").partition(":")
+    try:
+        info = os.fstat((stream or sys.stdout).fileno())
+    except (OSError, ValueError, AttributeError):
+        return False  # not a file descriptor (a test's capture)
+    return f"{info.st_dev}:{info.st_ino}" == f"{device}:{inode}"
+
+
 @contextmanager
 def logging_to_stdout() -> Iterator[None]:
     """While a command runs, log INFO and above to standard output, one line per record:
-    ``tabletop run``'s progress, which systemd's journal keeps on a Pi. The handler goes
-    when the command ends, so a process that runs commands one after another (the
-    tests) is left with no handler on a stream that may since have been closed."""
+    ``tabletop run``'s progress, which systemd's journal keeps on a Pi, each line at its
+    priority there. The handler goes when the command ends, so a process that runs
+    commands one after another (the tests) is left with no handler on a stream that may
+    since have been closed."""
     handler = _PipeLogHandler(sys.stdout)
-    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    formatter = JournalFormatter if writes_to_journal() else logging.Formatter
+    handler.setFormatter(formatter("%(levelname)s %(name)s: %(message)s"))
     root = logging.getLogger()
     level = root.level
     root.addHandler(handler)

@@ -12,12 +12,15 @@ in its place.
 
 from __future__ import annotations
 
+import os
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from importlib import import_module
 
 from app.errors import DeviceError, DisconnectError, NoSuchPinError, describe
+from app.hardware.pi import Machine, check_led_path
 from app.hardware.profile import MA_PER_CHANNEL
+from app.hardware.spi import BUFSIZ_FILE, check_transfer
 
 Colour = tuple[int, int, int]
 BLACK: Colour = (0, 0, 0)
@@ -163,12 +166,15 @@ class _AdafruitStrip(LedStrip):
 
 
 class NeoPixelStrip(_AdafruitStrip):
-    """WS2812 LEDs on a PWM or PCM pin through adafruit-circuitpython-neopixel (needs root)."""
+    """WS2812 LEDs on a PWM or PCM pin through adafruit-circuitpython-neopixel: root on a
+    Pi 1 to 4, ``/dev/pio0`` on a Pi 5. Refused before anything opens where ``machine``
+    (this one by default) will not let this user drive them."""
 
     def __init__(self, count: int, *, pin: str = "D18", pixel_order: str = "GRB",
-                 label: str = "LEDs", **kwargs) -> None:
+                 label: str = "LEDs", machine: Machine | None = None, **kwargs) -> None:
         super().__init__(count, **kwargs)
         self._where = where = f"{label} (neopixel on {pin})"
+        check_led_path("neopixel", where, machine)
         board = _blinka_module("board", "Adafruit-Blinka", where)
         neopixel = _blinka_module("neopixel", "adafruit-circuitpython-neopixel", where)
         board_pin = getattr(board, pin, None)
@@ -188,16 +194,23 @@ class NeoPixelStrip(_AdafruitStrip):
 class NeoPixelSpiStrip(_AdafruitStrip):
     """WS2812 LEDs on the SPI MOSI pin through adafruit-circuitpython-neopixel-spi.
 
-    SPI needs no root and no DMA channel; ``spi`` defaults to the board's SPI bus.
+    SPI needs no root and no DMA channel; ``spi`` defaults to the board's SPI bus, on
+    which a frame must go out in one transfer (:mod:`app.hardware.spi`): a chain too long
+    for the kernel's buffer or for ``SPI_BUFSIZE`` is refused before it lights the wrong
+    holes, and with no ``SPI_BUFSIZE`` set the library is told the size that fits.
     """
 
     def __init__(self, count: int, *, spi=None, pixel_order: str = "GRB",
-                 label: str = "LEDs", **kwargs) -> None:
+                 label: str = "LEDs", machine: Machine | None = None, **kwargs) -> None:
         super().__init__(count, **kwargs)
         self._where = where = f"{label} (neopixel_spi on SPI)"
         neopixel_spi = _blinka_module("neopixel_spi", "adafruit-circuitpython-neopixel-spi",
                                       where)
         if spi is None:
+            machine = machine or Machine()
+            chunk = check_transfer(count, pixel_order, where,
+                                   bufsiz_file=machine.path(str(BUFSIZ_FILE)))
+            os.environ.setdefault("SPI_BUFSIZE", str(chunk))
             board = _blinka_module("board", "Adafruit-Blinka", where)
             if not hasattr(board, "SPI"):
                 raise DeviceError(f"{where}: this board has no SPI bus {_machine(board)}")

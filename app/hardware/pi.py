@@ -1,0 +1,141 @@
+"""The Raspberry Pi a board runs on, as the service's user sees it.
+
+Which model this is (from the chip the device tree names, facts in ``pi_models.toml``),
+who the process runs as, and whether that user may open a device file: what decides
+whether a profile's LEDs can open under the shipped service, which runs as the
+``tabletop`` user without root or capabilities. :class:`Machine` reads everything
+under a root folder, so the tests (and ``make pi-check``) describe a Pi 4 or a Pi 5 as a
+folder of files and a user, with no Pi at hand.
+
+:func:`check_led_path` refuses, at load and with one line saying why and what to use, a
+profile whose LEDs the machine will not let this user drive: NeoPixels on a PWM pin need
+root before the Pi 5 and ``/dev/pio0`` on it.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+from app.errors import DeviceError
+
+#: The models, keyed by the chip in ``/proc/device-tree/compatible``.
+MODELS_FILE = resources.files("app.hardware") / "pi_models.toml"
+
+
+@dataclass(frozen=True)
+class PiModel:
+    """One model family: its chip, its name, and what differs for a board (see the data
+    file's comments)."""
+
+    chip: str
+    title: str
+    config_filters: tuple[str, ...]
+    pwm_neopixels: str
+    spi_core_clock: tuple[str, ...]
+    pin_factories: tuple[str, ...]
+
+    @property
+    def pwm_needs_root(self) -> bool:
+        return self.pwm_neopixels == "root"
+
+
+def _load_models() -> dict[str, PiModel]:
+    data = tomllib.loads(MODELS_FILE.read_text(encoding="utf-8"))
+    return {chip: PiModel(chip, entry["title"], tuple(entry["config_filters"]),
+                          entry["pwm_neopixels"], tuple(entry["spi_core_clock"]),
+                          tuple(entry["pin_factories"]))
+            for chip, entry in data.items()}
+
+
+#: Every model Tabletop knows, oldest first.
+MODELS: dict[str, PiModel] = _load_models()
+
+
+@dataclass(frozen=True)
+class Machine:
+    """The machine under ``root`` as user ``uid`` in ``groups`` sees it; by default this
+    process on this machine."""
+
+    root: Path = Path("/")
+    uid: int = field(default_factory=os.geteuid)
+    groups: frozenset[int] = field(default_factory=lambda: frozenset(
+        {os.getegid(), *os.getgroups()}))
+
+    def path(self, absolute: str) -> Path:
+        """``absolute`` (``/dev/spidev0.0``) on this machine."""
+        return self.root / absolute.lstrip("/")
+
+    @property
+    def is_root(self) -> bool:
+        return self.uid == 0
+
+    def model(self) -> PiModel | None:
+        """The Pi model, or ``None`` on anything that is not a Pi Tabletop knows."""
+        try:
+            compatible = self.path("/proc/device-tree/compatible").read_bytes()
+        except OSError:
+            return None
+        for entry in compatible.decode("ascii", "replace").split("\0"):
+            chip = entry.partition(",")[2]
+            if entry.startswith("brcm,") and chip in MODELS:
+                return MODELS[chip]
+        return None
+
+    def model_name(self) -> str:
+        """The model as the device tree words it ("Raspberry Pi 4 Model B Rev 1.4")."""
+        try:
+            raw = self.path("/proc/device-tree/model").read_bytes()
+        except OSError:
+            return "unknown machine"
+        return raw.decode("ascii", "replace").strip("\0").strip() or "unknown machine"
+
+    def exists(self, absolute: str) -> bool:
+        return self.path(absolute).exists()
+
+    def can_open(self, absolute: str, write: bool = True) -> bool:
+        """Whether this user may open the file for reading (and writing): its mode bits
+        for the owner, the group or others, as the kernel checks them (root may)."""
+        try:
+            info = self.path(absolute).stat()
+        except OSError:
+            return False
+        if self.is_root:
+            return True
+        if info.st_uid == self.uid:
+            wanted = stat.S_IRUSR | (stat.S_IWUSR if write else 0)
+        elif info.st_gid in self.groups:
+            wanted = stat.S_IRGRP | (stat.S_IWGRP if write else 0)
+        else:
+            wanted = stat.S_IROTH | (stat.S_IWOTH if write else 0)
+        return info.st_mode & wanted == wanted
+
+
+def check_led_path(driver: str, where: str, machine: Machine | None = None) -> None:
+    """Refuse LEDs on a PWM pin that this machine will not let this user drive: before
+    the Pi 5 they need root (the service has none), on a Pi 5 access to ``/dev/pio0``.
+    Other drivers, and machines that are not a known Pi, pass (their drivers say what
+    is wrong when they open)."""
+    if driver != "neopixel":
+        return
+    machine = machine or Machine()
+    model = machine.model()
+    if model is None:
+        return
+    if model.pwm_needs_root:
+        if not machine.is_root:
+            raise DeviceError(
+                f"{where}: NeoPixels on a PWM pin need root on a {model.title} (their "
+                f"driver maps /dev/mem) and this runs without: wire the LED data to GPIO "
+                f"10 and set leds.driver = \"neopixel_spi\" in the profile")
+        return
+    if not machine.can_open(model.pwm_neopixels):
+        raise DeviceError(
+            f"{where}: NeoPixels on a PWM pin of a {model.title} go through "
+            f"{model.pwm_neopixels}, which this user may not open: run "
+            f"systemd/install.sh again (its udev rule gives it to the gpio group) or use "
+            f"leds.driver = \"neopixel_spi\"")
