@@ -87,7 +87,7 @@ def test_a_failing_step_is_one_line_naming_the_safe_pin_and_stops(fake, tmp_path
     board = tmp_path / "my_board.py"
     board.write_text('BOARD = {"sensors": "shift", "safe_pin": 5}\n')
     monkeypatch.setenv("FAKE_FAIL", "cp")
-    assert main(["firmware", "flash", "--port", fake.port, "--board", str(board)]) == 2
+    assert main(["firmware", "flash", "--port", fake.port, "--board", str(board)]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("tabletop firmware: mpremote cp on ")
     assert "could not enter raw repl" in err and "hold GP5 to ground" in err
@@ -96,7 +96,7 @@ def test_a_failing_step_is_one_line_naming_the_safe_pin_and_stops(fake, tmp_path
 
 def test_a_failed_self_test_copies_no_main(fake, capsys, monkeypatch):
     monkeypatch.setenv("FAKE_SELFTEST", "FAIL crc\n104 checks, 1 failed")
-    assert main(["firmware", "flash", "--port", fake.port]) == 2
+    assert main(["firmware", "flash", "--port", fake.port]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "self-test failed" in err and "1 failed" in err
     assert [call[2] for call in fake.calls()] == ["cp", "cp", "exec"]
@@ -105,7 +105,7 @@ def test_a_failed_self_test_copies_no_main(fake, capsys, monkeypatch):
 def test_no_mpremote_is_one_line(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("PATH", str(tmp_path))
     monkeypatch.setattr(sys, "executable", str(tmp_path / "python"))
-    assert main(["firmware", "flash", "--port", "/dev/null"]) == 2
+    assert main(["firmware", "flash", "--port", "/dev/null"]) == 1
     err = capsys.readouterr().err
     assert err == ("tabletop firmware: mpremote is not installed (pip install "
                    "'tabletop[firmware]', or pip install mpremote)\n")
@@ -116,11 +116,11 @@ def test_no_pico_is_one_line(fake, tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(serial_board, "UDEV_NAME", str(tmp_path / "no-udev-name"))
     import serial.tools.list_ports
     monkeypatch.setattr(serial.tools.list_ports, "comports", lambda: [])
-    assert main(["firmware", "flash"]) == 2
+    assert main(["firmware", "flash"]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "2e8a:0005" in err and "plugged in" in err
     missing = str(tmp_path / "ttyACM9")
-    assert main(["firmware", "flash", "--port", missing]) == 2
+    assert main(["firmware", "flash", "--port", missing]) == 1
     err = capsys.readouterr().err
     assert err == f"tabletop firmware: {missing}: no such device: is the Pico plugged in?\n"
     assert main(["firmware", "flash", "--port", fake.port, "--board", "nope.py"]) == 2

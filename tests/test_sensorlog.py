@@ -336,18 +336,18 @@ def test_record_port_refusals_are_one_line(tmp_path, capsys, serial_links):
     assert code == 2 and "--play and --port" in one_line(err)
     missing = tmp_path / "nothing-here"
     code, _, err = run_cli(capsys, "sensors", "record", "kulami-sim", "--port", str(missing))
-    assert code == 2 and "no such device" in one_line(err)
+    assert code == 1 and "no such device" in one_line(err)
     log = tmp_path / "kept.log"
     log.write_text("kept")
     with VirtualDevice(10, 10, polarity=False, folder=tmp_path) as device:
         code, _, err = run_cli(capsys, "sensors", "record", "kulami-sim", "--port",
                                device.path, "--out", str(log))
-    assert code == 2 and "does not sense polarity" in one_line(err)
+    assert code == 1 and "does not sense polarity" in one_line(err)
     assert log.read_text() == "kept"  # the board refused before the file was opened
     with VirtualDevice(5, 5, folder=tmp_path) as device:
         code, _, err = run_cli(capsys, "sensors", "record", "kulami-sim", "--port",
                                device.path, "--seconds", "0.1")
-    assert code == 2 and "5 x 5 = 25 channels" in one_line(err)
+    assert code == 1 and "5 x 5 = 25 channels" in one_line(err)
 
 
 def test_a_scripted_akron_game_is_of_moves_the_sensors_read_alone_and_replays_to_its_end(

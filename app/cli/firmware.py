@@ -23,7 +23,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from app.errors import DeviceError
+from app.errors import ConfigError, DeviceError
 
 FIRMWARE = Path(__file__).resolve().parents[1] / "firmware"
 HARDWARE = Path(__file__).resolve().parents[1] / "hardware"
@@ -95,7 +95,7 @@ def run_flash(args) -> int:
     from app.hardware.serial_board import find_port
     board = Path(args.board) if args.board else FIRMWARE / "tt_board.py"
     if not board.is_file():
-        raise DeviceError(f"--board {args.board}: no such file")
+        raise ConfigError(f"--board {args.board}: no such file")
     program = mpremote()
     port = find_port(args.port, "firmware flash")
     if port.startswith("/") and not os.path.exists(port):

@@ -1,5 +1,15 @@
 """``tabletop selftest``: check a freshly built board, LED by LED and hole by hole.
 
+First the system: whether this machine and this user can drive what the profile uses
+(SPI and its buffers, the groups, the GPIO library, the sensor board's port, the screen;
+:mod:`app.hardware.system_check`), one ``ok`` or ``FAIL`` line each. A failure stops the
+self-test there, before the LEDs, with a one-line error: a lamp test on a machine that
+cannot open the LEDs would only fail later with one driver's error, far from the cause.
+On a machine that is not a Raspberry Pi the checks cannot run (``skip``, saying which),
+and the drivers, opened next, say in their own one line what they cannot open.
+``--system-only`` stops after the checks (the LEDs may be the running service's), and
+fails when they could not run.
+
 The lamp test lights every LED in turn (a dead LED or a break in the chain shows where
 the light stops), then all of them at once at the capped brightness, the worst case for
 the power supply. The sensor test lights one hole at a time and waits for a piece there:
@@ -22,10 +32,13 @@ from dataclasses import dataclass, field
 
 from app.cli import seconds
 from app.colours import ROLE_COLOURS
+from app.errors import DeviceError
 from app.hardware.devices import open_source, open_strip
 from app.hardware.leds import Colour, LedStrip, SimulatedStrip, frame_ma
 from app.hardware.profile import Profile, load_profile
 from app.hardware.sensors import SensorSource, SimulatedSensors
+from app.hardware.system_check import Finding, check_system
+from app.table.config import load_config
 from app.table.scene import single_scene
 
 WHITE = (255, 255, 255)
@@ -169,7 +182,11 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser("selftest", help="test every LED and every sensor")
     parser.add_argument("--profile", required=True,
                         help="board profile name (shipped) or .toml path")
+    parser.add_argument("--config", help="configuration file, for its buttons (default: "
+                                         "/etc/tabletop/tabletop.toml if it exists)")
     parser.add_argument("--only", choices=("lamps", "sensors"), help="run one test")
+    parser.add_argument("--system-only", action="store_true",
+                        help="check the system (SPI, groups, GPIO, ports) and stop there")
     parser.add_argument("--step", type=seconds, default=0.2, help="seconds per LED")
     parser.add_argument("--hold", type=seconds, default=3.0,
                         help="seconds all LEDs stay white (default 3)")
@@ -178,8 +195,31 @@ def register(subparsers) -> None:
     parser.set_defaults(run=run)
 
 
+def system(findings: list[Finding], say: Callable[[str], None] = print) -> None:
+    """Say every finding; raise one :class:`DeviceError` counting the failures. Checks
+    that could not run (not a Pi) stop nothing: the drivers then say what they cannot
+    open, each in its own one line."""
+    for finding in findings:
+        say(str(finding))
+    failed = [finding for finding in findings if finding.failed]
+    if failed:
+        checks = ", ".join(dict.fromkeys(finding.check for finding in failed))
+        lines = "line above says" if len(failed) == 1 else "lines above say"
+        raise DeviceError(f"the system check found {len(failed)} problem"
+                          f"{'s' if len(failed) > 1 else ''} ({checks}): the FAIL {lines} "
+                          f"what to do; the LEDs and sensors were not tested")
+
+
 def run(args) -> int:
     profile = load_profile(args.profile)
+    config = load_config(args.config)
+    findings = check_system(profile, buttons=tuple(config.buttons.values()))
+    system(findings)
+    if args.system_only:
+        skipped = [finding for finding in findings if not finding.ran]
+        if skipped:
+            raise DeviceError(skipped[0].line)
+        return 0
     strip = open_strip(profile)
     source = None
     try:
