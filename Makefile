@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench clean system-tools micropython
+.PHONY: run test bench clean system-tools micropython pi-check
 
 # Everything: the screen, the Pi's libraries (those that install off a Pi) and the tests.
 # A change to pyproject.toml (a dependency added) makes the stamp stale and reinstalls.
@@ -40,6 +40,14 @@ micropython: $(STAMP)
 
 test: $(STAMP) system-tools micropython
 	$(PY) -m pytest
+
+# install.sh on an emulated Pi: an arm64 Debian bookworm root (debootstrap, run by qemu),
+# cached in /var/cache/tabletop-pi-check (not in the checkout: a root has device files),
+# then the checks that need no Pi (scripts/pi_check.py). Needs root and minutes, so it is
+# not part of `make test`. PI_CHECK=--fresh installs into a clean copy of the root
+# instead of over the last run's install.
+pi-check:
+	$$( [ "$$(id -u)" = 0 ] || echo sudo ) python3 scripts/pi_check.py $(PI_CHECK)
 
 bench: $(STAMP)
 	for b in bench/*.py; do $(PY) -m bench.$$(basename $$b .py) || exit 1; done

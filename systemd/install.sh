@@ -1,26 +1,92 @@
 #!/bin/sh
-# Install Tabletop as a service on Raspberry Pi OS (Bookworm or later). Run as root from
-# a checkout:  sudo systemd/install.sh [PROFILE]   (PROFILE defaults to kulami)
+# Install Tabletop as a service on Raspberry Pi OS (Bookworm or later), or take it away
+# again. Run as root from a checkout:
+#   sudo systemd/install.sh [PROFILE]      (PROFILE defaults to kulami)
+#   sudo systemd/install.sh --uninstall
+# Running it again is safe: it replaces what it wrote before and adds nothing twice.
+# Without a booted systemd (a chroot, as in make pi-check) it skips the steps that need
+# one and says so.
 set -eu
 
-PROFILE="${1:-kulami}"
 SOURCE="$(cd "$(dirname "$0")/.." && pwd)"
 PREFIX=/opt/tabletop
 GROUPS_WANTED="gpio spi dialout video render input"
+UNIT=/etc/systemd/system/tabletop.service
+RULES=/etc/udev/rules.d/99-tabletop.rules
+DEFAULTS=/etc/default/tabletop
 
+usage() {
+    echo "usage: sudo $0 [PROFILE]   or   sudo $0 --uninstall"
+}
+
+case "${1:-}" in
+    --uninstall) ACTION=uninstall ;;
+    -h|--help) usage; exit 0 ;;
+    -*) usage >&2; exit 2 ;;
+    *) ACTION=install; PROFILE="${1:-kulami}" ;;
+esac
+if [ $# -gt 1 ]; then
+    usage >&2
+    exit 2
+fi
 if [ "$(id -u)" -ne 0 ]; then
     echo "install.sh: run as root (sudo $0)" >&2
     exit 1
 fi
 
-echo "== packages"
-# A compiler and python3-dev build the Pi's NeoPixel drivers, which come as sources only.
-apt-get install -y python3-venv python3-dev python3-lgpio build-essential
+booted() {
+    [ -d /run/systemd/system ]
+}
 
-echo "== SPI for the NeoPixels"
-if command -v raspi-config >/dev/null; then
-    raspi-config nonint do_spi 0
+no_systemd() {
+    echo "no booted systemd here (a chroot?): skipped $*"
+}
+
+if [ "$ACTION" = uninstall ]; then
+    echo "== the service"
+    if booted; then
+        if [ -e "$UNIT" ]; then
+            systemctl disable --now tabletop.service
+        fi
+    else
+        no_systemd "systemctl disable --now tabletop"
+    fi
+    rm -f "$UNIT" "$RULES" "$DEFAULTS"
+    if booted; then
+        systemctl daemon-reload
+        udevadm control --reload-rules
+    else
+        no_systemd "systemctl daemon-reload, udevadm control --reload-rules"
+    fi
+
+    echo "== the Pi's boot configuration"
+    # Status 3 only says that it changed them, which the next reboot applies.
+    sh "$SOURCE/systemd/boot-config.sh" remove || [ $? -eq 3 ]
+
+    echo "== the program in $PREFIX"
+    rm -rf "$PREFIX"
+    # The saved games belong to the tabletop user: with the user gone they would belong
+    # to a bare number, which a later install's new user need not get.
+    echo "Kept: /etc/tabletop/tabletop.toml (the settings), /var/lib/tabletop (the saved"
+    echo "games) and the tabletop user who owns them; an install picks them up again."
+    echo "To remove them too: rm -r /etc/tabletop /var/lib/tabletop && userdel tabletop"
+    exit 0
 fi
+
+echo "== packages"
+# A compiler and python3-dev build the Pi 5's NeoPixel driver, which comes as source
+# only. SDL draws on the Pi's screen without a desktop through KMS/DRM, and loads these
+# libraries for it when the screen opens, not when it is installed: a missing one shows
+# only as a dark screen. GPIO (lgpio, gpiod) comes from PyPI with the [pi] extra.
+PACKAGES="python3-venv python3-dev build-essential libdrm2 libgbm1 libegl1 libgles2 libudev1"
+case "$(uname -m)" in
+    # No pygame-ce wheel exists for 32-bit ARM: Debian's pygame, whose SDL has KMS/DRM,
+    # reaches the venv through --system-site-packages.
+    armv6l|armv7l) PACKAGES="$PACKAGES python3-pygame" ;;
+esac
+apt-get update
+# shellcheck disable=SC2086 # one word per package
+apt-get install -y $PACKAGES
 
 echo "== the tabletop user"
 if ! id tabletop >/dev/null 2>&1; then
@@ -38,8 +104,15 @@ done
 echo "== the program in $PREFIX"
 mkdir -p "$PREFIX"
 rm -rf "$PREFIX/src"
-cp -r "$SOURCE" "$PREFIX/src"
-rm -rf "$PREFIX/src/.venv" "$PREFIX/src/.git"
+mkdir "$PREFIX/src"
+# The checkout without its hidden folders (.git, .venv, make pi-check's .cache) or what
+# a build left: a stale build/ would end up in the installed package.
+for entry in "$SOURCE"/*; do
+    case "${entry##*/}" in
+        build|*.egg-info) ;;
+        *) cp -R "$entry" "$PREFIX/src/" ;;
+    esac
+done
 python3 -m venv --system-site-packages "$PREFIX/venv"
 # Not editable: the service runs what was installed, with the screen and the Pi's libraries.
 "$PREFIX/venv/bin/pip" install --quiet "$PREFIX/src[screen,pi]"
@@ -53,14 +126,54 @@ if [ ! -e /etc/tabletop/tabletop.toml ]; then
     chmod 0644 /etc/tabletop/tabletop.toml.new
     mv /etc/tabletop/tabletop.toml.new /etc/tabletop/tabletop.toml
 fi
-printf 'TABLETOP_PROFILE=%s\n' "$PROFILE" > /etc/default/tabletop
+# The kernel's SPI buffer and the library's chunk must both hold one frame of the
+# profile's LEDs; the installed program knows how big that is (and refuses an unknown
+# profile here, before anything below changes).
+BUFSIZ="$("$PREFIX/venv/bin/python" -m app.hardware.spi "$PROFILE")"
+# Ours alone, so written whole each time: one line of each, whatever ran before.
+printf 'TABLETOP_PROFILE=%s\nSPI_BUFSIZE=%s\n' "$PROFILE" "$BUFSIZ" > "$DEFAULTS"
 
-echo "== udev rule and service"
-install -m 0644 "$SOURCE/systemd/99-tabletop.rules" /etc/udev/rules.d/99-tabletop.rules
-udevadm control --reload-rules
-udevadm trigger --subsystem-match=tty
-install -m 0644 "$SOURCE/systemd/tabletop.service" /etc/systemd/system/tabletop.service
-systemd-analyze verify /etc/systemd/system/tabletop.service
-systemctl daemon-reload
-systemctl enable --now tabletop.service
-echo "Tabletop runs: journalctl -u tabletop -f to watch it."
+echo "== the Pi's boot configuration"
+# SPI on, the core clock held where SPI's clock follows it, spidev.bufsiz=$BUFSIZ; no
+# raspi-config needed.
+REBOOT=no
+sh "$SOURCE/systemd/boot-config.sh" apply "$BUFSIZ" "$PREFIX/venv/bin/python" || {
+    status=$?
+    [ "$status" -eq 3 ] || exit "$status"
+    REBOOT=yes
+}
+
+echo "== udev rules and the service"
+install -D -m 0644 "$SOURCE/systemd/99-tabletop.rules" "$RULES"
+install -D -m 0644 "$SOURCE/systemd/tabletop.service" "$UNIT"
+if command -v systemd-analyze >/dev/null; then
+    systemd-analyze verify "$UNIT"
+else
+    echo "no systemd-analyze here: skipped verifying the unit"
+fi
+if booted; then
+    udevadm control --reload-rules
+    # The Pico's serial port and the Pi 5's PIO, if they are there already.
+    udevadm trigger --subsystem-match=tty --subsystem-match='*-pio'
+else
+    no_systemd "udevadm control --reload-rules, udevadm trigger"
+fi
+
+echo "The command is $PREFIX/venv/bin/tabletop (not on the PATH)."
+echo "A self-test needs the board to itself: stop the service first, then start it again:"
+echo "  sudo systemctl stop tabletop"
+echo "  sudo -u tabletop $PREFIX/venv/bin/tabletop selftest --profile $PROFILE"
+echo "  sudo systemctl start tabletop"
+if booted; then
+    systemctl daemon-reload
+    systemctl enable tabletop.service
+    if [ "$REBOOT" = yes ]; then
+        echo "The boot configuration changed: reboot (sudo reboot) and Tabletop starts with the Pi."
+    else
+        # restart, not start: a second install must run the program it just installed.
+        systemctl restart tabletop.service
+        echo "Tabletop runs: journalctl -u tabletop -f to watch it."
+    fi
+else
+    no_systemd "systemctl daemon-reload, enable and restart tabletop"
+fi

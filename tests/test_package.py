@@ -31,7 +31,7 @@ INDEX_NOTE = re.compile(r"^WARNING: Location '[^']*' is ignored: it is neither a
 WARNING = re.compile(r"warning\b|deprecat", re.IGNORECASE)
 #: Tracked sources only: no virtual environment, build output or caches of the work tree.
 NOT_SOURCE = shutil.ignore_patterns(".venv", ".git", "build", "dist", "*.egg-info",
-                                    "__pycache__", ".pytest_cache", ".hypothesis")
+                                    "__pycache__", ".pytest_cache", ".hypothesis", ".cache")
 
 
 def clean_env(**extra):

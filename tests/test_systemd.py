@@ -1,15 +1,21 @@
-"""The service unit passes systemd-analyze verify; the hardening keeps devices reachable.
+"""The service unit passes systemd-analyze verify; the hardening keeps devices reachable;
+install.sh installs what a Pi needs and edits the Pi's boot files once, and takes them out
+again (on copies of the files: systemd/boot-config.sh does the editing).
 
-Needs systemd-analyze (Debian package ``systemd``) on the test machine.
+Needs systemd-analyze (Debian package ``systemd``) on the test machine. ``make pi-check``
+runs the whole of install.sh in an emulated arm64 Debian.
 """
 
 import re
 import subprocess
+import sys
+import tomllib
 from pathlib import Path
 
 import pytest
 
-SYSTEMD = Path(__file__).resolve().parents[1] / "systemd"
+ROOT = Path(__file__).resolve().parents[1]
+SYSTEMD = ROOT / "systemd"
 UNIT = SYSTEMD / "tabletop.service"
 INSTALLED_AT = "/opt/tabletop/venv/bin/tabletop"
 
@@ -48,6 +54,21 @@ def test_notify_watchdog_restart_and_a_dedicated_user():
     assert unit["ExecStart"].startswith(INSTALLED_AT + " run --profile ")
 
 
+def test_the_working_directory_is_the_services_own_runtime_directory():
+    """lgpio makes a pipe in the working directory when imported; the tabletop user may
+    not write in "/", a service's default."""
+    unit = settings(UNIT.read_text())
+    assert unit["RuntimeDirectory"] == "tabletop"
+    assert unit["WorkingDirectory"] == "/run/tabletop"
+
+
+def test_a_usage_or_configuration_mistake_is_not_restarted():
+    """The program exits 2 for what the same start would do again; 1 (a device) retries."""
+    unit = settings(UNIT.read_text())
+    assert unit["RestartPreventExitStatus"] == "2"
+    assert unit["EnvironmentFile"] == "-/etc/default/tabletop"
+
+
 @pytest.mark.parametrize("setting", ["PrivateDevices", "DevicePolicy", "DeviceAllow",
                                      "ProtectClock"])
 def test_no_hardening_that_hides_gpio_spi_or_the_display(setting):
@@ -80,8 +101,159 @@ def test_the_example_config_comes_from_the_installed_package():
     assert "/etc/tabletop/tabletop.toml" in script
 
 
-def test_the_udev_rule_names_the_pico_by_its_usb_ids():
+def test_the_udev_rules_name_the_pico_and_give_the_pi5_pio_to_the_gpio_group():
     rule = (SYSTEMD / "99-tabletop.rules").read_text()
     lines = [line for line in rule.splitlines() if line and not line.startswith("#")]
-    assert len(lines) == 1
-    assert 'ATTRS{idVendor}=="2e8a"' in lines[0] and 'SYMLINK+="tabletop-sensors"' in lines[0]
+    assert len(lines) == 2
+    pico, pio = lines
+    assert 'ATTRS{idVendor}=="2e8a"' in pico and 'SYMLINK+="tabletop-sensors"' in pico
+    # The kernel's RP1 PIO driver: class rp1-pio, device pio0.
+    assert 'SUBSYSTEM=="*-pio"' in pio and 'KERNEL=="pio[0-9]*"' in pio
+    assert 'GROUP="gpio"' in pio and 'MODE="0660"' in pio
+
+
+def test_the_install_script_updates_apt_first_and_asks_only_for_debian_packages():
+    """bookworm has no python3-lgpio (lgpio comes from PyPI); SDL's KMS/DRM libraries
+    are loaded only when the screen opens, so install.sh names them."""
+    script = (SYSTEMD / "install.sh").read_text()
+    assert script.index("apt-get update") < script.index("apt-get install")
+    packages = re.search(r'^PACKAGES="([^"]+)"', script, re.MULTILINE)[1].split()
+    assert {"python3-venv", "python3-dev", "build-essential",
+            "libgbm1", "libegl1", "libgles2"} <= set(packages)
+    assert "python3-lgpio" not in packages and "raspi-config nonint" not in script
+    # No pygame-ce wheel on 32-bit ARM: Debian's pygame there, seen through the venv.
+    assert re.search(r'armv6l\|armv7l\) PACKAGES="\$PACKAGES python3-pygame"', script)
+    assert "--system-site-packages" in script
+
+
+def test_the_install_script_skips_what_needs_a_booted_systemd():
+    """In a chroot (make pi-check) systemctl and udevadm have no systemd to talk to: every
+    call sits inside an ``if booted`` (/run/systemd/system exists), not in its else."""
+    script = (SYSTEMD / "install.sh").read_text()
+    assert re.search(r"booted\(\) \{\s+\[ -d /run/systemd/system \]", script)
+    conditions, calls = [], 0
+    for line in script.splitlines():
+        line = line.strip()
+        opened = re.fullmatch(r"(if|elif) (.+); then", line)
+        if opened and opened[1] == "if":
+            conditions.append(opened[2])
+        elif opened or line == "else":
+            conditions[-1] = opened[2] if opened else "else"
+        elif line == "fi":
+            conditions.pop()
+        elif re.match(r"(systemctl|udevadm) ", line):
+            calls += 1
+            assert "booted" in conditions, line
+    assert calls >= 5 and not conditions
+
+
+# --------------------------------------------------------------------------- boot files
+
+BOOT_CONFIG = SYSTEMD / "boot-config.sh"
+#: The ends of a Raspberry Pi OS card's config.txt and cmdline.txt.
+CONFIG_TXT = "dtparam=audio=on\ndtoverlay=vc4-kms-v3d\n\n[cm4]\notg_mode=1\n\n[all]\n"
+CMDLINE_TXT = "console=serial0,115200 console=tty1 root=PARTUUID=0a1b2c3d-02 rootwait\n"
+
+
+@pytest.fixture
+def firmware(tmp_path):
+    """A firmware folder with a fresh card's two files."""
+    (tmp_path / "config.txt").write_text(CONFIG_TXT)
+    (tmp_path / "cmdline.txt").write_text(CMDLINE_TXT)
+    return tmp_path
+
+
+def boot_config(folder, *args):
+    """boot-config.sh on ``folder``, the test's python standing in for the installed one."""
+    words = [str(arg) for arg in args]
+    if words[0] == "apply":
+        words.append(sys.executable)
+    return subprocess.run(["sh", str(BOOT_CONFIG), *words], capture_output=True, text=True,
+                          env={"PATH": "/usr/bin:/bin", "TABLETOP_BOOT_DIR": str(folder)},
+                          timeout=60)
+
+
+def expected_block():
+    """SPI on, then each model's core-clock lines under its filters, from the data."""
+    models = tomllib.loads((ROOT / "app" / "hardware" / "pi_models.toml").read_text())
+    lines = ["[all]", "dtparam=spi=on"]
+    for model in models.values():
+        for name in model["config_filters"] if model["spi_core_clock"] else ():
+            lines += [f"[{name}]", *model["spi_core_clock"]]
+    return lines + ["[all]"]
+
+
+def block_of(config):
+    lines = config.splitlines()
+    begin = [i for i, line in enumerate(lines) if line.startswith("# tabletop: begin")]
+    end = [i for i, line in enumerate(lines) if line.startswith("# tabletop: end")]
+    assert len(begin) == len(end) == 1
+    return [line for line in lines[begin[0] + 1:end[0]] if not line.startswith("#")]
+
+
+def test_the_boot_files_get_spi_the_core_clock_and_the_buffer_once(firmware):
+    first = boot_config(firmware, "apply", 8192)
+    assert first.returncode == 3, first.stderr  # changed: a reboot is needed
+    config = (firmware / "config.txt").read_text()
+    assert config.startswith(CONFIG_TXT)  # the card's own lines stay as they were
+    assert block_of(config) == expected_block()
+    block = "\n".join(block_of(config))
+    assert "[pi3]\ncore_freq=250\n[pi02]\ncore_freq=250\n" in block
+    assert "[pi4]\ncore_freq=500\ncore_freq_min=500\n[all]" in block
+    cmdline = (firmware / "cmdline.txt").read_text()
+    assert cmdline == CMDLINE_TXT.rstrip("\n") + " spidev.bufsiz=8192\n"
+
+    second = boot_config(firmware, "apply", 8192)
+    assert second.returncode == 0 and second.stdout.count("unchanged") == 2
+    assert (firmware / "config.txt").read_text() == config
+    assert (firmware / "cmdline.txt").read_text() == cmdline
+    assert sorted(path.name for path in firmware.iterdir()) == ["cmdline.txt", "config.txt"]
+
+
+def test_another_profile_replaces_the_buffer_size_instead_of_adding_one(firmware):
+    boot_config(firmware, "apply", 8192)
+    config = (firmware / "config.txt").read_text()
+    assert boot_config(firmware, "apply", 4096).returncode == 3
+    assert (firmware / "cmdline.txt").read_text().split().count("spidev.bufsiz=4096") == 1
+    assert "spidev.bufsiz=8192" not in (firmware / "cmdline.txt").read_text()
+    assert (firmware / "config.txt").read_text() == config
+
+
+def test_remove_gives_back_the_files_as_they_were(firmware):
+    boot_config(firmware, "apply", 8192)
+    removed = boot_config(firmware, "remove")
+    assert removed.returncode == 3, removed.stderr
+    assert (firmware / "config.txt").read_text() == CONFIG_TXT
+    assert (firmware / "cmdline.txt").read_text() == CMDLINE_TXT
+    assert boot_config(firmware, "remove").returncode == 0  # nothing left to remove
+
+
+def test_a_block_without_its_end_is_left_for_a_person_to_mend(firmware):
+    torn = CONFIG_TXT + "# tabletop: begin\ndtparam=spi=on\n[pi4]\nmy_own_line=1\n"
+    (firmware / "config.txt").write_text(torn)
+    result = boot_config(firmware, "apply", 8192)
+    assert result.returncode == 1 and "mend it by hand" in result.stderr
+    assert (firmware / "config.txt").read_text() == torn
+    assert (firmware / "cmdline.txt").read_text() == CMDLINE_TXT
+
+
+def test_no_boot_files_is_not_a_pi_and_changes_nothing(tmp_path):
+    result = boot_config(tmp_path, "apply", 8192)
+    assert result.returncode == 0 and "not a Pi" in result.stdout
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_install_script_hands_the_boot_files_the_installed_programs_numbers():
+    """spidev.bufsiz and SPI_BUFSIZE are one number, printed by the installed program;
+    --uninstall takes the boot edits out and keeps the settings and the saved games."""
+    script = (SYSTEMD / "install.sh").read_text()
+    assert 'BUFSIZ="$("$PREFIX/venv/bin/python" -m app.hardware.spi "$PROFILE")"' in script
+    assert "printf 'TABLETOP_PROFILE=%s\\nSPI_BUFSIZE=%s\\n' \"$PROFILE\" \"$BUFSIZ\"" in script
+    assert 'boot-config.sh" apply "$BUFSIZ" "$PREFIX/venv/bin/python"' in script
+    assert 'boot-config.sh" remove' in script
+    uninstall = script[script.index('if [ "$ACTION" = uninstall ]'):script.index("exit 0\nfi")]
+    commands = [line.strip() for line in uninstall.splitlines()
+                if not line.strip().startswith(("echo", "#"))]
+    assert 'rm -f "$UNIT" "$RULES" "$DEFAULTS"' in commands and 'rm -rf "$PREFIX"' in commands
+    assert not [command for command in commands
+                if re.search(r"/etc/tabletop|/var/lib/tabletop|userdel", command)]
