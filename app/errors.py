@@ -74,6 +74,23 @@ class DisconnectError(DeviceError):
     """A device that worked and then went away while in use (a cable, a bus, a reset)."""
 
 
+#: Where systemd/install.sh installs Tabletop on a Pi: its copy of the checkout in
+#: ``src``, the virtual environment it runs in in ``venv``.
+INSTALLED = "/opt/tabletop"
+
+
+def install_extra(extra: str, brings: str = "") -> str:
+    """How to install one of Tabletop's extras (``pi``, ``screen``, ``firmware``), in the
+    one wording every message uses. Tabletop is not on the package index, where the name
+    ``tabletop`` belongs to another project, so asking pip for an extra by that name
+    would install someone else's program: an extra comes from the checkout, or on a Pi
+    from the copy of it that install.sh keeps beside its environment."""
+    which = f", which brings {brings}" if brings else ""
+    return (f"install Tabletop's [{extra}] extra from its checkout{which}: pip install "
+            f"'.[{extra}]' there, or {INSTALLED}/venv/bin/pip install "
+            f"'{INSTALLED}/src[{extra}]' on a Pi set up by systemd/install.sh")
+
+
 def describe(error: BaseException) -> str:
     """An exception as a short phrase for a one-line message: its text, or its class
     name when it has none (``KeyError()``), with newlines collapsed to spaces."""
@@ -82,4 +99,4 @@ def describe(error: BaseException) -> str:
 
 
 __all__ = ["ConfigError", "DeviceError", "DisconnectError", "NoSuchPinError", "ProfileError",
-           "SensorLogError", "TabletopError", "describe"]
+           "SensorLogError", "TabletopError", "describe", "install_extra"]

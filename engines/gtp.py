@@ -38,12 +38,14 @@ from engines import sgf
 from engines.core import Board, GameRecord, check_player
 from engines.errors import EngineError
 from engines.options import Option, validate
-from engines.players import LEVELS, LevelOption, choose_move, engine_name
+from engines.players import DEFAULT_LEVEL, LEVELS, LevelOption, choose_move, engine_name
 
 #: Options that configure the engine player, not the game.
 PLAYER_OPTIONS = (
-    LevelOption("level", 1, int, "how strong the engine player is (max: the strongest)",
-                choices=LEVELS),
+    # The table's default (the README's table of levels says so for GTP too): a GTP
+    # controller that names no level plays the greedy engine, as a new table game does.
+    LevelOption("level", DEFAULT_LEVEL, int,
+                "how strong the engine player is (max: the strongest)", choices=LEVELS),
     Option("seed", None, int, "seed of the engine player's random choices (default: fresh)"),
 )
 _PLAYER_KEYS = frozenset(option.name for option in PLAYER_OPTIONS)

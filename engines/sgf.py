@@ -15,6 +15,7 @@ was played on) to any game's record without the engine knowing of them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -135,12 +136,33 @@ def replay(board: Any, moves: list[tuple[str, str, str]]) -> str | None:
     return resigned
 
 
+#: SGF's ``RE``: a draw, no result, an unknown one, or a winner's letter and ``+`` with
+#: a margin, a resignation, time or forfeit, or nothing (matched in upper case).
+_RESULT = re.compile(r"0|DRAW|VOID|\?|(?P<winner>[A-Z])\+"
+                     r"(?:\d+(?:\.\d*)?|\.\d+|R|RESIGN|T|TIME|F|FORFEIT)?")
+
+
+def read_result(root: Node, colours: Mapping[str, str]) -> str | None:
+    """The winner ``RE`` names (by the format's colour letters, ``colours``), if any;
+    a value that is not a result in SGF's forms (``RE[a0]``) is a :class:`RecordError`.
+    An absent or empty ``RE`` gives no result."""
+    text = root.get("RE", [""])[0].strip()
+    match = _RESULT.fullmatch(text.upper())
+    if text and (match is None or (match["winner"] and match["winner"] not in colours)):
+        letters = ", ".join(colours)
+        first = next(iter(colours))
+        raise RecordError(f"RE[{text}] is not a result: expected the winner's letter "
+                          f"({letters}) and +, then a margin, R (resigned) or nothing, as "
+                          f"in {first}+5 or {first}+R; or 0 for a draw")
+    return colours[match["winner"]] if match and match["winner"] else None
+
+
 def check_result(root: Node, winner: str | None, colours: Mapping[str, str]) -> None:
-    """An ``RE`` naming a winner (by the format's colour letters, ``colours``) must agree
-    with the winner the moves give, when they give one."""
-    result = root.get("RE", [""])[0].strip().upper()
-    claimed = colours.get(result[:1])
+    """An ``RE`` must be a result (:func:`read_result`), and one naming a winner must
+    agree with the winner the moves give, when they give one."""
+    claimed = read_result(root, colours)
     if claimed is not None and winner is not None and claimed != winner:
+        result = root["RE"][0].strip().upper()
         raise RecordError(f"RE[{result}] names {claimed} the winner, "
                           f"but the moves give the game to {winner}")
 

@@ -175,3 +175,19 @@ def test_the_example_configuration_documents_the_led_brightness():
     example = Path(__file__).resolve().parents[1] / "app" / "table" / "tabletop.example.toml"
     text = example.read_text(encoding="utf-8")
     assert "[leds]\n" in text and "# brightness = " in text
+
+
+# --- data_dir ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("value", ['"\\u0000"', '"/var/lib/tabletop\\u0000/games"'])
+def test_a_data_dir_with_a_nul_character_is_one_line_naming_the_key(tmp_path, value):
+    """TOML can spell a NUL (``\\u0000``), which no path holds: the record store's mkdir
+    ended ``tabletop run`` in a traceback (ValueError: embedded null byte)."""
+    path = tmp_path / "tabletop.toml"
+    path.write_text(f"data_dir = {value}\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as error:
+        load_config(path)
+    message = str(error.value)
+    assert message.startswith(f"{path}: data_dir: must be a directory's path, which holds "
+                              f"no NUL character, not '")
+    assert "\\x00" in message and "\x00" not in message and "\n" not in message

@@ -1,4 +1,4 @@
-"""The ConHex board data against every fact listed in conhex-board.md."""
+"""The ConHex board data against every fact docs/rules.md's ConHex section lists."""
 
 from collections import Counter
 
@@ -7,7 +7,7 @@ import pytest
 from engines.conhex.geometry import (CELLS, CELLS_OF_HOLE, HOLE_INDEX, HOLES, NEIGHBOURS,
                                      PLAYER_SIDES, SIDES, grid_name, grid_point, mirror)
 
-# The hole diagram of conhex-board.md, typed independently of cells.txt.
+# The hole diagram of docs/rules.md (ConHex), typed independently of cells.txt.
 DIAGRAM = """
 11  o . . . . . . . . . o
 10  . . o o o o o o o . .

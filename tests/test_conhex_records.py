@@ -96,6 +96,8 @@ BROKEN = {
     "bad handicap": ("(;FF[CONHEX]HA[5];B[F6])", "HA must be 0, 2 or 3, not '5'"),
     "wrong result": (HEAD + "RE[B+R];B[F6];R[E6];B[resign])",
                      "RE\\[B\\+R\\] names b the winner, but the moves give the game to w"),
+    "not a result": (HEAD + "RE[a0];B[F6])", r"RE\[a0\] is not a result: expected the "
+                     r"winner's letter \(B, R, W\)"),
     "unclosed": (HEAD + ";B[F6", "SGF: a property value is not closed"),
 }
 

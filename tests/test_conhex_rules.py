@@ -319,6 +319,21 @@ def test_text_that_is_not_a_hole_is_refused_by_name(text):
         ConHexBoard().parse_move(text)
 
 
+def test_the_bad_hole_message_points_at_a_diagram_that_exists():
+    """It named conhex-board.md, which is not in the repository."""
+    from pathlib import Path
+    import re
+
+    root = Path(__file__).resolve().parents[1]
+    with pytest.raises(InvalidMoveError) as error:
+        ConHexBoard().parse_move("c9")
+    message = str(error.value)
+    assert message.startswith("'c9' is not a ConHex hole (")
+    assert "docs/rules.md" in message and "ConHex" in message
+    named = re.findall(r"[\w./-]+\.(?:md|txt)", message)
+    assert named and all((root / name).is_file() for name in named), named
+
+
 def test_moves_read_in_any_case_and_print_in_lower_case():
     board = ConHexBoard()
     assert board.parse_move(" J3 ") == Move("j3") and board.move_text(Move("j3")) == "j3"

@@ -2,6 +2,7 @@
 cycle, and every option of every game survives its record."""
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -213,3 +214,29 @@ def test_a_finished_game_cannot_resign():
     text = board.to_record()[:-2] + f"\n;{board.turn.upper()}[resign])"
     with pytest.raises(RecordError, match="the game is over"):
         game_info("kulami").board_class.record_format.read_game(text)
+
+
+@pytest.mark.parametrize("result", ["a0", "B", "X+", "B+5x", "+", "B-R", "W+R+R", "draw?"])
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_result_that_is_not_a_result_is_refused(game, result):
+    """ConHex's ``RE[a0]`` resumed as if nothing were wrong; a result that is not one is
+    refused as one that names the other winner is, in every game (sgf.check_result)."""
+    cls, board = three_moves(game)
+    text = board.to_record()
+    assert "RE[" not in text
+    broken = text.replace(";", f";RE[{result}]", 1)
+    with pytest.raises(RecordError, match=rf"^RE\[{re.escape(result)}\] is not a result: "):
+        cls.record_format.read_game(broken)
+
+
+@pytest.mark.parametrize("result", ["B+", "W+R", "B+Resign", "w+12", "B+0.5", "0", "Draw",
+                                    "Void", "?", "", " B+R "])
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_result_sgf_allows_is_read_in_a_game_still_going(game, result):
+    """SGF's forms (``B+``, a margin, ``R``/``Resign``, ``0``/``Draw``, ``Void``, ``?``),
+    in either case; with no winner yet there is nothing for them to contradict."""
+    cls, board = three_moves(game)
+    broken = board.to_record().replace(";", f";RE[{result}]", 1)
+    if game == "blokus-duo" and result.strip().upper().endswith(("+R", "+RESIGN")):
+        return  # Pentobi's resignation lives in RE: tested with the resignations
+    assert cls.record_format.read_game(broken).board.move_stack == board.move_stack

@@ -12,6 +12,7 @@ import importlib
 import inspect
 import os
 import pkgutil
+import re
 import subprocess
 import sys
 import types
@@ -130,6 +131,61 @@ def test_usage_mistakes_are_one_line(tmp_path, args, message):
     assert result.stderr.startswith(message) and result.stderr.count("\n") == 1, result.stderr
 
 
+# --- numbers the commands refuse in one line (issue 22) --------------------------------
+
+@pytest.mark.parametrize("args, message", [
+    (("simulate", "--pause", "-1"),
+     "tabletop simulate: argument --pause: must be 0 seconds or more, not -1"),
+    (("simulate", "kulami", "--pause", "nan"),
+     "tabletop simulate: argument --pause: must be 0 seconds or more, not nan"),
+    (("sensors", "record", "kulami-sim", "--scan-hz", "0", "--seconds", "1"),
+     "tabletop sensors record: argument --scan-hz: must be a number above 0 per second, "
+     "not 0"),
+    (("sensors", "record", "kulami-sim", "--scan-hz", "-5", "--seconds", "1"),
+     "tabletop sensors record: argument --scan-hz: must be a number above 0 per second, "
+     "not -5"),
+    (("sensors", "record", "kulami-sim", "--scan-hz", "inf", "--seconds", "1"),
+     "tabletop sensors record: argument --scan-hz: must be a number above 0 per second, "
+     "not inf"),
+    (("sensors", "record", "kulami-sim", "--scan-hz", "fast"),
+     "tabletop sensors record: argument --scan-hz: expected a number per second, not 'fast'"),
+    (("sensors", "record", "kulami-sim", "--seconds", "-1"),
+     "tabletop sensors record: argument --seconds: must be 0 seconds or more, not -1"),
+    (("run", "--profile", "kulami-sim", "--speed", "-1"),
+     "tabletop run: argument --speed: must be 0 (as fast as possible) or more, not -1"),
+    (("run", "--profile", "kulami-sim", "--speed", "nan"),
+     "tabletop run: argument --speed: must be 0 (as fast as possible) or more, not nan"),
+])
+def test_numbers_out_of_range_are_one_line_and_nothing_runs(tmp_path, args, message):
+    """Each was a traceback (time.sleep of a negative or NaN pause, 1 / 0 scans a second)
+    or was taken without a word (a negative --seconds or --speed)."""
+    result = tabletop(tmp_path, *args)
+    assert result.returncode == 2 and result.stdout == "", result
+    assert result.stderr == message + "\n"
+
+
+def test_replaying_a_log_with_a_profile_of_another_game_is_one_line(sensor_log, capsys):
+    """A Kulami log replayed with ConHex's profile was replayed as the log's own game
+    without a word, the profile ignored."""
+    assert main(["sensors", "replay", str(sensor_log), "--profile", "conhex-sim"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == (f"tabletop sensors: {sensor_log}: the log is a kulami game and profile "
+                   f"conhex-sim a conhex board\n")
+
+
+def test_a_nul_in_the_configured_data_dir_is_one_line(tmp_path, capsys):
+    """``data_dir = "\\u0000"`` ended ``tabletop run`` in a traceback from the record
+    store's mkdir (ValueError: embedded null byte)."""
+    path = tmp_path / "tabletop.toml"
+    path.write_text('data_dir = "\\u0000"\n', encoding="utf-8")
+    assert main(["run", "--profile", "kulami-sim", "--config", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert err == (f"tabletop run: {path}: data_dir: must be a directory's path, which "
+                   f"holds no NUL character, not '\\x00'\n")
+    assert not (tmp_path / "data").exists()
+
+
 @desktop_only
 def test_the_example_config_with_buttons_on_a_desktop_is_one_line(tmp_path):
     result = tabletop(tmp_path, "run", "--profile", "kulami-sim",
@@ -190,7 +246,10 @@ def test_a_missing_led_library_is_an_error_never_a_simulated_strip(tmp_path, pro
                     ["selftest", "--profile", profile]):
         result = tabletop(tmp_path, *command, code=NO_LED_LIBRARY)
         line = one_line(result, command[0], status=1)
-        assert f"the {library} library is not installed (install tabletop[pi]" in line
+        assert (f"the {library} library is not installed (install Tabletop's [pi] extra "
+                f"from its checkout, which brings ") in line
+        assert ("pip install '.[pi]' there, or /opt/tabletop/venv/bin/pip install "
+                "'/opt/tabletop/src[pi]' on a Pi set up by systemd/install.sh)") in line
         assert "playing" not in result.stdout
 
 
@@ -445,3 +504,22 @@ def test_a_command_leaves_no_log_handler_behind(tmp_path, capsys):
                  "--log", str(tmp_path / "missing.jsonl")]) == 2
     assert logging.getLogger().handlers == handlers
     assert "Logging error" not in capsys.readouterr().err
+
+
+def test_no_message_sends_people_to_the_package_index_for_tabletop():
+    """``tabletop`` on the package index is another project: every message that says how
+    to install an extra says it once, the same way (app.errors.install_extra): from the
+    checkout, or into the environment systemd/install.sh made."""
+    from app.errors import install_extra
+    wrong = re.compile(r"tabletop\[|install tabletop\b")
+    said = [f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+            for path in sorted((ROOT / "app").rglob("*.py"))
+            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+            if wrong.search(line)]
+    assert said == []
+    assert install_extra("firmware") == (
+        "install Tabletop's [firmware] extra from its checkout: pip install '.[firmware]' "
+        "there, or /opt/tabletop/venv/bin/pip install '/opt/tabletop/src[firmware]' on a "
+        "Pi set up by systemd/install.sh")
+    assert install_extra("pi", "gpiozero").startswith(
+        "install Tabletop's [pi] extra from its checkout, which brings gpiozero: ")

@@ -107,8 +107,10 @@ def test_no_mpremote_is_one_line(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(sys, "executable", str(tmp_path / "python"))
     assert main(["firmware", "flash", "--port", "/dev/null"]) == 1
     err = capsys.readouterr().err
-    assert err == ("tabletop firmware: mpremote is not installed (pip install "
-                   "'tabletop[firmware]', or pip install mpremote)\n")
+    assert err == ("tabletop firmware: mpremote is not installed (install Tabletop's "
+                   "[firmware] extra from its checkout: pip install '.[firmware]' there, or "
+                   "/opt/tabletop/venv/bin/pip install '/opt/tabletop/src[firmware]' on a Pi "
+                   "set up by systemd/install.sh; or pip install mpremote)\n")
 
 
 def test_no_pico_is_one_line(fake, tmp_path, monkeypatch, capsys):

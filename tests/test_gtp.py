@@ -128,6 +128,19 @@ def test_player_options_from_the_command_line_are_checked():
     assert GtpEngine(KulamiBoard, level="2", seed="7").level == 2
 
 
+def test_the_default_level_is_the_one_the_readme_marks_for_gtp_too(tmp_path):
+    """The README's table of levels marks level 2 the default, GTP included; GTP's was 1
+    (random). Through the command line too: the record names the level that played."""
+    from engines.players import DEFAULT_LEVEL, GREEDY
+    assert DEFAULT_LEVEL == GREEDY == 2
+    assert GtpEngine(KulamiBoard).level == 2
+    assert GtpEngine(KulamiBoard, seed="1").level == 2
+    path = tmp_path / "game.sgf"
+    result = run_gtp("conhex", stdin=f"genmove b\nsavesgf {path}\nquit\n")
+    assert result.returncode == 0 and "?" not in result.stdout, result
+    assert "PB[Tabletop (level 2)]" in path.read_text(encoding="utf-8")
+
+
 def test_genmove_undo_clear_and_showboard():
     engine = GtpEngine(KulamiBoard, seed="1", level="2")
     move = engine.handle("genmove b")[2:].strip()

@@ -365,3 +365,24 @@ def test_a_scripted_akron_game_is_of_moves_the_sensors_read_alone_and_replays_to
     # move made was one the holes' sensors read by themselves.
     assert board.is_game_over() and len(board.move_stack) > 40
     assert not [r for r in records if r["event"] in ("out_of_sync", "not_legal")]
+
+
+COLOUR_HEADER = HEADER.replace('"colour": false', '"colour": true')
+
+
+@pytest.mark.parametrize("lines, message", [
+    ([COLOUR_HEADER, '{"t": 1, "hole": "d4", "on": true, "cOlour": "b"}'],
+     "line 2: 'cOlour' is not a key of a reading (keys: t, hole, on, channel, colour)"),
+    ([COLOUR_HEADER, line(1, "d4", True), '{"t": 2, "hole": "e4", "on": true, "coour": "w"}'],
+     "line 3: 'coour' is not a key of a reading (keys: t, hole, on, channel, colour)"),
+    ([COLOUR_HEADER.replace('"colour": true', '"color": true')],
+     "line 1: 'color' is not a key of the header (keys: log, version, game, options, "
+     "profile, colour)"),
+])
+def test_a_misspelt_key_is_refused_with_its_line(lines, message):
+    """A misspelt ``colour`` on a colour-sensing board left the reading colourless and
+    lost its move without a word (3 of 5 moves in the audit's log); it is refused with
+    its line, as a hole the board does not have is."""
+    with pytest.raises(SensorLogError) as error:
+        read_log(lines)
+    assert str(error.value) == message

@@ -92,8 +92,10 @@ def test_the_fix_for_a_dark_screen_names_the_first_cause(tmp_path):
     assert screen_fix({}, tmp_path, True).startswith("no KMS/DRM device in ")
     card.touch()
     assert screen_fix({}, tmp_path, False) == (
-        "pygame's SDL has no KMS/DRM driver: install tabletop[screen], which brings "
-        "pygame-ce")
+        "pygame's SDL has no KMS/DRM driver: install Tabletop's [screen] extra from its "
+        "checkout, which brings pygame-ce: pip install '.[screen]' there, or "
+        "/opt/tabletop/venv/bin/pip install '/opt/tabletop/src[screen]' on a Pi set up by "
+        "systemd/install.sh")
     assert screen_fix({}, tmp_path, True) == (
         "check the screen's cable and power, then restart the service")
 

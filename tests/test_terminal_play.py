@@ -29,11 +29,11 @@ def plain(text):
     return ANSI.sub("", text)
 
 
-def run_game(lines, seats, seed=1, name="kulami", store=None, **options):
+def run_game(lines, seats, seed=1, name="kulami", store=None, colour=None, **options):
     board = new_game(name, **options)
     out = io.StringIO()
     play(board, Table(dict(seats), 2, seed), io.StringIO("".join(l + "\n" for l in lines)),
-         out, store)
+         out, store, colour)
     return board, out.getvalue()
 
 
@@ -213,7 +213,7 @@ def test_every_conhex_cell_has_a_place_of_its_own_among_its_holes():
 def test_play_starts_on_layouts_the_greedy_shading_ran_out_of_shades_on(layout):
     """The issue's case: `tabletop play kulami layout=square-3` crashed before the first
     move."""
-    board, text = run_game(["quit"], PEOPLE, layout=layout)
+    board, text = run_game(["quit"], PEOPLE, layout=layout, colour=True)
     assert "red to move" in text and text.count(AREA_SHADES[0]) > 0
 
 
@@ -467,3 +467,89 @@ def test_the_help_line_shows_akron_moves_and_a_hole_near_the_middle():
     line = help_line(new_game("akron"))
     assert "a ball's point and where it goes (1c3-2d4)" in line
     assert line.split("such as ")[1].split(";")[0] in ("1g7", "1g9", "1i7", "1i9")
+
+
+# --- colour only where someone sees it (no-color.org) ------------------------------------
+
+class Terminal(io.StringIO):
+    """Standard output that is a terminal."""
+
+    def isatty(self):
+        return True
+
+
+@pytest.mark.parametrize("environ, tty, expected", [
+    ({}, True, True),
+    ({"TERM": "xterm-256color"}, True, True),
+    ({"NO_COLOR": ""}, True, True),       # set but empty: no-color.org says colour stays
+    ({"NO_COLOR": "1"}, True, False),
+    ({"NO_COLOR": "0"}, True, False),     # any non-empty value, even "0"
+    ({"TERM": "dumb"}, True, False),
+    ({}, False, False),                   # a pipe or a file
+])
+def test_colour_only_where_no_color_term_and_the_stream_allow(environ, tty, expected):
+    from app.cli.terminal import wants_colour
+    stream = Terminal() if tty else io.StringIO()
+    assert wants_colour(stream, environ) is expected
+
+
+def test_a_closed_stream_or_one_without_isatty_gets_no_colour():
+    from app.cli.terminal import wants_colour
+    closed = io.StringIO()
+    closed.close()
+    assert wants_colour(closed, {}) is False
+    assert wants_colour(object(), {}) is False
+
+
+@pytest.mark.parametrize("name", ["kulami", "conhex", "blokus-duo", "akron"])
+def test_a_plain_board_has_no_escapes_and_tells_the_players_apart(name):
+    board = new_game(name)
+    for _ in range(2):
+        board.push(next(iter(board.legal_moves)))
+    drawn = render(board, colour=False)
+    assert "\x1b" not in drawn
+    if name == "akron":
+        return  # drawn as its engine writes it, in colour or not
+    players = game(name).players
+    initials = {info.name[0].upper() for info in players.values()}
+    marks = {c for line in drawn.splitlines() if line[:3].strip().isdigit()
+             for c in line[3:]}
+    assert initials <= marks
+    assert "\u25cf" not in drawn  # the one piece mark, told apart only by its colour
+
+
+def test_plain_kulami_names_each_hole_s_panel_where_colour_shades_it():
+    board = new_game("kulami", layout="square-1")
+    lines = render(board, colour=False).splitlines()
+    # square-1's top row is aaabbccd: each hole's panel letter before its mark.
+    assert lines[0][3::3][:8] == "aaabbccd"
+
+
+def pipe_play(tmp_path, env):
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("NO_COLOR", "TERM")} | env
+    env["XDG_DATA_HOME"] = str(tmp_path / "xdg")
+    return subprocess.run([sys.executable, "-m", "app.cli", "play", "kulami", "--new"],
+                          input="quit\n", capture_output=True, text=True, timeout=120,
+                          env=env, cwd=os.path.dirname(os.path.dirname(__file__)))
+
+
+@pytest.mark.parametrize("env", [{}, {"NO_COLOR": "1"}, {"TERM": "dumb"}])
+def test_tabletop_play_writes_no_escapes_into_a_pipe(tmp_path, env):
+    """``tabletop play | less`` got the ANSI colours as text."""
+    result = pipe_play(tmp_path, env)
+    assert result.returncode == 0, result.stderr
+    assert "red to move>" in result.stdout and "\x1b" not in result.stdout
+
+
+def test_play_draws_in_colour_on_a_terminal_unless_no_color(monkeypatch):
+    board = new_game("kulami")
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    out = Terminal()
+    play(board, Table(dict(PEOPLE), 2, 1), io.StringIO("quit\n"), out)
+    assert AREA_SHADES[0] in out.getvalue()
+    monkeypatch.setenv("NO_COLOR", "yes")
+    out = Terminal()
+    play(board, Table(dict(PEOPLE), 2, 1), io.StringIO("quit\n"), out)
+    assert "\x1b" not in out.getvalue() and "red to move>" in out.getvalue()

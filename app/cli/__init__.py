@@ -59,6 +59,35 @@ def seconds(text: str) -> float:
     return value
 
 
+def per_second(text: str) -> float:
+    """An argparse type: a finite rate above zero (``sensors record --scan-hz``), which a
+    period is taken from: 0 would divide by zero, and a negative or NaN period ends in
+    ``time.sleep``'s traceback."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number per second, not {text!r}") \
+            from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a number above 0 per second, not {text}")
+    return value
+
+
+def speed(text: str) -> float:
+    """An argparse type: a multiple of real time (``run --speed``), finite and zero or
+    more, where 0 means as fast as possible. A negative one would also mean that, and
+    be taken without a word for something it is not."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a multiple of real time, not {text!r}") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 (as fast as possible) or more, "
+                                         f"not {text}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(prog="tabletop",
                            description="An electronic tabletop for abstract games.")

@@ -23,7 +23,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from app.errors import ConfigError, DeviceError
+from app.errors import ConfigError, DeviceError, install_extra
 
 FIRMWARE = Path(__file__).resolve().parents[1] / "firmware"
 HARDWARE = Path(__file__).resolve().parents[1] / "hardware"
@@ -49,8 +49,8 @@ def mpremote() -> str:
         return str(beside)
     found = shutil.which("mpremote")
     if found is None:
-        raise DeviceError("mpremote is not installed (pip install 'tabletop[firmware]', "
-                          "or pip install mpremote)")
+        raise DeviceError(f"mpremote is not installed ({install_extra('firmware')}; "
+                          f"or pip install mpremote)")
     return found
 
 

@@ -6,14 +6,15 @@ import sys
 
 from app.games import game
 from engines.gtp import GtpEngine
+from engines.players import DEFAULT_LEVEL
 
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser("gtp", help="speak GTP on stdin/stdout")
     parser.add_argument("game")
     parser.add_argument("options", nargs="*", metavar="key=value",
-                        help="game options, plus level=N (1-4, or max: the strongest) and "
-                             "seed=N for genmove")
+                        help=f"game options, plus level=N (1-4, or max: the strongest; "
+                             f"default {DEFAULT_LEVEL}) and seed=N for genmove")
     parser.set_defaults(run=run)
 
 

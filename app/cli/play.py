@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from app.cli import split_options
-from app.cli.terminal import render
+from app.cli.terminal import render, wants_colour
 from app.games import GAMES, game, new_game
 from app.table import texts
 from app.table.store import SEAT_KINDS, RecordStore, Resumed, Saved, default_data_dir
@@ -203,10 +203,14 @@ def _printer(stdout: TextIO):
 
 # --- the game -------------------------------------------------------------------------
 def play(board: Board, table: Table, stdin: TextIO, stdout: TextIO,
-         store: RecordStore | None = None) -> int:
+         store: RecordStore | None = None, colour: bool | None = None) -> int:
     """The game loop; ``stdin``/``stdout`` are parameters so tests can drive it. With a
-    ``store`` whose record is started, every change of the game is saved at once."""
+    ``store`` whose record is started, every change of the game is saved at once. The
+    board is drawn in colour when ``colour`` says so, by default when ``stdout`` is a
+    terminal that wants it (:func:`~app.cli.terminal.wants_colour`)."""
     say = _printer(stdout)
+    if colour is None:
+        colour = wants_colour(stdout)
     info = game(board.game)
     names = info.players
     failure = ""
@@ -224,7 +228,7 @@ def play(board: Board, table: Table, stdin: TextIO, stdout: TextIO,
 
     say(f"{info.title}: {goal(board)}.")
     while not board.is_game_over():
-        say(render(board))
+        say(render(board, colour))
         say(score_line(board))
         mover = board.turn
         if table.seats[mover] == "engine":
@@ -260,7 +264,7 @@ def play(board: Board, table: Table, stdin: TextIO, stdout: TextIO,
                 say(f"Not played: {texts.named(board.game, str(error))}.")
                 continue
             save()
-    say(render(board))
+    say(render(board, colour))
     for line in score_sheet(board):
         say(line)
     say(end_line(board))

@@ -21,11 +21,12 @@ import os
 from collections.abc import Callable
 from functools import partial
 
-from app.cli import logging_to_stdout
+from app.cli import logging_to_stdout, speed
+from app.errors import install_extra
 from app.hardware.buttons import Buttons
 from app.hardware.devices import open_source, open_strip
 from app.hardware.profile import ProfileError, load_profile
-from app.sensing.sensorlog import SensorLogError, read_log_file
+from app.sensing.sensorlog import read_log_file
 from app.table.config import load_config
 from app.table.loop import Table
 from app.table.service import Notifier, ServiceStop, stop_on_signals
@@ -44,7 +45,7 @@ def register(subparsers) -> None:
                                          "/etc/tabletop/tabletop.toml if it exists)")
     parser.add_argument("--log", help="simulated profiles: play the readings of this sensor "
                                       "log instead of scanning, then stop")
-    parser.add_argument("--speed", type=float, default=0.0,
+    parser.add_argument("--speed", type=speed, default=0.0,
                         help="with --log: replay at this multiple of real time "
                              "(default 0: as fast as possible)")
     parser.set_defaults(run=run)
@@ -75,10 +76,7 @@ def _run(args) -> int:
         if profile.sensors.driver != "simulated":
             raise ProfileError(f"--log drives simulated sensors; profile {profile.name} "
                                f"has {profile.sensors.driver} sensors")
-        header, readings = read_log_file(args.log, profile)
-        if header.game != profile.game:
-            raise SensorLogError(f"{args.log}: the log is a {header.game} game, the "
-                                 f"profile {profile.game}")
+        header, readings = read_log_file(args.log, profile)  # of the profile's game
         options = dict(header.options)
     notifier = Notifier.from_environ()
     strip = source = buttons = None
@@ -167,7 +165,7 @@ def status_screen(session: Session, load: Callable[[Saved], None] | None = None,
         from app.screen.window import StatusWindow
     except ImportError as error:
         log.log(level, "no display (the %s library is not installed): playing without a "
-                       "screen; install tabletop[screen]", error.name or "pygame")
+                       "screen; %s", error.name or "pygame", install_extra("screen"))
         return None
     try:
         surface = open_display(display, DESIGN_SIZE, caption="Tabletop")

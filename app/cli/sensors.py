@@ -16,7 +16,7 @@ import sys
 import time
 from contextlib import nullcontext
 
-from app.cli import seconds
+from app.cli import per_second, seconds
 from app.errors import describe
 from app.hardware.profile import ProfileError, load_profile
 from app.hardware.devices import open_source
@@ -38,8 +38,10 @@ def register(subparsers) -> None:
     record.add_argument("profile", help="profile name (shipped) or .toml path")
     record.add_argument("options", nargs="*", metavar="key=value", help="game options")
     record.add_argument("--out", help="log file (default: standard output)")
-    record.add_argument("--seconds", type=float, help="stop after this long (default: Ctrl-C)")
-    record.add_argument("--scan-hz", type=float, default=200.0, help="scans per second")
+    record.add_argument("--seconds", type=seconds,
+                        help="stop after this long (default: Ctrl-C)")
+    record.add_argument("--scan-hz", type=per_second, default=200.0,
+                        help="scans per second, above 0 (default 200)")
     record.add_argument("--play", type=int, metavar="SEED",
                         help="simulated profiles: a scripted hand plays a seeded random game")
     record.add_argument("--port", metavar="PATH",

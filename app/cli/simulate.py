@@ -23,9 +23,9 @@ import random
 import sys
 import time
 
-from app.cli import add_game_arguments, game_from_args
+from app.cli import add_game_arguments, game_from_args, seconds
 from app.games import game as game_info
-from app.cli.terminal import render
+from app.cli.terminal import render, wants_colour
 from app.table import texts
 from engines.players import DEFAULT_LEVEL, LEVELS, choose_move, level_argument
 
@@ -48,8 +48,8 @@ def register(subparsers) -> None:
     parser.add_argument("--serial", action="store_true",
                         help="the board is a virtual sensor board read by the real serial "
                              "driver, over a pseudo-terminal (the mouse sets its sensors)")
-    parser.add_argument("--pause", type=float, default=0.3,
-                        help="seconds between moves of the terminal demo")
+    parser.add_argument("--pause", type=seconds, default=0.3, metavar="SECONDS",
+                        help="seconds between moves of the terminal demo (default 0.3)")
     parser.set_defaults(run=run)
 
 
@@ -99,16 +99,18 @@ def _window(board, display, args) -> int:
 
 def demo(board, rng: random.Random, out, pause: float = 0.0,
          level: int = DEFAULT_LEVEL) -> int:
-    """Engine against engine to the end, the board printed after every move."""
+    """Engine against engine to the end, the board printed after every move (in colour
+    where ``out`` is a terminal that wants it)."""
     say = lambda text="": print(text, file=out, flush=True)
+    colour = wants_colour(out)
     players = game_info(board.game).players
-    say(render(board))
+    say(render(board, colour))
     while not board.is_game_over():
         mover = board.turn
         move = choose_move(board, level, rng)
         board.push(move)
         say(f"\n{players[mover].name} plays {board.move_text(move)}")
-        say(render(board))
+        say(render(board, colour))
         time.sleep(pause)
     say(f"{texts.sentence(texts.game_over(board.game, board.outcome()))}.")
     return 0

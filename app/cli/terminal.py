@@ -8,12 +8,21 @@ Areas that share no hole (Kulami's panels) shade their holes. Areas that share h
 (ConHex's cells, each between the holes around it) cannot, so the board is drawn on a
 grid of half steps instead, with a mark for each cell between its holes: filled in its
 owner's colour once claimed, hollow while nobody owns it.
+
+Colour only where someone sees it: :func:`wants_colour` follows no-color.org (a
+non-empty ``NO_COLOR``), ``TERM=dumb`` and a standard output that is not a terminal (a
+pipe, a file), and the board is then drawn in plain text: each piece is its player's
+initial (``R``, ``B``), an owned ConHex cell the initial in lower case, and each Kulami
+hole carries its panel's letter where the colour drawing shades it.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import string
+from collections.abc import Mapping
+from typing import TextIO
 
 from app.games import game
 from engines.core import Board
@@ -32,6 +41,30 @@ PIECE = "\u25cf"
 OPEN_CELL = "\x1b[38;5;245m\u25a1"
 OWNED_CELL = "\u25a0"
 _HOLE = re.compile(r"([a-z])(\d+)")
+#: Any of the escape sequences above: what a plain drawing leaves out.
+_SGR = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def wants_colour(stream: TextIO, environ: Mapping[str, str] = os.environ) -> bool:
+    """Whether to draw in ANSI colour on ``stream``: not when ``NO_COLOR`` is set to
+    anything but the empty string (no-color.org), not for ``TERM=dumb``, and not into
+    anything but a terminal, where the escapes would be noise in a file or a pipe."""
+    if environ.get("NO_COLOR") or environ.get("TERM") == "dumb":
+        return False
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):  # no isatty, or a closed stream
+        return False
+
+
+def _initials(board: Board) -> dict[str, str]:
+    """Each player's mark on a plain drawing: the initial of its colour (``R``, ``B``),
+    or ``X`` and ``O`` should two colours share one."""
+    players = game(board.game).players
+    initials = {player: info.name[:1].upper() for player, info in players.items()}
+    if len(set(initials.values())) < len(initials) or not all(initials.values()):
+        initials = dict(zip(players, "XO"))
+    return initials
 
 
 def _fg(rgb: tuple[int, int, int]) -> str:
@@ -80,18 +113,28 @@ def _overlapping(board: Board) -> bool:
     return False
 
 
-def render(board: Board) -> str:
-    """The board as ANSI-coloured text, top row first, with coordinates."""
+def render(board: Board, colour: bool = True) -> str:
+    """The board as ANSI-coloured text, top row first, with coordinates; with ``colour``
+    false, as plain text (see the module's docstring)."""
     grid = _grid(board)
     if not grid:
         return board.ascii()
     if _overlapping(board):
-        return _render_cells(board, grid)
+        return _render_cells(board, grid, colour)
+    text = _render_holes(board, grid, colour)
+    return text if colour else _SGR.sub("", text)
+
+
+def _render_holes(board: Board, grid: dict[tuple[int, int], str], colour: bool) -> str:
+    """Holes in rows, each area's holes shaded alike (plain: its letter beside them)."""
     width = max(x for x, _ in grid) + 1
     height = max(y for _, y in grid) + 1
     shades = _shades(board)
     pieces = board.sensor_view()
     players = game(board.game).players
+    initials = _initials(board)
+    area_of = {hole: name for name, holes in board.areas.items() for hole in holes
+               if len(name) == 1}
     lights = board.lights()
     lines = []
     for y in reversed(range(height)):
@@ -104,12 +147,14 @@ def render(board: Board) -> str:
             shade = shades.get(hole, NO_AREA)
             bold = LAST if hole in lights.last else ""
             if hole in pieces:
-                mark = _fg(players[pieces[hole]].piece) + PIECE
+                mark = (_fg(players[pieces[hole]].piece) + PIECE if colour
+                        else initials[pieces[hole]])
             elif hole in lights.legal:
                 mark = LEGAL
             else:
-                mark = " "
-            row.append(f"{shade}{bold} {mark} {RESET}")
+                mark = " " if colour or hole in area_of else EMPTY
+            left = " " if colour else area_of.get(hole, " ")
+            row.append(f"{shade}{bold}{left}{mark} {RESET}")
         lines.append("".join(row))
     lines.append("   " + "".join(f" {c} " for c in string.ascii_lowercase[:width]))
     return "\n".join(lines)
@@ -142,11 +187,18 @@ def cell_places(board: Board, grid: dict[tuple[int, int], str] | None = None
     return places
 
 
-def _render_cells(board: Board, grid: dict[tuple[int, int], str]) -> str:
+def _render_cells(board: Board, grid: dict[tuple[int, int], str], colour: bool) -> str:
     """Holes on the even points of a grid of half steps, each cell's mark between its
     holes; two characters per half step, so a column is four wide and a row two high."""
     info = game(board.game)
     players = info.players
+    initials = _initials(board)
+    if colour:
+        piece = {p: _fg(players[p].piece) + PIECE for p in players}
+        owned = {p: _fg(players[p].piece) + OWNED_CELL for p in players}
+    else:
+        piece = initials
+        owned = {p: initial.lower() for p, initial in initials.items()}
     places = cell_places(board, grid)
     lights = board.lights()
     owner = {area: player for player, areas in lights.owned.items() for area in areas}
@@ -163,10 +215,9 @@ def _render_cells(board: Board, grid: dict[tuple[int, int], str]) -> str:
             if name is None:
                 mark = " "
             elif name in places:
-                mark = (_fg(players[owner[name]].piece) + OWNED_CELL if name in owner
-                        else OPEN_CELL)
+                mark = owned[owner[name]] if name in owner else OPEN_CELL
             elif name in pieces:
-                mark = _fg(players[pieces[name]].piece) + PIECE
+                mark = piece[pieces[name]]
             elif name in lights.legal:
                 mark = LEGAL
             else:
@@ -176,7 +227,7 @@ def _render_cells(board: Board, grid: dict[tuple[int, int], str]) -> str:
         lines.append("".join(row).rstrip())
     lines.append("   " + "".join(f"{c}   " for c in string.ascii_lowercase[:width // 2 + 1])
                  .rstrip())
-    legend = "   ".join(f"{_fg(players[p].piece)}{OWNED_CELL}{RESET} {players[p].name}'s "
-                       f"cell" for p in players)
+    legend = "   ".join(f"{owned[p]}{RESET} {players[p].name}'s cell" for p in players)
     lines.append(f"   {legend}   {OPEN_CELL}{RESET} nobody's yet")
-    return "\n".join(lines)
+    text = "\n".join(lines)
+    return text if colour else _SGR.sub("", text)

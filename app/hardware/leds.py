@@ -17,7 +17,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from importlib import import_module
 
-from app.errors import DeviceError, DisconnectError, NoSuchPinError, describe
+from app.errors import (DeviceError, DisconnectError, NoSuchPinError, describe,
+                        install_extra)
 from app.hardware.pi import Machine, check_led_path
 from app.hardware.profile import MA_PER_CHANNEL
 from app.hardware.spi import BUFSIZ_FILE, check_transfer
@@ -235,7 +236,7 @@ def _blinka_module(name: str, package: str, where: str):
     except ImportError as error:
         missing = error.name or name
         raise DeviceError(f"{where}: the {missing} library is not installed "
-                          f"(install tabletop[pi], which brings {package})") from error
+                          f"({install_extra('pi', package)})") from error
     except Exception as error:
         raise DeviceError(f"{where}: cannot load {name}: {led_problem(error)}") from error
 

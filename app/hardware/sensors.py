@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
 from typing import TypeVar
 
-from app.errors import DeviceError, DisconnectError, describe
+from app.errors import DeviceError, DisconnectError, describe, install_extra
 from engines.core import PLAYERS
 
 log = logging.getLogger(__name__)
@@ -173,7 +173,7 @@ def import_gpiozero(where: str):
         import gpiozero
     except ImportError as error:
         raise DeviceError(f"{where}: the gpiozero library is not installed "
-                          f"(install tabletop[pi])") from error
+                          f"({install_extra('pi')})") from error
     return gpiozero
 
 

@@ -29,7 +29,7 @@ import os
 import time
 from collections.abc import Callable, Mapping
 
-from app.errors import DeviceError, DisconnectError, describe
+from app.errors import DeviceError, DisconnectError, describe, install_extra
 from app.hardware import wire
 from app.hardware.leds import Colour, LedStrip
 from app.hardware.profile import Profile
@@ -88,7 +88,7 @@ def _serial_module(label: str, name: str = "serial"):
         return importlib.import_module(name)
     except ImportError as error:
         raise DeviceError(f"{label}: the pyserial library is not installed "
-                          f"(install tabletop[pi])") from error
+                          f"({install_extra('pi')})") from error
 
 
 def open_port(spec: str, baudrate: int):
@@ -397,7 +397,7 @@ def _need_cobs(label: str) -> None:
     import importlib.util
     if importlib.util.find_spec("cobs") is None:
         raise DeviceError(f"{label}: the cobs library is not installed "
-                          f"(install tabletop[pi])")
+                          f"({install_extra('pi')})")
 
 
 def _port_problem(error: BaseException) -> str:

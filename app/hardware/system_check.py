@@ -31,7 +31,7 @@ import sys
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 
-from app.errors import DeviceError, describe
+from app.errors import DeviceError, describe, install_extra
 from app.hardware.pi import Machine, check_led_path
 from app.hardware.profile import Profile
 from app.hardware.sensors import gpio_problem
@@ -406,8 +406,7 @@ def _gpio_fix(error: BaseException, prefix: str) -> str:
         missing = (error.name or "").split(".")[0]
         package = GPIO_PACKAGES.get(missing, missing or "gpiozero")
         if package == "gpiozero":
-            return (f"pip install 'tabletop[pi]' into {prefix}, or run systemd/install.sh "
-                    f"again")
+            return f"{install_extra('pi')}; or run systemd/install.sh again"
         return f"pip install {package} into {prefix}, or run systemd/install.sh again"
     text = describe(error).lower()
     if isinstance(error, PermissionError) or "gpiochip" in text or "permission" in text:

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.errors import DeviceError
+from app.errors import DeviceError, install_extra
 
 log = logging.getLogger(__name__)
 
@@ -69,8 +69,7 @@ def screen_fix(environ: Mapping[str, str] = os.environ, dri_dir: Path = DRI_DIR,
         except OSError:
             kmsdrm = False
     if not kmsdrm:
-        return ("pygame's SDL has no KMS/DRM driver: install tabletop[screen], which "
-                "brings pygame-ce")
+        return f"pygame's SDL has no KMS/DRM driver: {install_extra('screen', 'pygame-ce')}"
     closed = [card for card in cards if not os.access(card, os.R_OK | os.W_OK)]
     if closed:
         return f"no access to {closed[0]}: add the user to the video and render groups"

@@ -26,6 +26,9 @@ from engines.errors import EngineError
 
 FORMAT = "tabletop-sensors"
 VERSION = 1
+#: The keys of the header line and of a reading line; any other is refused by name.
+HEADER_KEYS = ("log", "version", "game", "options", "profile", "colour")
+READING_KEYS = ("t", "hole", "on", "channel", "colour")
 
 
 @dataclass(frozen=True)
@@ -89,7 +92,10 @@ def read_log(lines: Iterable[str | bytes], profile: Profile | None = None
     Readings must name holes of the board the log was recorded on: ``profile`` when the
     caller knows it, else the shipped profile the header names, else the holes of the
     header's game. A hole outside them would be ignored by the pipeline, so a log with
-    a misnamed hole would replay a game that never happened without a word.
+    a misnamed hole would replay a game that never happened without a word. For the
+    same reason a ``profile`` of another game than the log's is refused (it would be
+    passed over for the header's own board), and so is a key a reading line does not
+    have: a misspelt ``"colour"`` would leave the reading colourless and its move lost.
     """
     header: Header | None = None
     holes: tuple[frozenset[str], str] = (frozenset(), "")
@@ -106,6 +112,9 @@ def read_log(lines: Iterable[str | bytes], profile: Profile | None = None
         data = _json(number, text)
         if header is None:
             header = _header(number, data)
+            if profile is not None and profile.game != header.game:
+                raise SensorLogError(f"the log is a {header.game} game and profile "
+                                     f"{profile.name} a {profile.game} board")
             holes = _holes(number, header, profile)
         else:
             readings.append(_reading(number, data, readings[-1].t if readings else -math.inf,
@@ -146,6 +155,7 @@ def _json(number: int, text: str) -> dict:
 def _header(number: int, data: dict) -> Header:
     if data.get("log") != FORMAT or data.get("version") != VERSION:
         raise SensorLogError(f"line {number}: not a {FORMAT} log of version {VERSION}")
+    _known_keys(number, data, HEADER_KEYS, "the header")
     game, options = data.get("game"), data.get("options", {})
     if not isinstance(game, str) or not isinstance(options, dict):
         raise SensorLogError(f"line {number}: the header needs a game name and an options "
@@ -160,7 +170,7 @@ def _header(number: int, data: dict) -> Header:
 def _holes(number: int, header: Header, profile: Profile | None) -> tuple[frozenset[str], str]:
     """The holes readings may name, and how to call them in an error: those of the
     first of ``profile`` and the header's shipped profile that is a board of the log's
-    game (a caller's profile of another game is the caller's error to report)."""
+    game."""
     named = load_profile(header.profile) if header.profile in shipped_profiles() else None
     for board in (profile, named):
         if board is not None and board.game == header.game:
@@ -174,6 +184,7 @@ def _holes(number: int, header: Header, profile: Profile | None) -> tuple[frozen
 
 def _reading(number: int, data: dict, previous: float,
              holes: tuple[frozenset[str], str]) -> Reading:
+    _known_keys(number, data, READING_KEYS, "a reading")
     t, hole, on = data.get("t"), data.get("hole"), data.get("on")
     if not isinstance(t, (int, float)) or isinstance(t, bool) or not _finite(t):
         raise SensorLogError(f"line {number}: t must be a number of seconds, not {t!r}")
@@ -192,6 +203,16 @@ def _reading(number: int, data: dict, previous: float,
         raise SensorLogError(f"line {number}: channel must be a sensor number, not "
                              f"{channel!r}")
     return Reading(float(t), hole, on, channel, colour)
+
+
+def _known_keys(number: int, data: dict, keys: tuple[str, ...], what: str) -> None:
+    """Refuse a key ``what`` does not have: a misspelt one would be passed over (a
+    ``"cOlour"`` leaves a reading colourless), changing the game replayed without a
+    word."""
+    for key in data:
+        if key not in keys:
+            raise SensorLogError(f"line {number}: {key!r} is not a key of {what} "
+                                 f"(keys: {', '.join(keys)})")
 
 
 def _finite(t: int | float) -> bool:

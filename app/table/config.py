@@ -164,6 +164,11 @@ class _Reader:
                 raise self.fail(key, f"unknown key (known: {', '.join(known)})")
         data_dir = self.value(self.raw, "data_dir", "data_dir", str, "", str.strip,
                               "must name a directory")
+        if "\0" in data_dir:
+            # TOML spells one as \u0000; no path holds it, and the record store's mkdir
+            # would end the command in a traceback (ValueError: embedded null byte).
+            raise self.fail("data_dir", f"must be a directory's path, which holds no NUL "
+                                        f"character, not {data_dir!r}")
         game = self.table(self.raw, "game", ("first", "second", "level", "seed",
                                              "show_legal"))
         seats = {player: self.value(game, f"game.{name}", name, str, default,

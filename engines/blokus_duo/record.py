@@ -118,13 +118,15 @@ def write(board: BlokusDuoBoard, players: Mapping[str, str] | None = None,
 
 
 def _resigned(root: sgf.Node, board: BlokusDuoBoard) -> str | None:
-    """Who resigned, if ``RE`` says so (``W+R``: b resigned)."""
+    """Who resigned, if ``RE`` says so (``W+R`` or ``W+Resign``: b resigned); an ``RE``
+    that is not a result is a :class:`RecordError` (:func:`engines.sgf.read_result`)."""
+    winner = sgf.read_result(root, _COLOURS)
     result = root.get("RE", [""])[0].strip().upper()
-    if not result.endswith("+R") or result[:1] not in _COLOURS:
+    if winner is None or not result.endswith(("+R", "+RESIGN")):
         return None
     if board.is_game_over():
         raise RecordError(f"RE[{result}]: a resignation in a game already over")
-    return other(_COLOURS[result[:1]])
+    return other(winner)
 
 
 __all__ = ["GAME", "read", "read_board", "write"]

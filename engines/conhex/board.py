@@ -150,7 +150,8 @@ class ConHexBoard(Board):
         index = HOLE_INDEX.get(name)
         if index is None:
             raise InvalidMoveError(f"{text.strip()!r} is not a ConHex hole (a1, a11, k1, k11, "
-                                   f"f6 and b2-j10 as drawn in conhex-board.md) nor swap")
+                                   f"f6 and the holes from b2 to j10 that the diagram in "
+                                   f"docs/rules.md, ConHex, shows) nor swap")
         return PLACEMENTS[index]
 
     def generate_legal_moves(self, player: str) -> Iterator[Move]:
@@ -340,7 +341,8 @@ class ConHexBoard(Board):
                             owned={p: self.owned(p) for p in ("b", "w")}, last=last)
 
     def ascii(self) -> str:
-        """The grid of ``conhex-board.md`` with gems: ``X`` b, ``O`` w, ``o`` an open hole."""
+        """The hole diagram of docs/rules.md (ConHex) with gems: ``X`` b, ``O`` w, ``o`` an
+        open hole."""
         marks = {None: "o", "b": "X", "w": "O"}
         lines = []
         for row in range(SIZE, 0, -1):

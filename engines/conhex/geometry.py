@@ -1,8 +1,9 @@
 """The ConHex board as data: 69 holes, 41 cells, four sides, and what follows from them.
 
-The cell table is read from ``cells.txt`` (the table of ``conhex-board.md``); everything
-else is derived, never typed in: the holes, each cell's claim threshold, which cells a
-hole influences, and which cells touch (they share a hole). Holes and cells are plain
+The cell table is read from ``cells.txt`` (each cell's holes, on the hole diagram of
+docs/rules.md's ConHex section); everything else is derived, never typed in: the holes,
+each cell's claim threshold, which cells a hole influences, and which cells touch (they
+share a hole). Holes and cells are plain
 indices here so the board's hot path works on small lists; names exist for people.
 """
 

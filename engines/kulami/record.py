@@ -14,7 +14,8 @@ holds one move: ``B`` for the first player, ``W`` for the second, a field in the
 board's notation (``a1`` lower left). A resignation is the last node, the resigning
 player's ``B[resign]`` or ``W[resign]`` (as Little Golem writes one); only the player
 to move can resign, and reading it back gives the game to the other player.
-``RE`` is written for people and other programs: on reading, the moves decide.
+``RE`` is written for people and other programs: on reading, the moves decide who won,
+and ``RE`` need only be a result in SGF's forms (``RE[a0]`` is refused).
 
 ``LY``, ``SC`` and ``CL`` are the board's options, every one always written, and read
 back through the board's typed options: a value this version refuses (``SC[1.5]``, a
@@ -82,5 +83,6 @@ def read_record(text: str) -> GameRecord:
         board = KulamiBoard.new(**options)
     except OptionError as error:  # the layout text: its panels, rows and size
         raise sgf.RecordOptionError(f"LY: {error}") from None
+    sgf.read_result(root, _COLOURS)  # a result, if any, though the moves decide the winner
     resigned = sgf.replay(board, sgf.moves_of(nodes, _COLOURS))
     return GameRecord(board, sgf.player_names(root), resigned)
