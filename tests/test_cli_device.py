@@ -46,12 +46,31 @@ def test_the_device_is_the_profiles_board(tmp_path):
     assert not blind.scanner.polarity
 
 
-def test_it_prints_its_port_and_a_serial_profile_reads_it_until_it_is_stopped(tmp_path):
+def interrupt(process, timeout=10.0):
+    """Ctrl-C ``process`` and wait for it to end; its stderr. One still running after
+    ``timeout`` is killed, so that it does not outlive the test holding its port, and
+    the test fails."""
+    process.send_signal(signal.SIGINT)
+    try:
+        return process.communicate(timeout=timeout)[1]
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        raise
+
+
+@pytest.mark.parametrize("sigint", [signal.SIG_DFL, signal.SIG_IGN],
+                         ids=["from-a-terminal", "as-a-background-job"])
+def test_it_prints_its_port_and_a_serial_profile_reads_it_until_it_is_stopped(tmp_path,
+                                                                              sigint):
+    """Ctrl-C stops it however it was started: a shell's background job, or a test run
+    some CI runners start so, has SIGINT ignored from the start."""
     link = tmp_path / "board"
     process = subprocess.Popen(
         [sys.executable, "-m", "app.cli", "device", "kulami-sim", "--link", str(link)],
         cwd=ROOT, env={**os.environ, "PYTHONUNBUFFERED": "1"}, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True)
+        stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, sigint))
     try:
         port = process.stdout.readline().strip()
         assert port == str(link) and os.path.islink(port)
@@ -60,8 +79,7 @@ def test_it_prints_its_port_and_a_serial_profile_reads_it_until_it_is_stopped(tm
         assert not any(scan.values()) and source.link.hello[:3] == (10, 10, 1)
         source.close()
     finally:
-        process.send_signal(signal.SIGINT)
-        _, err = process.communicate(timeout=10)
+        err = interrupt(process)
     assert process.returncode == 0, err
     assert "kulami-sim: 10 x 10 channels, polarity" in err
     assert not os.path.lexists(link)  # the port went with it

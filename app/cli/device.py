@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
 import sys
 import time
 
@@ -63,7 +62,10 @@ def run(args) -> int:
     device = device_for(profile, noise=args.noise, seed=args.seed, folder=folder)
     if name:
         device.path = os.path.join(folder, name)
-    with stop_on_signals((signal.SIGTERM,)):
+    # Ctrl-C stops it through a handler of its own, as SIGTERM does: Python installs
+    # its KeyboardInterrupt only where SIGINT was not ignored at start, and a script's
+    # background job (some CI runners start the tests so) has it ignored.
+    with stop_on_signals():
         try:
             device.start()
             rows, cols = device.scanner.rows, device.scanner.cols
@@ -75,7 +77,7 @@ def run(args) -> int:
             end = None if args.seconds is None else time.monotonic() + args.seconds
             while end is None or time.monotonic() < end:
                 time.sleep(0.05 if end is None else max(0.0, min(0.05, end - time.monotonic())))
-        except (KeyboardInterrupt, ServiceStop):
+        except ServiceStop:
             pass  # Ctrl-C or SIGTERM is how a device without --seconds stops
         finally:
             device.stop()

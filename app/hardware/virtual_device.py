@@ -8,7 +8,8 @@ reconnection) runs on a desktop. :class:`Noise` damages the line on the way (byt
 dropped, changed or sent twice), :meth:`VirtualDevice.unplug` closes the device's end
 (the Pi then reads an error, as when a cable is pulled) and :meth:`VirtualDevice.replug`
 starts a new device (just reset, as a Pico plugged in again) on a new terminal, which
-the stable ``path`` (a symbolic link) points at, as udev's name does for the Pico.
+the stable ``path`` (a symbolic link) points at, as udev's name does for the Pico; and
+as udev's name does, it goes while the device is unplugged.
 """
 
 from __future__ import annotations
@@ -179,8 +180,15 @@ class VirtualDevice:
             self.resets += 1
 
     def unplug(self) -> None:
-        """The cable pulled: the terminal closes under the host."""
+        """The cable pulled: the name goes, as udev removes it, and the terminal closes
+        under the host.
+
+        A name left behind would point at a terminal number the kernel gives the next
+        pseudo-terminal anyone opens (another program's, another test's board): the
+        host, reconnecting, would open that one and take it for this board."""
         with self._lock:
+            if os.path.lexists(self.path):
+                os.unlink(self.path)  # first, so it never names a closed terminal
             if self.link is not None:
                 self.link.close()
             self.link = self.device = None
@@ -190,8 +198,6 @@ class VirtualDevice:
         if self._thread is not None:
             self._thread.join(5)
         self.unplug()
-        if os.path.lexists(self.path):
-            os.unlink(self.path)
 
     def __enter__(self) -> "VirtualDevice":
         return self.start()
