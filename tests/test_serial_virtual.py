@@ -212,7 +212,9 @@ def test_the_pipeline_gets_the_time_the_device_saw_each_change(tmp_path):
         # When the device first saw each, by its own clock: a busy machine may let its
         # thread scan late, and the stamps are still those moments, that far apart.
         seen_apart = (device.device.since[33] - device.device.since[34]) / 1000
-        assert seen_apart > 0.04 and abs((second - first) - seen_apart) < 0.005
+        # (Within 20 ms: the host learns the device's clock from its quickest frame so
+        # far, and a busy machine may have delivered the first frame some ms late.)
+        assert seen_apart > 0.04 and abs((second - first) - seen_apart) < 0.02
         assert put_at - 0.005 <= first and second < turned_at - 0.2
         game.close()
 
