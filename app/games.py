@@ -86,6 +86,13 @@ class GameInfo:
     #: What the pieces each player still has to put down are called on the screen
     #: (``pieces left``) in a game whose board counts them (``Board.left_in_hand``).
     hand: str = ""
+    #: How the game is played and won, in a few words, for the terminal's first line
+    #: (``{b}`` and ``{w}`` are the players' names).
+    goal: str = "the higher score wins"
+    #: The sides each player's chain joins, in a game won by a chain (ConHex, Akron),
+    #: and what the chain is made of: the end of the game in words.
+    sides: Mapping[str, str] = field(default_factory=dict)
+    chain: str = ""
 
     @cached_property
     def board_class(self) -> type[Board]:
@@ -178,7 +185,10 @@ GAMES: Mapping[str, GameInfo] = MappingProxyType({info.name: info for info in (
         describe=_describe_kulami,
         menu=(MenuOption("layout", "Layout", _kulami_layouts),
               MenuOption("scoring", "Scoring", (0, 1, 2), lambda v: f"level {v}")),
-        setup=True, roles=_PLACEMENT_ROLES + ("off_limits", "setup"), move_words="field"),
+        setup=True, roles=_PLACEMENT_ROLES + ("off_limits", "setup"), move_words="field",
+        goal="place each piece in the row or column of the last one, never on the panels "
+             "of the last two; a panel scores its fields for the player with more pieces "
+             "on it"),
     GameInfo(
         name="conhex", title="ConHex", board="engines.conhex.board:ConHexBoard",
         players=MappingProxyType({"b": Player("red", (200, 30, 30), RED),
@@ -188,7 +198,11 @@ GAMES: Mapping[str, GameInfo] = MappingProxyType({info.name: info for info in (
         menu=(MenuOption("pie", "Pie rule", (True, False), _on_off),
               MenuOption("handicap", "Handicap", (0, 2, 3),
                          lambda v: "none" if v == 0 else str(v))),
-        roles=_PLACEMENT_ROLES),
+        roles=_PLACEMENT_ROLES,
+        goal="{b} joins top and bottom, {w} left and right, with a chain of own cells; a "
+             "cell goes to whoever first holds half its holes",
+        sides=MappingProxyType({"b": "top and bottom", "w": "left and right"}),
+        chain="a chain of cells"),
     GameInfo(
         # Purple and orange as Pentobi shows Blokus Duo; the LEDs keep the palette's two
         # player colours, blue for purple and red for orange.
@@ -198,6 +212,8 @@ GAMES: Mapping[str, GameInfo] = MappingProxyType({info.name: info for info in (
         score_label=_blokus_duo_score_label,
         drawer="app.screen.boards.blokus_duo:BlokusDuoDrawer",
         describe=_describe_blokus_duo, hand="pieces left",
+        goal="each piece touches your own only at corners, the first covers a start "
+             "point; the fewer squares left when neither can place, the higher the score",
         move_words="piece, its squares joined by commas,",
         menu=(MenuOption("start", "Start", ("either", "fixed"),
                          lambda v: _BLOKUS_STARTS[v]),),
@@ -211,9 +227,15 @@ GAMES: Mapping[str, GameInfo] = MappingProxyType({info.name: info for info in (
         players=MappingProxyType({"b": Player("white", (235, 235, 225), BLUE),
                                   "w": Player("red", (200, 30, 30), RED)}),
         score_label=_akron_score_label, drawer="app.screen.boards.akron:AkronDrawer",
-        hand="balls to add", pile=True,
+        pile=True,
         move_words="hole to add a ball to, or a ball's point and where it goes (1c3-2d4),",
         describe=lambda options: ["8x8 board", "32 balls each"],
+        # Row 1 is the engine's south, column a its west (engines/akron/geometry.py).
+        goal="{b} joins top and bottom, {w} left and right, with a chain of own balls "
+             "that touch where they can be seen; a turn adds a ball or moves an own one",
+        sides=MappingProxyType({"b": "top and bottom", "w": "left and right"}),
+        chain="a chain of balls",
+        hand="balls to add",
         # No areas: the winning chain is lit on the holes under its balls.
         roles=tuple(role for role in _PLACEMENT_ROLES if not role.startswith("owned_"))),
 )})

@@ -508,8 +508,6 @@ def test_a_plain_board_has_no_escapes_and_tells_the_players_apart(name):
         board.push(next(iter(board.legal_moves)))
     drawn = render(board, colour=False)
     assert "\x1b" not in drawn
-    if name == "akron":
-        return  # drawn as its engine writes it, in colour or not
     players = game(name).players
     initials = {info.name[0].upper() for info in players.values()}
     marks = {c for line in drawn.splitlines() if line[:3].strip().isdigit()
@@ -553,3 +551,95 @@ def test_play_draws_in_colour_on_a_terminal_unless_no_color(monkeypatch):
     out = Terminal()
     play(board, Table(dict(PEOPLE), 2, 1), io.StringIO("quit\n"), out)
     assert "\x1b" not in out.getvalue() and "red to move>" in out.getvalue()
+
+
+# --- issue 22: Akron's wording and board, seat flags by colour, a save that fails -----------
+
+def cli_play(tmp_path, *args, lines=("quit",), data=None):
+    """``tabletop play ARGS`` in a subprocess, its data directory ``data`` (by default one
+    of the test's own), so no real data folder is touched."""
+    env = {key: value for key, value in os.environ.items() if key != "STATE_DIRECTORY"}
+    env["XDG_DATA_HOME"] = str(data if data is not None else tmp_path / "xdg")
+    return subprocess.run([sys.executable, "-m", "app.cli", "play", *args],
+                          input="".join(l + "\n" for l in lines), capture_output=True,
+                          text=True, timeout=120, env=env,
+                          cwd=os.path.dirname(os.path.dirname(__file__)))
+
+
+def test_akron_says_its_own_goal_and_draws_its_board_not_the_engine_s_printout(tmp_path):
+    result = cli_play(tmp_path, "akron", "--new")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "higher score wins" not in out
+    assert "Akron: white joins top and bottom, red left and right" in out
+    assert "supply:" not in out and "to move: b" not in out
+    assert "Balls on the board: white 0, red 0; balls to add: white 32, red 32" in out and "white to move>" in out
+    # the drawing: row numbers, column letters a-o, every hole a mark to type
+    lines = out.splitlines()
+    assert any(re.fullmatch(r" *a +b +c .* o", line) for line in lines)
+
+
+def test_akron_draws_balls_as_their_players_initials_with_their_level():
+    board = game("akron").board_class.from_balls(
+        {"1a1": "b", "1c1": "w", "1a3": "b", "1c3": "w", "2b2": "w", "1e5": "b"})
+    drawn = render(board, colour=False)
+    assert "\x1b" not in drawn and "supply" not in drawn
+    row = next(line for line in drawn.splitlines() if line[:3].strip() == "2")
+    assert "R2" in row
+    assert "W1" in next(line for line in drawn.splitlines() if line[:3].strip() == "5")
+    assert "\u25cf" in render(board, colour=True)
+
+
+def test_akron_ends_with_the_winner_s_sides_and_a_draw_has_an_end_line_too():
+    from app.cli.play import end_line
+
+    board, text = run_game([], {"b": "engine", "w": "engine"}, name="akron")
+    last = text.splitlines()[-1]
+    outcome = board.outcome()
+    if outcome.winner:
+        sides = {"b": "white joins top and bottom", "w": "red joins left and right"}
+        assert f"Game over: {sides[outcome.winner]} with a chain of balls" in last
+        assert "cells" not in last and "its sides" not in last
+    draw = new_game("akron")
+    draw._passes = 2  # two passes in a row: the rule sheet's draw
+    assert draw.outcome().winner is None
+    assert end_line(draw) == ("Game over: neither player could act: two passes in a row. "
+                              "A draw (0).")
+
+
+@pytest.mark.parametrize("name", ["kulami", "conhex", "blokus-duo", "akron"])
+def test_seat_flags_name_each_game_s_own_colours(data, monkeypatch, capsys, name):
+    """``--white engine --red person`` for Akron, ``--purple ... --orange ...`` for
+    Blokus Duo: the first player's colour gets the engine, whichever colour moves first."""
+    first, second = (player.name for player in game(name).players.values())
+    status, out, err = tabletop_play(monkeypatch, capsys, name, "--new", f"--{first}",
+                                     "engine", f"--{second}", "person", lines=["quit"])
+    assert status == 0, err
+    root = (data / "games" / f"000001-{name}.sgf").read_text()
+    assert "SEATB[engine]SEATW[person]" in root, root
+
+
+@pytest.mark.parametrize("name, flag", [("akron", "--black"), ("blokus-duo", "--red"),
+                                        ("kulami", "--white"), ("conhex", "--black")])
+def test_a_seat_flag_that_is_not_a_colour_of_the_game_is_refused_in_one_line(tmp_path, name,
+                                                                             flag):
+    result = cli_play(tmp_path, name, "--new", flag, "engine")
+    assert result.returncode == 2
+    assert len(result.stderr.strip().splitlines()) == 1
+    colours = [player.name for player in game(name).players.values()]
+    assert flag[2:] in result.stderr and all(f"--{c}" in result.stderr for c in colours)
+
+
+def test_a_game_that_cannot_be_saved_is_not_called_saved(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    for data in (blocker, blocker / "under"):  # a file, and a path under a file
+        result = cli_play(tmp_path, "kulami", "--new", "--black", "person",
+                          lines=["d4", "quit"], data=data)
+        assert result.returncode == 0, result.stderr
+        assert "Saved;" not in result.stdout
+        last = result.stdout.splitlines()[-1]
+        assert "could not be saved" in last and str(data / "tabletop" / "games") in last
+        # end of input says the same
+        result = cli_play(tmp_path, "kulami", "--new", lines=[], data=data)
+        assert "Saved;" not in result.stdout and "could not be saved" in result.stdout

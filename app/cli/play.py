@@ -23,6 +23,7 @@ from app.games import GAMES, game, new_game
 from app.table import texts
 from app.table.store import SEAT_KINDS, RecordStore, Resumed, Saved, default_data_dir
 from engines import Board, EngineError, RecordError
+from engines.errors import OptionError
 from engines.players import DEFAULT_LEVEL, LEVELS, choose_move, level_argument
 
 #: What the store records as the board a terminal game is played on, so that
@@ -65,11 +66,15 @@ def register(subparsers) -> None:
                              f"--load, list only its games")
     parser.add_argument("options", nargs="*", metavar="key=value",
                         help="options of a new game, e.g. layout=cross scoring=2 or pie=false")
-    parser.add_argument("--red", choices=SEAT_KINDS, default=None,
-                        help="who plays red, the first player (default: person)")
-    parser.add_argument("--black", "--blue", dest="second", choices=SEAT_KINDS, default=None,
-                        help="who plays the second colour, black in Kulami and blue in "
-                             "ConHex (default: engine)")
+    for colour in colours():
+        first = [info.title for info in GAMES.values() if info.players["b"].name == colour]
+        second = [info.title for info in GAMES.values() if info.players["w"].name == colour]
+        parser.add_argument(f"--{colour}", dest=f"seat_{colour}", choices=SEAT_KINDS,
+                            default=None, metavar="KIND",
+                            help=f"who plays {colour}: person or engine; " + "; ".join(
+                                [f"first in {', '.join(first)} (default: person)"] * bool(first)
+                                + [f"second in {', '.join(second)} (default: engine)"]
+                                * bool(second)))
     parser.add_argument("--level", type=level_argument, default=None,
                         help=f"the engine's level, {', '.join(map(str, LEVELS))} or max "
                              f"(the strongest) (default: {DEFAULT_LEVEL})")
@@ -83,6 +88,37 @@ def register(subparsers) -> None:
                        help="list the saved games, newest first, and continue the one whose "
                             "number you type (or number N of the list at once)")
     parser.set_defaults(run=run)
+
+
+def colours() -> list[str]:
+    """Every player colour of every game, in the registry's order: the seat flags
+    (``--red``, ``--white``, ...), so that a flag names the colour a player sees, never a
+    place in the turn order that differs between games."""
+    found: list[str] = []
+    for info in GAMES.values():
+        found += [p.name for p in info.players.values() if p.name not in found]
+    return found
+
+
+def seats_asked(info, args) -> dict[str, str]:
+    """The seats the flags give for ``info``'s game, the first player a person and the
+    second the engine unless told; a flag for a colour the game has not is an
+    :class:`OptionError` (exit 2), rather than a seat silently given to nobody."""
+    by_colour = {player.name: wire for wire, player in info.players.items()}
+    seats = {"b": "person", "w": "engine"}
+    for colour in colours():
+        kind = getattr(args, f"seat_{colour}", None)
+        if kind is None:
+            continue
+        if colour not in by_colour:
+            raise OptionError(f"{info.title} has no {colour} player: its seat flags are "
+                              + " and ".join(f"--{name}" for name in by_colour))
+        seats[by_colour[colour]] = kind
+    return seats
+
+
+def seats_given(args) -> bool:
+    return any(getattr(args, f"seat_{colour}", None) for colour in colours())
 
 
 @dataclass
@@ -116,8 +152,9 @@ def resume_or_start(store: RecordStore, args, say) -> tuple[Board, Table]:
     """The unfinished terminal game of the game asked for, unless ``--new`` or options
     ask for a new game; else a new game with the options and players the arguments
     give, its record started."""
-    name = game(args.game or next(iter(GAMES))).name
-    asked = Table({"b": args.red or "person", "w": args.second or "engine"},
+    info = game(args.game or next(iter(GAMES)))
+    name = info.name
+    asked = Table(seats_asked(info, args),
                   args.level or DEFAULT_LEVEL,
                   args.seed if args.seed is not None else random.randrange(2**32))
     if not (args.new or args.options):
@@ -130,7 +167,7 @@ def resume_or_start(store: RecordStore, args, say) -> tuple[Board, Table]:
             say(f"Continuing {store.current.name} at move {len(board.move_stack)} "
                 f"({texts.options(name, board.options)}; "
                 f"{texts.seats(name, table.seats, table.level)}).")
-            if args.red or args.second or args.level:
+            if seats_given(args) or args.level:
                 say("It keeps its own players and level: add --new to start a new game "
                     "with yours.")
             store.players = table
@@ -226,6 +263,9 @@ def play(board: Board, table: Table, stdin: TextIO, stdout: TextIO,
             say(texts.sentence(texts.SAVED_AGAIN))
         failure = store.failure
 
+    if store is not None and store.failure:  # the record could not even be started
+        say(texts.sentence(texts.saving_fails(store.failure)))
+        failure = store.failure
     say(f"{info.title}: {goal(board)}.")
     while not board.is_game_over():
         say(render(board, colour))
@@ -242,12 +282,12 @@ def play(board: Board, table: Table, stdin: TextIO, stdout: TextIO,
         stdout.flush()
         line = stdin.readline()
         if not line:
-            say("\nSaved; 'tabletop play' continues this game." if store else "\nbye")
+            say("\n" + (farewell(board, store) if store else "bye"))
             return 0
         command = line.strip().lower()
         if command in ("quit", "q", "exit"):
             if store is not None:
-                say("Saved; 'tabletop play' continues this game.")
+                say(farewell(board, store))
             return 0
         if command == "hint":
             move = choose_move(board, table.level, _rng(table, board))
@@ -271,6 +311,17 @@ def play(board: Board, table: Table, stdin: TextIO, stdout: TextIO,
     return 0
 
 
+def farewell(board: Board, store: RecordStore) -> str:
+    """The last line before the terminal is left: "Saved" only when the game is on disk,
+    so that nobody closes a game they would lose. One more save is tried first, as the
+    data folder may have come back."""
+    if store.current is not None:
+        store.save(board)
+    if store.failure:
+        return texts.sentence(texts.not_saved(str(store.games), store.failure))
+    return "Saved; 'tabletop play' continues this game."
+
+
 def _rng(table: Table, board: Board) -> random.Random:
     """The engine's choices depend only on the seed and the position, as the board's do:
     a game continued after a crash gets the move it would have got."""
@@ -291,23 +342,10 @@ def _undo(board: Board, seats: dict[str, str], say) -> bool:
 
 
 # --- what the terminal says -------------------------------------------------------------
-#: How each game is played and won, in a few words ({b} and {w} are the players' names).
-GOALS = {
-    "kulami": "place each piece in the row or column of the last one, never on the panels "
-              "of the last two; a panel scores its fields for the player with more pieces "
-              "on it",
-    "conhex": "{b} joins top and bottom, {w} left and right, with a chain of own cells; a "
-              "cell goes to whoever first holds half its holes",
-}
-#: The sides each player of a connection game joins, for the end of the game.
-SIDES = {"conhex": {"b": "top and bottom", "w": "left and right"}}
-
-
 def goal(board: Board) -> str:
-    """How the game is played and won, in a few words."""
-    names = game(board.game).players
-    return GOALS.get(board.game, "the higher score wins").format(b=names["b"].name,
-                                                                 w=names["w"].name)
+    """How the game is played and won, in a few words (the registry's ``goal``)."""
+    info = game(board.game)
+    return info.goal.format(b=info.players["b"].name, w=info.players["w"].name)
 
 
 def score_line(board: Board) -> str:
@@ -317,9 +355,12 @@ def score_line(board: Board) -> str:
     scores = board.scores()
     each = ", ".join(f"{info.players[p].name} {scores[p]}" for p in ("b", "w"))
     label = info.score_label(board.options)
-    if board.won_on_points:
-        return f"Score: {each} ({label})"
-    return f"{label.capitalize()}: {each}"
+    line = (f"Score: {each} ({label})" if board.won_on_points
+            else f"{label.capitalize()}: {each}")
+    if info.hand and board.left_in_hand("b") is not None:
+        hand = ", ".join(f"{info.players[p].name} {board.left_in_hand(p)}" for p in ("b", "w"))
+        line += f"; {info.hand}: {hand}"
+    return line
 
 
 def example_move(board: Board) -> str:
@@ -409,7 +450,8 @@ def end_line(board: Board) -> str:
         won = f"{winner} by {margin}" if outcome.winner else winner
         return (f"Game over, {texts.named(board.game, outcome.reason)}: "
                 f"{score_line(board)[len('Score: '):]}. {won} ({outcome.result()}).")
-    side = SIDES.get(board.game, {}).get(outcome.winner, "its sides")
-    return (f"Game over: {info.players[outcome.winner].name} joins {side} with a chain of "
-            f"cells. {winner} ({outcome.result()}).")
-
+    if outcome.winner is None or not info.sides:
+        return (f"Game over: {texts.named(board.game, outcome.reason)}. {winner} "
+                f"({outcome.result()}).")
+    return (f"Game over: {info.players[outcome.winner].name} joins "
+            f"{info.sides[outcome.winner]} with {info.chain}. {winner} ({outcome.result()}).")

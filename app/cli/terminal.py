@@ -2,8 +2,9 @@
 
 Works for every game whose holes are named column letter + row number (Kulami, ConHex,
 Blokus Duo): the grid is read off the hole names, so no game needs its own drawing. A
-game with pieces above its holes (Akron) is shown as its engine writes it, levels and
-all.
+game whose pieces stack above its holes (the registry's ``pile``, Akron) names every
+point level + column + row (``2d4``), so it is drawn from above the same way: each
+column and row shows its top piece with its level, the holes on level 1.
 Areas that share no hole (Kulami's panels) shade their holes. Areas that share holes
 (ConHex's cells, each between the holes around it) cannot, so the board is drawn on a
 grid of half steps instead, with a mark for each cell between its holes: filled in its
@@ -41,6 +42,8 @@ PIECE = "\u25cf"
 OPEN_CELL = "\x1b[38;5;245m\u25a1"
 OWNED_CELL = "\u25a0"
 _HOLE = re.compile(r"([a-z])(\d+)")
+#: A point of a pile game: level, column letter, row number.
+_POINT = re.compile(r"(\d)([a-z])(\d+)")
 #: Any of the escape sequences above: what a plain drawing leaves out.
 _SGR = re.compile(r"\x1b\[[0-9;]*m")
 
@@ -116,6 +119,9 @@ def _overlapping(board: Board) -> bool:
 def render(board: Board, colour: bool = True) -> str:
     """The board as ANSI-coloured text, top row first, with coordinates; with ``colour``
     false, as plain text (see the module's docstring)."""
+    if game(board.game).pile:
+        text = _render_pile(board, colour)
+        return text if colour else _SGR.sub("", text)
     grid = _grid(board)
     if not grid:
         return board.ascii()
@@ -123,6 +129,51 @@ def render(board: Board, colour: bool = True) -> str:
         return _render_cells(board, grid, colour)
     text = _render_holes(board, grid, colour)
     return text if colour else _SGR.sub("", text)
+
+
+def _render_pile(board: Board, colour: bool) -> str:
+    """Pieces stacked on the holes, seen from above: each place shows its top piece as its
+    player's mark and level (``W2``; in colour a dot in the player's colour), an empty
+    hole as a dot when legal; the places between holes belong to the levels above."""
+    players = game(board.game).players
+    initials = _initials(board)
+    top: dict[tuple[int, int], tuple[int, str]] = {}
+    for name, player in board.balls().items():
+        match = _POINT.fullmatch(name)
+        if match:
+            place = (string.ascii_lowercase.index(match[2]), int(match[3]) - 1)
+            level = int(match[1])
+            if place not in top or top[place][0] < level:
+                top[place] = (level, player)
+    holes = {}
+    for hole in board.holes:
+        match = _POINT.fullmatch(hole)
+        if match:
+            holes[(string.ascii_lowercase.index(match[2]), int(match[3]) - 1)] = hole
+    places = [*holes, *top]
+    width = max(x for x, _ in places) + 1
+    height = max(y for _, y in places) + 1
+    lights = board.lights()
+    lines = []
+    for y in reversed(range(height)):
+        row = [f"{y + 1:>2} "]
+        for x in range(width):
+            hole = holes.get((x, y))
+            bold = LAST if hole in lights.last else ""
+            if (x, y) in top:
+                level, player = top[(x, y)]
+                mark = (f"{_fg(players[player].piece)}{PIECE}{level}" if colour
+                        else f"{initials[player]}{level}")
+            elif hole in lights.legal:
+                mark = LEGAL + " "
+            elif hole is not None:
+                mark = EMPTY + " "
+            else:
+                mark = "  "
+            row.append(f"{bold}{mark}{RESET} ")
+        lines.append("".join(row))
+    lines.append("   " + "".join(f"{c}  " for c in string.ascii_lowercase[:width]).rstrip())
+    return "\n".join(line if colour else _SGR.sub("", line).rstrip() for line in lines)
 
 
 def _render_holes(board: Board, grid: dict[tuple[int, int], str], colour: bool) -> str:

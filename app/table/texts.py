@@ -95,6 +95,12 @@ def saving_fails(reason: str) -> str:
     return f"saving fails ({reason}); the game goes on and is saved when it can be"
 
 
+def not_saved(where: str, reason: str) -> str:
+    """The end of a game that is not on disk: it is lost once the program ends."""
+    return (f"this game could not be saved in {where} ({reason}) and is lost when this "
+            f"ends")
+
+
 #: What a quarantined sensor does wrong, and what brings it back.
 FAULTS = {
     "chatter": "its sensor flickers; ignored until it is quiet",
