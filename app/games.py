@@ -81,6 +81,9 @@ class GameInfo:
     #: The pieces stack above the holes, where no sensor sees them (Akron's balls): the
     #: simulator keeps them as a pile with gravity (app/screen/akron_hand.py).
     pile: bool = False
+    #: Each player holds shaped pieces in a tray beside the board and puts one down
+    #: whole (Blokus Duo): the simulator draws the tray under the board to pick them from.
+    tray: bool = False
     #: A move in words, for the terminal's help line ("type a ... such as d4").
     move_words: str = "hole"
     #: What the pieces each player still has to put down are called on the screen
@@ -211,7 +214,7 @@ GAMES: Mapping[str, GameInfo] = MappingProxyType({info.name: info for info in (
                                   "w": Player("orange", (240, 140, 30), RED)}),
         score_label=_blokus_duo_score_label,
         drawer="app.screen.boards.blokus_duo:BlokusDuoDrawer",
-        describe=_describe_blokus_duo, hand="pieces left",
+        describe=_describe_blokus_duo, hand="pieces left", tray=True,
         goal="each piece touches your own only at corners, the first covers a start "
              "point; the fewer squares left when neither can place, the higher the score",
         move_words="piece, its squares joined by commas,",

@@ -10,7 +10,7 @@ import pytest
 from app.games import game
 from app.screen.menu import Choice
 from app.screen.simulator import WINDOW, Simulator
-from app.screen.tray import flipped, normal, rotated
+from app.screen.tray import flipped, has_tray, normal, rotated
 from app.table.thinker import InlineThinker
 from engines.blokus_duo.pieces import PIECES
 from tests.simulator_driver import Clock
@@ -60,6 +60,18 @@ def pick(sim, player, piece):
 
 def moves(sim):
     return [str(m) for m in sim.session.board.move_stack]
+
+
+def test_the_registry_alone_says_which_game_has_a_tray(monkeypatch):
+    from dataclasses import replace
+    from app import games
+    from app.games import GAMES, new_game
+
+    assert [name for name, info in GAMES.items() if info.tray] == ["blokus-duo"]
+    assert has_tray(new_game("blokus-duo")) and not has_tray(new_game("kulami"))
+    trayed = dict(GAMES, kulami=replace(GAMES["kulami"], tray=True))
+    monkeypatch.setattr(games, "GAMES", trayed)
+    assert has_tray(new_game("kulami"))
 
 
 def test_the_tray_holds_every_piece_of_each_player_beside_the_board(sim):

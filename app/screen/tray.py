@@ -41,8 +41,9 @@ _SHAPES: dict[str, Cells] = {piece.name: piece.orientations[0] for piece in PIEC
 
 
 def has_tray(board) -> bool:
-    """Whether ``board``'s game is played with shaped pieces from a tray."""
-    return board.game == "blokus-duo"
+    """Whether ``board``'s game is played with shaped pieces from a tray (the registry
+    says, :attr:`app.games.GameInfo.tray`)."""
+    return game(board.game).tray
 
 
 def split(area: pygame.Rect) -> tuple[pygame.Rect, pygame.Rect]:
