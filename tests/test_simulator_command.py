@@ -85,6 +85,17 @@ def test_on_a_board_a_screen_that_does_not_open_is_a_warning_with_its_fix(monkey
     assert simulated.getMessage().endswith("playing without a screen")
 
 
+def test_sdl_told_to_draw_nowhere_is_said_so_not_a_missing_display(monkeypatch, capsys):
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("DISPLAY", ":0")
+    assert main(["simulate", "--pause", "0", "--seed", "1"]) == 0
+    assert capsys.readouterr().out.startswith(
+        "tabletop simulate: no display (SDL_VIDEODRIVER=dummy draws nowhere a person can "
+        "see); playing an engine-against-engine demo in the terminal instead.")
+    monkeypatch.delenv("SDL_VIDEODRIVER")
+    assert display.no_display_reason() == "no DISPLAY or WAYLAND_DISPLAY, no KMS/DRM device"
+
+
 def test_the_fix_for_a_dark_screen_names_the_first_cause(tmp_path):
     card = tmp_path / "card0"
     assert screen_fix({"SDL_VIDEODRIVER": "dummy"}, tmp_path, True).startswith(

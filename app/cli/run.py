@@ -145,7 +145,8 @@ def status_screen(session: Session, load: Callable[[Saved], None] | None = None,
     On a ``board`` (a real profile) a screen that does not open is a WARNING that says
     why and what fixes it, so ``journalctl -p warning`` shows it; on a simulated profile
     playing headless is ordinary and said at INFO."""
-    from app.screen.display import NoDisplayError, choose_display, screen_fix
+    from app.screen.display import (NoDisplayError, choose_display, no_display_reason,
+                                    screen_fix)
     level = logging.WARNING if board else logging.INFO
 
     def without_screen(reason: str) -> None:
@@ -154,7 +155,7 @@ def status_screen(session: Session, load: Callable[[Saved], None] | None = None,
 
     display = choose_display()
     if display is None:
-        without_screen("no DISPLAY or WAYLAND_DISPLAY, no KMS/DRM device")
+        without_screen(no_display_reason())
         return None
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     try:

@@ -54,9 +54,8 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from app.screen.display import choose_display
+    from app.screen.display import NoDisplayError, choose_display, no_display_reason
     board = game_from_args(args)
-    from app.screen.display import NoDisplayError
     display = choose_display()
     if display is not None:
         try:
@@ -64,7 +63,7 @@ def run(args) -> int:
         except NoDisplayError as error:
             why = str(error)
     else:
-        why = "no DISPLAY or WAYLAND_DISPLAY, no KMS/DRM device"
+        why = no_display_reason()
     unused = " (no sensor board: --serial needs the window)" if args.serial else ""
     print(f"tabletop simulate: no display ({why}); playing an engine-against-engine "
           f"demo in the terminal instead{unused}.", flush=True)

@@ -50,6 +50,16 @@ def choose_display(environ: Mapping[str, str] = os.environ,
     return None
 
 
+def no_display_reason(environ: Mapping[str, str] = os.environ) -> str:
+    """Why :func:`choose_display` found no display, for the line that says so: SDL told
+    to draw nowhere (``SDL_VIDEODRIVER=dummy``, as the tests and a screenshot do), or
+    nothing to draw on."""
+    forced = environ.get("SDL_VIDEODRIVER", "").strip()
+    if forced in INVISIBLE:
+        return f"SDL_VIDEODRIVER={forced} draws nowhere a person can see"
+    return "no DISPLAY or WAYLAND_DISPLAY, no KMS/DRM device"
+
+
 def screen_fix(environ: Mapping[str, str] = os.environ, dri_dir: Path = DRI_DIR,
                kmsdrm: bool | None = None) -> str:
     """What a maker does about a board whose screen did not open, as a phrase: the
