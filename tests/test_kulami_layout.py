@@ -3,8 +3,9 @@
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from engines.kulami.layout import (FIELD_COUNT, PANEL_SET, Layout, LayoutError, colour_panels,
+from engines.kulami.layout import (FIELD_COUNT, PANEL_SET, Layout, LayoutError,
                                    named_layouts, random_layout, resolve)
+from engines.map_colours import colour_panels
 
 SQUARE = "aaabbccd/aaaeeccd/ffgeehhd/iigjjhhk/iiljjhhk/mmljjnnk/mmloonnp/qqqoonnp"
 

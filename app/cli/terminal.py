@@ -27,7 +27,7 @@ from typing import TextIO
 
 from app.games import game
 from engines.core import Board
-from engines.kulami.layout import colour_panels
+from engines.map_colours import colour_panels
 
 RESET = "\x1b[0m"
 #: Background shades for areas, chosen so that touching areas differ.

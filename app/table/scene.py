@@ -25,7 +25,7 @@ from app.hardware.profile import Profile
 from app.table.roles import hole_roles
 from app.sensing.events import OutOfSync
 from engines.core import PLAYERS, Board
-from engines.kulami.layout import colour_panels
+from engines.map_colours import colour_panels
 
 BLACK: RGB = (0, 0, 0)
 

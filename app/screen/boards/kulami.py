@@ -7,7 +7,8 @@ from collections.abc import Mapping
 import pygame
 
 from app.screen.boards import RGB, BoardDrawer, Point
-from engines.kulami.layout import colour_panels, field_name
+from engines.kulami.layout import field_name
+from engines.map_colours import colour_panels
 
 #: Kulami panels are one wood; neighbouring panels alternate shades so edges read.
 WOOD: tuple[RGB, ...] = ((176, 128, 78), (150, 104, 60), (196, 150, 98), (132, 90, 52))
