@@ -3,7 +3,9 @@
 Data flows down and no arrow points back up: the engines know nothing of the app, of
 hardware or of pygame; the table loop knows nothing of the screen or the command line;
 the screen nothing of the command line; the drivers nothing of the loop, the screen,
-the command line or the sensing pipeline above them. Every import counts, the ones
+the command line or the sensing pipeline above them; and none of the drivers, the
+pipeline or the table imports a game's engine: they reach a game through the registry
+(``app/games.py``) and the board protocol every engine shares. Every import counts, the ones
 inside a function too (the app imports hardware libraries lazily, where they are
 needed), so a rule here fails the moment a module reaches up, however it does it.
 """
@@ -13,15 +15,21 @@ from pathlib import Path
 
 import pytest
 
+from app.games import GAMES
+
 ROOT = Path(__file__).resolve().parents[1]
+#: Each game's engine package, as the registry names it (``engines.kulami``).
+GAME_ENGINES = tuple(sorted({info.board.partition(":")[0].rsplit(".", 1)[0]
+                             for info in GAMES.values()}))
 
 #: Each layer (a package, as a path under the checkout) and what it must never import.
 RULES = {
     "engines": ("app", "pygame", "gpiozero", "board", "neopixel", "neopixel_spi", "serial",
                 "platformdirs"),
-    "app/hardware": ("app.table", "app.screen", "app.cli", "app.sensing", "pygame"),
-    "app/sensing": ("app.table", "app.screen", "app.cli", "pygame"),
-    "app/table": ("app.screen", "app.cli"),
+    "app/hardware": ("app.table", "app.screen", "app.cli", "app.sensing", "pygame",
+                     *GAME_ENGINES),
+    "app/sensing": ("app.table", "app.screen", "app.cli", "pygame", *GAME_ENGINES),
+    "app/table": ("app.screen", "app.cli", *GAME_ENGINES),
     "app/screen": ("app.cli",),
 }
 
@@ -48,6 +56,11 @@ def test_no_module_of_a_layer_imports_a_layer_above_it(layer):
     wrong = {f"{path.relative_to(ROOT)} imports {name}"
              for path in modules for name in imports(path) if reaches(name, RULES[layer])}
     assert not wrong, sorted(wrong)
+
+
+def test_every_game_of_the_registry_has_its_engine_package_ruled_out():
+    assert GAME_ENGINES == ("engines.akron", "engines.blokus_duo", "engines.conhex",
+                            "engines.kulami")
 
 
 def test_the_check_sees_an_import_inside_a_function(tmp_path):
