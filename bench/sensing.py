@@ -20,7 +20,7 @@ from app.games import new_game
 from app.sensing.events import Moved
 from app.sensing.pipeline import SETTLE_S, Pipeline
 from app.sensing.script import Hand
-from app.sensing.sensorlog import Header, Reading
+from app.table.sensorlog import Header, Reading
 from app.table.replay import replay
 from app.table.roles import hole_roles
 from bench.polyominoes import Placement, PolyominoBoard

@@ -10,7 +10,7 @@ import pytest
 from app.cli import main
 from app.games import new_game
 from app.hardware.profile import load_profile
-from app.sensing.sensorlog import read_log
+from app.table.sensorlog import read_log
 from app.table.replay import replay
 from engines.players import choose_move
 

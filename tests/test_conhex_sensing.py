@@ -15,7 +15,7 @@ from app.sensing.events import Candidates, InSync, Moved, OutOfSync, Seen, Takeb
 from app.sensing.inference import Inference
 from app.sensing.pipeline import Pipeline
 from app.sensing.script import Hand
-from app.sensing.sensorlog import Header, LogWriter, read_log
+from app.table.sensorlog import Header, LogWriter, read_log
 from app.table.replay import replay
 from engines.players import choose_move
 from pipeline_driver import drive as drive_pipeline

@@ -469,7 +469,7 @@ def test_the_errors_are_one_tree():
     assert issubclass(DisconnectError, DeviceError) and issubclass(NoDisplayError, DeviceError)
     # The names stay importable from where they were raised before.
     from app.hardware.profile import ProfileError as profile_error
-    from app.sensing.sensorlog import SensorLogError as log_error
+    from app.table.sensorlog import SensorLogError as log_error
     from app.table.config import ConfigError as config_error
     assert (profile_error, config_error, log_error) == (ProfileError, ConfigError,
                                                         SensorLogError)

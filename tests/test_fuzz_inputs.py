@@ -22,7 +22,7 @@ from hypothesis import given, settings, strategies as st
 from app.cli import main
 from app.games import GAMES, game
 from app.hardware.profile import PROFILE_DIR, load_profile, shipped_profiles
-from app.sensing.sensorlog import read_log
+from app.table.sensorlog import read_log
 from app.table.replay import replay
 from engines.errors import TabletopError
 from engines.gtp import GtpEngine

@@ -16,7 +16,7 @@ from app.games import new_game
 from app.hardware.leds import SimulatedStrip
 from app.hardware.profile import load_profile
 from app.sensing.script import Hand
-from app.sensing.sensorlog import Header, Reading
+from app.table.sensorlog import Header, Reading
 from app.table.loop import Table
 from app.table.replay import replay
 from app.table.session import Session, State

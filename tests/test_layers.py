@@ -1,13 +1,14 @@
 """The layers of the README's "For developers", held by the imports themselves.
 
 Data flows down and no arrow points back up: the engines know nothing of the app, of
-hardware or of pygame; the table loop knows nothing of the screen or the command line;
-the screen nothing of the command line; the drivers nothing of the loop, the screen,
-the command line or the sensing pipeline above them; and none of the drivers, the
-pipeline or the table imports a game's engine: they reach a game through the registry
-(``app/games.py``) and the board protocol every engine shares. Every import counts, the ones
-inside a function too (the app imports hardware libraries lazily, where they are
-needed), so a rule here fails the moment a module reaches up, however it does it.
+hardware or of pygame; the sensing pipeline is pure, with no driver in it; the table
+loop knows nothing of the screen or the command line; the screen nothing of the command
+line; the drivers nothing of the loop, the screen, the command line or the pipeline
+above them; and none of the drivers, the pipeline or the table imports a game's engine:
+they reach a game through the registry (``app/games.py``) and the board protocol every
+engine shares. Every import counts, the ones inside a function too (the app imports
+hardware libraries lazily, where they are needed), so a rule here fails the moment a
+module reaches up, however it does it.
 """
 
 import ast
@@ -28,7 +29,8 @@ RULES = {
                 "platformdirs"),
     "app/hardware": ("app.table", "app.screen", "app.cli", "app.sensing", "pygame",
                      *GAME_ENGINES),
-    "app/sensing": ("app.table", "app.screen", "app.cli", "pygame", *GAME_ENGINES),
+    "app/sensing": ("app.hardware", "app.table", "app.screen", "app.cli", "pygame",
+                    *GAME_ENGINES),
     "app/table": ("app.screen", "app.cli", *GAME_ENGINES),
     "app/screen": ("app.cli",),
 }

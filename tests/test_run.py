@@ -44,7 +44,7 @@ def two_people(tmp_path):
 
 def expected_moves(log):
     """The moves the scripted hand played, replayed through the same engine."""
-    from app.sensing.sensorlog import read_log
+    from app.table.sensorlog import read_log
     from app.table.replay import replay
     with open(log) as stream:
         header, readings = read_log(stream)

@@ -14,7 +14,7 @@ from app.sensing.events import InSync, Moved, Quarantined, Rejoined
 from app.sensing.health import CHATTER_CHANGES, CHATTER_WINDOW_S, REJOIN_S, Health
 from app.sensing.pipeline import Pipeline
 from app.sensing.script import Hand
-from app.sensing.sensorlog import Header, Reading
+from app.table.sensorlog import Header, Reading
 from app.table.replay import replay
 from app.table.session import Session
 from pipeline_driver import drive

@@ -12,7 +12,7 @@ from app.games import new_game
 from app.hardware.profile import load_profile
 from app.hardware.sensors import SimulatedSensors
 from app.sensing.events import OutOfSync
-from app.sensing.sensorlog import Header, LogWriter, Reading, SensorLogError, read_log
+from app.table.sensorlog import Header, LogWriter, Reading, SensorLogError, read_log
 from app.sensing.pipeline import DEBOUNCE_S, SETTLE_S
 from app.table.replay import replay
 from app.table.roles import by_role, hole_roles

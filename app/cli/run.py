@@ -26,7 +26,7 @@ from app.errors import install_extra
 from app.hardware.buttons import Buttons
 from app.hardware.devices import open_source, open_strip
 from app.hardware.profile import ProfileError, load_profile
-from app.sensing.sensorlog import read_log_file
+from app.table.sensorlog import read_log_file
 from app.table.config import load_config
 from app.table.loop import Table
 from app.table.service import Notifier, ServiceStop, stop_on_signals

@@ -24,7 +24,7 @@ from app.hardware.sensors import SimulatedSensors
 from app.sensing.inference import Inference
 from app.sensing.pipeline import DEBOUNCE_S, SETTLE_S
 from app.sensing.script import Hand
-from app.sensing.sensorlog import Header, LogWriter, Reading, SensorLogError, read_log
+from app.table.sensorlog import Header, LogWriter, Reading, SensorLogError, read_log
 from app.table.replay import replay
 from app.games import new_game
 from engines import EngineError

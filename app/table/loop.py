@@ -24,7 +24,7 @@ from app.hardware.buttons import Buttons
 from app.hardware.leds import LedStrip
 from app.hardware.profile import Profile
 from app.hardware.sensors import SensorSource
-from app.sensing.sensorlog import Reading
+from app.table.sensorlog import Reading
 from app.table.service import Notifier
 from app.table.session import Session
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from app.games import new_game
 from app.sensing.pipeline import DEBOUNCE_S, SETTLE_S
-from app.sensing.sensorlog import Header, Reading
+from app.table.sensorlog import Header, Reading
 from app.table.roles import ROLES, hole_roles
 from app.table.session import Session
 
