@@ -17,7 +17,8 @@ import sys
 import tempfile
 import time
 
-from app.hardware import serial_board, wire
+from app.hardware import serial_board
+from firmware import wire
 from app.hardware.virtual_device import VirtualDevice
 
 DEBOUNCE_S = serial_board.DEBOUNCE_MS / 1000

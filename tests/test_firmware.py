@@ -7,8 +7,8 @@ import os
 import pytest
 
 import firmware_standins as fake
-from app.firmware import tt_device, tt_main
-from app.hardware import wire
+from firmware import tt_device, tt_main
+from firmware import wire
 
 HOST = wire.host_codec()
 
@@ -215,7 +215,7 @@ def world(monkeypatch):
 
 
 def test_the_diode_matrix_reads_every_crossing_without_ghosts(world):
-    from app.firmware import tt_hw
+    from firmware import tt_hw
     rows, cols = [0, 1, 2], [10, 11, 12, 13]
     world.board = board = fake.MatrixBoard(rows, cols)
     matrix = tt_hw.DiodeMatrix(rows, cols, settle_us=0)
@@ -230,7 +230,7 @@ def test_the_diode_matrix_reads_every_crossing_without_ghosts(world):
 
 
 def test_a_chain_of_74hc165s_reads_channel_by_chip_and_input(world):
-    from app.firmware import tt_hw
+    from firmware import tt_hw
     world.board = board = fake.ShiftBoard(2, 3, 4, chips=3)
     chain = tt_hw.ShiftChain(2, 3, 4, chips=3)
     for channel in (0, 7, 8, 23):
@@ -242,7 +242,7 @@ def test_a_chain_of_74hc165s_reads_channel_by_chip_and_input(world):
 
 
 def test_hall_sensors_tell_north_south_nothing_and_a_dead_sensor(world):
-    from app.firmware import tt_hw
+    from firmware import tt_hw
     rows, select = [0, 1], [10, 11, 12, 13]
     world.board = board = fake.HallBoard(rows, select, 26, cols=12)
     hall = tt_hw.HallMatrix(rows, select, 26, cols=12, settle_us=0)
@@ -257,7 +257,7 @@ def test_hall_sensors_tell_north_south_nothing_and_a_dead_sensor(world):
 
 
 def test_the_led_chain_goes_through_micropythons_neopixel(world):
-    from app.firmware import tt_hw
+    from firmware import tt_hw
     leds = tt_hw.Leds(22, 3)
     leds.write(1, bytes([9, 8, 7]))
     leds.show()
@@ -266,7 +266,7 @@ def test_the_led_chain_goes_through_micropythons_neopixel(world):
 
 
 def test_the_usb_link_turns_ctrl_c_off_and_reads_what_is_there(world):
-    from app.firmware import tt_hw
+    from firmware import tt_hw
     read_fd, write_fd = os.pipe()
     with os.fdopen(read_fd, "rb", buffering=0) as stdin, \
             os.fdopen(write_fd, "wb", buffering=0) as feeder:
@@ -299,7 +299,7 @@ def test_the_firmware_starts_from_its_board_file_with_ctrl_c_off_and_a_watchdog(
         kbd_intr(-1)
         return link
 
-    from app.firmware import tt_hw
+    from firmware import tt_hw
     monkeypatch.setattr(tt_hw, "UsbLink", usb_link)
     dev = tt_main.run(board, turns=20)
     assert order[0] == [-1], "Ctrl-C is off before the first byte is read"
@@ -321,7 +321,7 @@ def test_holding_the_safe_pin_leaves_the_firmware_stopped(world):
 
 
 def test_the_board_file_ships_a_matrix_the_pico_has_pins_for():
-    from app.firmware import tt_board
+    from firmware import tt_board
     board = tt_board.BOARD
     pico = set(range(23)) | {26, 27, 28}
     used = board["row_pins"] + board["column_pins"] + [board["leds_pin"], board["safe_pin"]]

@@ -13,8 +13,7 @@ from app.cli import main
 from app.cli import firmware
 
 ROOT = Path(__file__).resolve().parents[1]
-FIRMWARE = ROOT / "app" / "firmware"
-HARDWARE = ROOT / "app" / "hardware"
+FIRMWARE = ROOT / "firmware"
 
 
 @pytest.fixture
@@ -58,10 +57,10 @@ def fake(tmp_path, monkeypatch):
 def test_the_firmware_goes_on_flat_then_the_self_test_then_main_then_a_reset(fake, capsys):
     assert main(["firmware", "flash", "--port", fake.port]) == 0
     modules = sorted(str(p) for p in FIRMWARE.glob("*.py")
-                     if p.name not in ("__init__.py", "main.py", "tt_board.py"))
+                     if p.name not in ("__init__.py", "main.py", "tt_board.py", "wire.py"))
     connect = ["connect", fake.port]
     assert fake.calls() == [
-        [*connect, "cp", str(HARDWARE / "wire.py"), str(HARDWARE / "wire_vectors.json"),
+        [*connect, "cp", str(FIRMWARE / "wire.py"), str(FIRMWARE / "wire_vectors.json"),
          *modules, ":"],
         [*connect, "cp", str(FIRMWARE / "tt_board.py"), ":tt_board.py"],
         [*connect, "exec", "import tt_selftest; tt_selftest.main()"],

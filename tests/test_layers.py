@@ -1,7 +1,10 @@
 """The layers of the README's "For developers", held by the imports themselves.
 
-Data flows down and no arrow points back up: the engines know nothing of the app, of
-hardware or of pygame; the sensing pipeline is pure, with no driver in it; the table
+Data flows down and no arrow points back up: the sensor board's firmware and the engines
+know nothing of the app (the firmware runs on a Pico, where only its own modules and the
+wire protocol it shares with the Pi's driver are; on the Pi the protocol's error joins
+the one error tree at its root, ``engines.errors``); the engines nothing of hardware or
+pygame; the sensing pipeline is pure, with no driver in it; the table
 loop knows nothing of the screen or the command line; the screen nothing of the command
 line; the drivers nothing of the loop, the screen, the command line or the pipeline
 above them; and none of the drivers, the pipeline or the table imports a game's engine:
@@ -25,6 +28,7 @@ GAME_ENGINES = tuple(sorted({info.board.partition(":")[0].rsplit(".", 1)[0]
 
 #: Each layer (a package, as a path under the checkout) and what it must never import.
 RULES = {
+    "firmware": ("app", "pygame", "gpiozero", "board", "serial"),
     "engines": ("app", "pygame", "gpiozero", "board", "neopixel", "neopixel_spi", "serial",
                 "platformdirs"),
     "app/hardware": ("app.table", "app.screen", "app.cli", "app.sensing", "pygame",

@@ -7,8 +7,9 @@ import pytest
 
 import firmware_standins as fake
 from app.errors import DeviceError, DisconnectError
-from app.firmware import tt_device
-from app.hardware import serial_board, wire
+from firmware import tt_device
+from app.hardware import serial_board
+from firmware import wire
 from app.hardware.profile import load_profile
 from app.hardware.devices import open_source
 from app.hardware.serial_board import Link, SerialStrip, find_port

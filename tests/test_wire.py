@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.firmware import tt_codec, tt_selftest
-from app.hardware import wire
-from app.hardware.wire import WireError
+from firmware import tt_codec, tt_selftest
+from firmware import wire
+from firmware.wire import WireError
 
-VECTORS = json.loads(resources.files("app.hardware").joinpath("wire_vectors.json")
+VECTORS = json.loads(resources.files("firmware").joinpath("wire_vectors.json")
                      .read_text())
 HOST = wire.host_codec()
 FIRMWARE = tt_codec.CODEC

@@ -5,7 +5,7 @@ points nowhere outside the repository."""
 import re
 from pathlib import Path
 
-from app.hardware import wire
+from firmware import wire
 
 DOC = (Path(__file__).resolve().parent.parent / "hardware" / "protocol.md").read_text()
 HOST = wire.host_codec()
@@ -33,7 +33,7 @@ def test_the_worked_examples_are_the_codes_own_bytes():
 
 
 def test_the_error_codes_and_timings_it_gives_are_the_codes():
-    from app.firmware import tt_device
+    from firmware import tt_device
     from app.hardware import serial_board
     assert (wire.ERR_UNKNOWN_TYPE, wire.ERR_BAD_VALUE, wire.ERR_NO_LEDS) == (1, 2, 3)
     assert serial_board.SILENCE_S == 3 and serial_board.BACKOFF_S[0] == 0.25

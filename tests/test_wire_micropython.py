@@ -15,10 +15,10 @@ needs_micropython = pytest.mark.skipif(MJS is None, reason="MicroPython (WebAsse
 
 def firmware_files(*names: str) -> dict[str, str]:
     """The files as they go onto a Pico: flat, wire.py beside the firmware."""
-    files = {"wire.py": (ROOT / "app/hardware/wire.py").read_text(),
-             "wire_vectors.json": (ROOT / "app/hardware/wire_vectors.json").read_text()}
+    files = {"wire.py": (ROOT / "firmware/wire.py").read_text(),
+             "wire_vectors.json": (ROOT / "firmware/wire_vectors.json").read_text()}
     for name in names:
-        files[name] = (ROOT / "app/firmware" / name).read_text()
+        files[name] = (ROOT / "firmware" / name).read_text()
     return files
 
 

@@ -1,8 +1,8 @@
 """``tabletop firmware flash``: puts the sensor board's firmware on a Pico, with mpremote.
 
 The Pico must run MicroPython already (hold BOOTSEL, plug it in, copy MicroPython's UF2).
-The firmware is ``app/firmware/*.py`` with ``app/hardware/wire.py`` (and its test
-vectors), copied flat onto the Pico as app/firmware/README.md does it by hand: the
+The firmware is ``firmware/*.py`` with ``firmware/wire.py`` (and its test
+vectors), copied flat onto the Pico as firmware/README.md does it by hand: the
 modules first, then the firmware's self-test on the Pico itself (its codec against the
 vectors), and ``main.py`` only once that passed, then a reset, after which the firmware
 runs. ``--board FILE`` is your board's own ``tt_board.py`` (its pins, scanner and LEDs),
@@ -23,10 +23,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import firmware
 from app.errors import ConfigError, DeviceError, install_extra
 
-FIRMWARE = Path(__file__).resolve().parents[1] / "firmware"
-HARDWARE = Path(__file__).resolve().parents[1] / "hardware"
+#: The firmware package (the wire protocol and its test vectors among it), wherever
+#: Tabletop is installed.
+FIRMWARE = Path(firmware.__file__).resolve().parent
 #: Seconds one mpremote command may take (a copy of every module takes a few).
 STEP_S = 120
 
@@ -38,7 +40,7 @@ def register(subparsers) -> None:
     flash.add_argument("--port", default="auto",
                        help="the Pico's port: a path, auto (default) or usb:VID:PID")
     flash.add_argument("--board", metavar="FILE",
-                       help="your board's tt_board.py (default: the one in app/firmware)")
+                       help="your board's tt_board.py (default: the one in firmware)")
     flash.set_defaults(run=run_flash)
 
 
@@ -58,8 +60,8 @@ def modules(board: Path) -> list[Path]:
     """Every module the Pico runs but ``main.py``, which goes last: the firmware's own
     (``board`` as ``tt_board.py``) and the wire protocol."""
     own = sorted(p for p in FIRMWARE.glob("*.py")
-                 if p.name not in ("__init__.py", "main.py", "tt_board.py"))
-    return [HARDWARE / "wire.py", HARDWARE / "wire_vectors.json", *own, board]
+                 if p.name not in ("__init__.py", "main.py", "tt_board.py", "wire.py"))
+    return [FIRMWARE / "wire.py", FIRMWARE / "wire_vectors.json", *own, board]
 
 
 def commands(program: str, port: str, board: Path) -> list[list[str]]:

@@ -1,7 +1,7 @@
 """The sensor microcontroller over USB serial: a sensor source, and LEDs it may drive.
 
-A Pico under the board (app/firmware) scans the sensors and speaks the wire protocol
-of :mod:`app.hardware.wire` (hardware/protocol.md). One :class:`Link` per port holds the
+A Pico under the board (firmware) scans the sensors and speaks the wire protocol
+of :mod:`firmware.wire` (hardware/protocol.md). One :class:`Link` per port holds the
 open port, decodes what the device says and keeps what the host may believe:
 
 - the pipeline sees a channel's state only if a SNAPSHOT or CHANGE that checked said it;
@@ -30,7 +30,7 @@ import time
 from collections.abc import Callable, Mapping
 
 from app.errors import DeviceError, DisconnectError, describe, install_extra
-from app.hardware import wire
+from firmware import wire
 from app.hardware.leds import Colour, LedStrip
 from app.hardware.profile import Profile
 from app.hardware.sensors import Scan, SensorSource

@@ -1,6 +1,6 @@
 """A virtual sensor board: the firmware's own logic behind a pseudo-terminal.
 
-The device is :class:`app.firmware.tt_device.Device`, the code the Pico runs, with a
+The device is :class:`firmware.tt_device.Device`, the code the Pico runs, with a
 board in memory for sensors (:class:`VirtualScanner`) and a pseudo-terminal for its USB
 line, stepped by a thread of its own on the real clock. The Pi's serial driver opens
 the terminal like any port, so the whole path (framing, sequence numbers, snapshots,
@@ -23,7 +23,7 @@ import time
 import tty
 from pathlib import Path
 
-from app.firmware import tt_device, tt_hw
+from firmware import tt_device, tt_hw
 from app.hardware.profile import Profile
 
 #: States of a channel, as the protocol numbers them.

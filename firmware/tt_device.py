@@ -22,8 +22,8 @@ try:
     import wire
     import tt_codec
 except ImportError:
-    from app.hardware import wire
-    from app.firmware import tt_codec
+    from firmware import wire
+    from firmware import tt_codec
 
 VERSION = "tabletop-fw 1.0"
 #: The SNAPSHOT heartbeat's period: twice as often as the protocol's once a second.

@@ -1,6 +1,6 @@
 """The sensor board's wire protocol, shared by the Pi and the microcontroller.
 
-Both ends import this one module: the Pi as ``app.hardware.wire``, the Pico as ``wire``
+Both ends import this one module: the Pi as ``firmware.wire``, the Pico as ``wire``
 (copied beside the firmware). It is therefore written in the part of Python that
 MicroPython runs: no dataclasses, no typing, no f-strings, only ``struct`` and bytes.
 

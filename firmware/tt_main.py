@@ -6,7 +6,7 @@ try:
     import tt_device
     import tt_hw
 except ImportError:
-    from app.firmware import tt_board, tt_device, tt_hw
+    from firmware import tt_board, tt_device, tt_hw
 
 
 def scanner(board):

@@ -8,7 +8,7 @@ package and ``binascii.crc_hqx``): the shared test vectors check both ends.
 try:
     import wire  # on the Pico: copied beside this file
 except ImportError:
-    from app.hardware import wire
+    from firmware import wire
 
 
 def cobs_encode(data):

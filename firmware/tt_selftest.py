@@ -11,8 +11,8 @@ try:
     import wire
     import tt_codec
 except ImportError:
-    from app.hardware import wire
-    from app.firmware import tt_codec
+    from firmware import wire
+    from firmware import tt_codec
 
 
 def _hex(text):
