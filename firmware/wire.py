@@ -37,9 +37,10 @@ NAMES = {
     LEDS: "LEDS", CONFIG: "CONFIG",
 }
 
-# Channel states, two bits each in a SNAPSHOT.
+# Channel states, two bits each in a SNAPSHOT: the one set of names for them, on the
+# Pico, in the Pi's driver, the virtual board and the simulator.
 EMPTY = 0
-OCCUPIED = 1
+OCCUPIED = 1  # occupied: north pole up (a piece of the first colour), or colour unknown
 SOUTH = 2  # occupied, south pole up: a piece of the second colour
 FAULT = 3
 

@@ -16,8 +16,9 @@ from app.hardware.sensors import Scan
 from app.hardware.virtual_device import Noise, VirtualDevice
 from app.table.loop import Table
 from app.table.session import Session
+from firmware import wire
 
-STATE = {"b": 1, "w": 2}
+STATE = {"b": wire.OCCUPIED, "w": wire.SOUTH}
 
 
 pytestmark = pytest.mark.usefixtures("no_serial_links_left")
@@ -198,11 +199,11 @@ def test_the_pipeline_gets_the_time_the_device_saw_each_change(tmp_path):
         game.turn_until(lambda: False, timeout=0.1)
         holes = [game.profile.channels()[33], game.profile.channels()[34]]
         put_at = time.monotonic()
-        device.set(34, 1)
-        assert reported(device, 34, 1)
+        device.set(34, wire.OCCUPIED)
+        assert reported(device, 34, wire.OCCUPIED)
         time.sleep(0.05)
-        device.set(33, 2)
-        assert reported(device, 33, 2)
+        device.set(33, wire.SOUTH)
+        assert reported(device, 33, wire.SOUTH)
         time.sleep(0.3)  # the loop does not turn meanwhile
         turned_at = time.monotonic()
         game.table.turn(turned_at)

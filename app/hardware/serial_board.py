@@ -38,6 +38,9 @@ from engines.core import PLAYERS
 
 log = logging.getLogger(__name__)
 
+#: The states of a channel with a piece on it, in the order of the players whose pieces
+#: they are (north pole up for the first; a colour-blind board says OCCUPIED for both).
+PIECE = (wire.OCCUPIED, wire.SOUTH)
 #: MicroPython's USB serial on a Raspberry Pi Pico.
 PICO_VID, PICO_PID = 0x2E8A, 0x0005
 #: The name systemd/99-tabletop.rules gives the Pico.
@@ -471,7 +474,7 @@ class SerialSensors(SensorSource):
             release(link)
             raise DeviceError(f"{label}: the profile senses colour but the sensor board "
                               f"on {link.path} does not sense polarity")
-        self._state = {hole: 0 for hole in self._holes}
+        self._state = {hole: wire.EMPTY for hole in self._holes}
         self._times: dict[str, float] = {}
         self._events: collections.deque = collections.deque(maxlen=100_000)
         self._taken = 0  # the link's changes taken so far
@@ -512,22 +515,22 @@ class SerialSensors(SensorSource):
             return
         self._state[hole] = state
         self._times[hole] = t
-        self._events.append((t, hole, state in (1, 2), self._colour(state)))
+        self._events.append((t, hole, state in PIECE, self._colour(state)))
         self._scan = None
-        if state == 3 and hole not in self._warned:
+        if state == wire.FAULT and hole not in self._warned:
             self._warned.add(hole)
             log.warning("%s: the sensor under %s cannot be read (a fault)", self.label, hole)
 
     def _colour(self, state: int) -> str | None:
-        if not self.colour_sensing or state not in (1, 2):
+        if not self.colour_sensing or state not in PIECE:
             return None
-        return PLAYERS[state - 1]
+        return PLAYERS[PIECE.index(state)]
 
     def _make_scan(self) -> TimedScan:
-        occupied = {hole: self._state[hole] in (1, 2) for hole in self._holes}
+        occupied = {hole: self._state[hole] in PIECE for hole in self._holes}
         colours = {}
         if self.colour_sensing:
-            colours = {hole: self._colour(s) for hole, s in self._state.items() if s in (1, 2)}
+            colours = {hole: self._colour(s) for hole, s in self._state.items() if s in PIECE}
         faults = [hole for hole, s in self._state.items() if s == 3]
         return TimedScan(occupied, colours, self._times, faults)
 

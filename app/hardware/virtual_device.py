@@ -26,9 +26,6 @@ from pathlib import Path
 from firmware import tt_device, tt_hw
 from app.hardware.profile import Profile
 
-#: States of a channel, as the protocol numbers them.
-EMPTY, NORTH, SOUTH, FAULT = 0, 1, 2, 3
-
 
 class VirtualScanner:
     """Sensors in memory: ``set(channel, state)``; the device scans them."""

@@ -70,6 +70,7 @@ from app.table.session import Session
 from app.table.store import RecordStore, Saved
 from app.table.thinker import Thinker
 from engines.core import other
+from firmware import wire
 
 #: The window asked for on a desktop: a square board beside an 800-wide status screen.
 #: A smaller desktop gets a smaller window (see app/screen/display.py), and any window
@@ -606,7 +607,7 @@ class DeviceHand:
     def place(self, hole: str, colour: str | None = None) -> None:
         polarity = self.device.scanner.polarity
         self.device.set(self.profile.holes[hole].channel,
-                        2 if polarity and colour == "w" else 1)
+                        wire.SOUTH if polarity and colour == "w" else wire.OCCUPIED)
 
     def lift(self, hole: str) -> None:
-        self.device.set(self.profile.holes[hole].channel, 0)
+        self.device.set(self.profile.holes[hole].channel, wire.EMPTY)
