@@ -13,7 +13,6 @@ from hypothesis import given, settings, strategies as st
 
 from app.games import new_game
 from app.table import store
-from app.table.session import SEAT_KINDS as SESSION_SEAT_KINDS
 from app.table.store import SEAT_KINDS, RecordStore, default_data_dir, write_atomically
 
 
@@ -151,10 +150,6 @@ def test_an_interrupted_save_leaves_the_previous_record(tmp_path):
 def test_saving_before_starting_is_refused(tmp_path):
     with pytest.raises(RuntimeError, match="start"):
         RecordStore(tmp_path).save(kulami())
-
-
-def test_the_store_and_the_session_agree_on_who_may_sit_at_a_colour():
-    assert SEAT_KINDS == SESSION_SEAT_KINDS
 
 
 # --- the table's properties -------------------------------------------------------------

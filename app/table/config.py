@@ -24,7 +24,7 @@ from typing import Any
 from app import games
 from app.errors import ConfigError
 from app.hardware.profile import GPIO_PINS, SPI0_PINS, Profile
-from app.table.session import SEAT_KINDS
+from app.table.store import SEAT_KINDS
 from app.table.store import default_data_dir
 from app.textfile import read_text
 from engines import OptionError

@@ -30,13 +30,12 @@ from app.sensing.events import (Candidates, Correction, Event, InSync, Moved, Ou
 from app.sensing.pipeline import DEBOUNCE_S, SETTLE_S, Pipeline
 from app.table import texts
 from app.table.status import Status
-from app.table.store import RecordStore
+from app.table.store import SEAT_KINDS, RecordStore
 from app.table.thinker import InlineThinker, Thinker, Thought
 from engines import Board, EngineError
 
 log = logging.getLogger(__name__)
 
-SEAT_KINDS = ("person", "engine")
 #: The engine's progress is shown in steps of this size, so that a search does not
 #: redraw the screen at every move it looks at.
 PROGRESS_STEP = 0.05

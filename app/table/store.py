@@ -55,7 +55,8 @@ APP_NAME = "tabletop"
 #: Where a Pi keeps its games (systemd's ``StateDirectory=tabletop`` creates it).
 SYSTEM_DATA_DIR = Path("/var/lib/tabletop")
 _RECORD = re.compile(r"(\d{6,})-([a-z0-9-]+)\.sgf")
-#: Who may sit at a colour; the session's ``SEAT_KINDS`` (the session imports this module).
+#: Who may sit at a colour: what a record, the session, the configuration and the menus
+#: accept (defined here, where records are read, since the session imports this module).
 SEAT_KINDS = ("person", "engine")
 #: The table's root properties, read through options as the games' own are.
 _TABLE = {
