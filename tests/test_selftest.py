@@ -87,15 +87,15 @@ def test_the_lamp_test_lights_each_led_alone_then_all_under_the_cap():
 # --- a simulated board answers the self-test by itself ---------------------------------
 
 def test_the_hand_reads_fill_and_empty_from_dimmed_and_capped_frames():
-    from app.cli.selftest import role_of
+    from app.cli.selftest import role_lit_in
     from app.colours import ROLE_COLOURS
     for brightness, cap in ((1.0, None), (0.3, None), (0.05, 50)):
         strip = SimulatedStrip(PROFILE.led_count, brightness=brightness, max_ma=cap)
         for role in ("fill", "empty"):
             strip.show([ROLE_COLOURS[role]] * PROFILE.led_count)
-            assert {role_of(c) for c in strip.lit} == {role}, (brightness, cap)
+            assert {role_lit_in(c) for c in strip.lit} == {role}, (brightness, cap)
     for other in [(0, 0, 0), (255, 255, 255), (8, 8, 8), (255, 200, 0), (0, 0, 255)]:
-        assert role_of(other) is None
+        assert role_lit_in(other) is None
 
 
 def test_the_hand_places_where_green_asks_and_lifts_where_red_asks():

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from app.cli import main
-from app.cli.play import PROFILE, Table, help_line, play
+from app.cli.play import PROFILE, Seating, help_line, play
 from app.cli.terminal import (AREA_SHADES, OPEN_CELL, OWNED_CELL, _fg, _shades, cell_places,
                               hole_positions, render)
 from app.games import game, new_game
@@ -32,7 +32,7 @@ def plain(text):
 def run_game(lines, seats, seed=1, name="kulami", store=None, colour=None, **options):
     board = new_game(name, **options)
     out = io.StringIO()
-    play(board, Table(dict(seats), 2, seed), io.StringIO("".join(l + "\n" for l in lines)),
+    play(board, Seating(dict(seats), 2, seed), io.StringIO("".join(l + "\n" for l in lines)),
          out, store, colour)
     return board, out.getvalue()
 
@@ -545,11 +545,11 @@ def test_play_draws_in_colour_on_a_terminal_unless_no_color(monkeypatch):
     monkeypatch.delenv("NO_COLOR", raising=False)
     monkeypatch.setenv("TERM", "xterm")
     out = Terminal()
-    play(board, Table(dict(PEOPLE), 2, 1), io.StringIO("quit\n"), out)
+    play(board, Seating(dict(PEOPLE), 2, 1), io.StringIO("quit\n"), out)
     assert AREA_SHADES[0] in out.getvalue()
     monkeypatch.setenv("NO_COLOR", "yes")
     out = Terminal()
-    play(board, Table(dict(PEOPLE), 2, 1), io.StringIO("quit\n"), out)
+    play(board, Seating(dict(PEOPLE), 2, 1), io.StringIO("quit\n"), out)
     assert "\x1b" not in out.getvalue() and "red to move>" in out.getvalue()
 
 

@@ -122,7 +122,7 @@ def seats_given(args) -> bool:
 
 
 @dataclass
-class Table:
+class Seating:
     """Who plays: each colour's seat (person or engine), the engine's level and seed.
     The store reads these at every save (its ``Players``)."""
 
@@ -140,21 +140,21 @@ def run(args) -> int:
         if args.options:
             raise EngineError("--load continues a saved game; options are for a new game "
                               "(with --new)")
-        board, table = load(store, args.game, args.load, sys.stdin, sys.stdout)
+        board, seating = load(store, args.game, args.load, sys.stdin, sys.stdout)
         if board is None:
             return 0
     else:
-        board, table = resume_or_start(store, args, say)
-    return play(board, table, sys.stdin, sys.stdout, store)
+        board, seating = resume_or_start(store, args, say)
+    return play(board, seating, sys.stdin, sys.stdout, store)
 
 
-def resume_or_start(store: RecordStore, args, say) -> tuple[Board, Table]:
+def resume_or_start(store: RecordStore, args, say) -> tuple[Board, Seating]:
     """The unfinished terminal game of the game asked for, unless ``--new`` or options
     ask for a new game; else a new game with the options and players the arguments
     give, its record started."""
     info = game(args.game or next(iter(GAMES)))
     name = info.name
-    asked = Table(seats_asked(info, args),
+    asked = Seating(seats_asked(info, args),
                   args.level or DEFAULT_LEVEL,
                   args.seed if args.seed is not None else random.randrange(2**32))
     if not (args.new or args.options):
@@ -163,15 +163,15 @@ def resume_or_start(store: RecordStore, args, say) -> tuple[Board, Table]:
             say(texts.sentence(resumed.problem))
         board = resumed.board
         if board is not None and not board.is_game_over():
-            table = _table(resumed, asked)
+            seating = _seating(resumed, asked)
             say(f"Continuing {store.current.name} at move {len(board.move_stack)} "
                 f"({texts.options(name, board.options)}; "
-                f"{texts.seats(name, table.seats, table.level)}).")
+                f"{texts.seats(name, seating.seats, seating.level)}).")
             if seats_given(args) or args.level:
                 say("It keeps its own players and level: add --new to start a new game "
                     "with yours.")
-            store.players = table
-            return board, table
+            store.players = seating
+            return board, seating
     board = new_game(name, **split_options(args.options))
     store.players = asked
     store.start(board)
@@ -180,7 +180,7 @@ def resume_or_start(store: RecordStore, args, say) -> tuple[Board, Table]:
 
 
 def load(store: RecordStore, name: str | None, number: int, stdin: TextIO,
-         stdout: TextIO) -> tuple[Board | None, Table]:
+         stdout: TextIO) -> tuple[Board | None, Seating]:
     """The saved game picked from the list (``number`` from 1, or 0 to ask): listed
     newest first, each with its moves, options and whether it is finished; continued
     under the next number, as the newest game. ``(None, ...)`` when nothing is picked."""
@@ -189,7 +189,7 @@ def load(store: RecordStore, name: str | None, number: int, stdin: TextIO,
     if not saved:
         say(f"No saved {'games' if name is None else game(name).title + ' games'} in "
             f"{store.games}.")
-        return None, Table({})
+        return None, Seating({})
     loaded = [store.read(s.path) for s in saved]
     if number == 0:
         for index, (entry, resumed) in enumerate(zip(saved, loaded), start=1):
@@ -198,7 +198,7 @@ def load(store: RecordStore, name: str | None, number: int, stdin: TextIO,
         stdout.flush()
         answer = stdin.readline().strip()
         if not answer:
-            return None, Table({})
+            return None, Seating({})
         if not answer.isdigit():
             raise EngineError(f"not a number of the list: {answer!r}")
         number = int(answer)
@@ -208,11 +208,11 @@ def load(store: RecordStore, name: str | None, number: int, stdin: TextIO,
     resumed = store.load(entry.path)
     if resumed.board is None:
         raise RecordError(resumed.problem)
-    table = _table(resumed, Table({"b": "person", "w": "engine"}, DEFAULT_LEVEL,
+    seating = _seating(resumed, Seating({"b": "person", "w": "engine"}, DEFAULT_LEVEL,
                                   random.randrange(2**32)))
-    store.players = table
+    store.players = seating
     say(f"Continuing {store.current.name} at move {len(resumed.board.move_stack)}.")
-    return resumed.board, table
+    return resumed.board, seating
 
 
 def _listed(entry: Saved, resumed: Resumed) -> str:
@@ -227,10 +227,10 @@ def _listed(entry: Saved, resumed: Resumed) -> str:
             f"{texts.options(board.game, board.options)}{where}: {state}")
 
 
-def _table(resumed: Resumed, default: Table) -> Table:
+def _seating(resumed: Resumed, default: Seating) -> Seating:
     """Who plays a resumed game: what its record says, else ``default``."""
     recorded = resumed.table
-    return Table(dict(recorded.get("seats", default.seats)),
+    return Seating(dict(recorded.get("seats", default.seats)),
                  recorded.get("level", default.level), recorded.get("seed", default.seed))
 
 
@@ -239,7 +239,7 @@ def _printer(stdout: TextIO):
 
 
 # --- the game -------------------------------------------------------------------------
-def play(board: Board, table: Table, stdin: TextIO, stdout: TextIO,
+def play(board: Board, seating: Seating, stdin: TextIO, stdout: TextIO,
          store: RecordStore | None = None, colour: bool | None = None) -> int:
     """The game loop; ``stdin``/``stdout`` are parameters so tests can drive it. With a
     ``store`` whose record is started, every change of the game is saved at once. The
@@ -271,8 +271,8 @@ def play(board: Board, table: Table, stdin: TextIO, stdout: TextIO,
         say(render(board, colour))
         say(score_line(board))
         mover = board.turn
-        if table.seats[mover] == "engine":
-            move = choose_move(board, table.level, _rng(table, board))
+        if seating.seats[mover] == "engine":
+            move = choose_move(board, seating.level, _rng(seating, board))
             board.push(move)
             save()
             say(f"{names[mover].title} (engine) plays {board.move_text(move)}")
@@ -290,10 +290,10 @@ def play(board: Board, table: Table, stdin: TextIO, stdout: TextIO,
                 say(farewell(board, store))
             return 0
         if command == "hint":
-            move = choose_move(board, table.level, _rng(table, board))
+            move = choose_move(board, seating.level, _rng(seating, board))
             say(f"Hint: {board.move_text(move)}")
         elif command == "undo":
-            if _undo(board, table.seats, say):
+            if _undo(board, seating.seats, say):
                 save()
         elif command in ("help", "?"):
             say(f"{info.title}: {goal(board)}.")  # the help line follows with the board
@@ -322,11 +322,11 @@ def farewell(board: Board, store: RecordStore) -> str:
     return "Saved; 'tabletop play' continues this game."
 
 
-def _rng(table: Table, board: Board) -> random.Random:
+def _rng(seating: Seating, board: Board) -> random.Random:
     """The engine's choices depend only on the seed and the position, as the board's do:
     a game continued after a crash gets the move it would have got."""
     moves = " ".join(board.move_text(m) for m in board.move_stack)
-    return random.Random(f"{table.seed}:{board.game}:{moves}")
+    return random.Random(f"{seating.seed}:{board.game}:{moves}")
 
 
 def _undo(board: Board, seats: dict[str, str], say) -> bool:

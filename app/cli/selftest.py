@@ -78,7 +78,7 @@ class SimulatedHand:
         """Each lit hole -> ``fill`` or ``empty``; other light (white, areas) asks nothing."""
         asked = {}
         for led, colour in enumerate(self.strip.lit):
-            hole, role = self._hole_at.get(led), role_of(colour)
+            hole, role = self._hole_at.get(led), role_lit_in(colour)
             if hole is not None and role is not None:
                 asked[hole] = role
         return asked
@@ -96,7 +96,7 @@ class SimulatedHand:
         self._sleep(seconds)
 
 
-def role_of(colour: Colour, roles: tuple[str, ...] = ("fill", "empty")) -> str | None:
+def role_lit_in(colour: Colour, roles: tuple[str, ...] = ("fill", "empty")) -> str | None:
     """The role whose colour ``colour`` is, however dimmed; ``None`` for off or any other.
 
     Dimming scales every channel alike, so the hue is compared: the angle between the

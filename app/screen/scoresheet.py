@@ -34,7 +34,7 @@ def score_sheet(status: Status) -> list[str]:
     board = replayed(status.game, tuple(sorted(status.options.items())), status.moves)
     sheet = SHEETS.get(status.game) if board is not None else None
     lines = sheet(board, outcome) if sheet is not None else []
-    return lines + [result(status.game, outcome)]
+    return lines + [won_by(status.game, outcome)]
 
 
 @lru_cache(maxsize=8)
@@ -54,7 +54,7 @@ def scores(game: str, values: Mapping[str, int]) -> str:
     return ", ".join(f"{words.player(game, p)} {values[p]}" for p in "bw")
 
 
-def result(game: str, outcome: Outcome) -> str:
+def won_by(game: str, outcome: Outcome) -> str:
     """Who won and by how much: ``Red wins by 8, 35 to 27``, or ``A draw at 30``."""
     b, w = outcome.scores["b"], outcome.scores["w"]
     if outcome.winner is None:
