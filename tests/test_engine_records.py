@@ -53,6 +53,23 @@ def test_a_fresh_interpreter_reaches_the_records_whichever_module_it_imports_fir
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_record_module_reads_the_same_way(game):
+    """``read`` gives the game a record holds (board, players, resignation) and
+    ``read_board`` the board alone, in every game's record module alike."""
+    import importlib
+    from engines.core import GameRecord
+    cls = game_info(game).board_class
+    module = importlib.import_module(cls.__module__.rpartition(".")[0] + ".record")
+    board = cls.new()
+    board.push(next(iter(board.legal_moves)))
+    text = board.to_record()
+    assert isinstance(module.read(text), GameRecord)
+    assert isinstance(module.read_board(text), cls)
+    assert cls.record_format.read is module.read_board
+    assert cls.record_format.read_record is module.read
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
 def test_every_game_writes_and_reads_its_record_through_the_board(game):
     cls = game_info(game).board_class
     board = cls.new()

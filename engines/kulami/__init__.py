@@ -9,5 +9,5 @@ from engines.core import RecordFormat
 from engines.kulami import record
 from engines.kulami.board import KulamiBoard
 
-KulamiBoard.record_format = RecordFormat(write=record.write, read=record.read,
-                                         read_record=record.read_record)
+KulamiBoard.record_format = RecordFormat(write=record.write, read=record.read_board,
+                                         read_record=record.read)

@@ -26,8 +26,8 @@ readers ignore every property they do not know.
 
 This module builds boards, so it depends on ``board.py`` and never the other way round:
 the package (``__init__.py``) gives the board its ``to_record``/``from_record`` by
-setting :attr:`KulamiBoard.record_format` to :func:`write`, :func:`read` and
-:func:`read_record`.
+setting :attr:`KulamiBoard.record_format` to :func:`write`, :func:`read_board` and
+:func:`read`, as every game's record module does.
 """
 
 from __future__ import annotations
@@ -64,12 +64,7 @@ def write(board: KulamiBoard, players: Mapping[str, str] | None = None,
     return sgf.dumps(nodes)
 
 
-def read(text: str) -> KulamiBoard:
-    """The board a record leaves, replayed (see :func:`read_record`)."""
-    return read_record(text).board
-
-
-def read_record(text: str) -> GameRecord:
+def read(text: str) -> GameRecord:
     """The game a record holds: the board replayed, the players' names and a
     resignation. :class:`RecordError` names the broken part,
     :class:`~engines.sgf.RecordOptionError` an option this version refuses."""
@@ -86,3 +81,9 @@ def read_record(text: str) -> GameRecord:
     sgf.read_result(root, _COLOURS)  # a result, if any, though the moves decide the winner
     resigned = sgf.replay(board, sgf.moves_of(nodes, _COLOURS))
     return GameRecord(board, sgf.player_names(root), resigned)
+
+
+def read_board(text: str) -> KulamiBoard:
+    """The board a record leaves, replayed (see :func:`read`), for
+    :meth:`KulamiBoard.from_record`."""
+    return read(text).board
