@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import random
-import re
 import sys
 from dataclasses import dataclass
 from typing import TextIO
@@ -24,6 +23,7 @@ from app.table import texts
 from app.table.store import SEAT_KINDS, RecordStore, Resumed, Saved, default_data_dir
 from engines import Board, EngineError, RecordError
 from engines.errors import OptionError
+from engines.grid import column_row
 from engines.players import DEFAULT_LEVEL, LEVELS, choose_move, level_argument
 
 #: What the store records as the board a terminal game is played on, so that
@@ -382,17 +382,11 @@ def example_move(board: Board) -> str:
 
 
 #: A hole's column letter and row number, after Akron's level digit if there is one.
-_COLUMN_ROW = re.compile(r"\d?([a-z])(\d+)")
 
 
 def _positions(holes) -> dict[str, tuple[int, int]]:
     """Each hole's column and row, read off its name."""
-    found = {}
-    for hole in holes:
-        match = _COLUMN_ROW.fullmatch(hole)
-        if match:
-            found[hole] = (ord(match[1]) - ord("a"), int(match[2]))
-    return found
+    return {hole: place for hole in holes if (place := column_row(hole)) is not None}
 
 
 def word_moves(board: Board) -> list[str]:

@@ -27,6 +27,7 @@ from typing import TextIO
 
 from app.games import game
 from engines.core import Board
+from engines.grid import column_row, level as level_of
 from engines.map_colours import colour_panels
 
 RESET = "\x1b[0m"
@@ -41,9 +42,6 @@ PIECE = "\u25cf"
 #: A cell nobody owns yet, and one a player owns (in the player's colour).
 OPEN_CELL = "\x1b[38;5;245m\u25a1"
 OWNED_CELL = "\u25a0"
-_HOLE = re.compile(r"([a-z])(\d+)")
-#: A point of a pile game: level, column letter, row number.
-_POINT = re.compile(r"(\d)([a-z])(\d+)")
 #: Any of the escape sequences above: what a plain drawing leaves out.
 _SGR = re.compile(r"\x1b\[[0-9;]*m")
 
@@ -83,9 +81,9 @@ def hole_positions(board: Board) -> dict[str, tuple[int, int]]:
 def _grid(board: Board) -> dict[tuple[int, int], str]:
     cells = {}
     for hole in board.holes:
-        match = _HOLE.fullmatch(hole)
-        if match:
-            cells[(string.ascii_lowercase.index(match[1]), int(match[2]) - 1)] = hole
+        place = column_row(hole)
+        if place is not None:
+            cells[(place[0], place[1] - 1)] = hole
     return cells
 
 
@@ -139,17 +137,12 @@ def _render_pile(board: Board, colour: bool) -> str:
     initials = _initials(board)
     top: dict[tuple[int, int], tuple[int, str]] = {}
     for name, player in board.balls().items():
-        match = _POINT.fullmatch(name)
-        if match:
-            place = (string.ascii_lowercase.index(match[2]), int(match[3]) - 1)
-            level = int(match[1])
-            if place not in top or top[place][0] < level:
-                top[place] = (level, player)
-    holes = {}
-    for hole in board.holes:
-        match = _POINT.fullmatch(hole)
-        if match:
-            holes[(string.ascii_lowercase.index(match[2]), int(match[3]) - 1)] = hole
+        column, row = column_row(name)
+        place, height = (column, row - 1), level_of(name)
+        if place not in top or top[place][0] < height:
+            top[place] = (height, player)
+    holes = {(x, y - 1): hole for hole in board.holes
+             if (place := column_row(hole)) is not None for x, y in (place,)}
     places = [*holes, *top]
     width = max(x for x, _ in places) + 1
     height = max(y for _, y in places) + 1

@@ -13,9 +13,7 @@ hardware/README.md.
 
 from __future__ import annotations
 
-import re
-import string
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
@@ -25,6 +23,7 @@ from app.hardware.profile import Profile
 from app.table.roles import hole_roles
 from app.sensing.events import OutOfSync
 from engines.core import PLAYERS, Board
+from engines.grid import column_row
 from engines.map_colours import colour_panels
 
 BLACK: RGB = (0, 0, 0)
@@ -176,7 +175,6 @@ def single_scene(holes: Iterable[str], role: str) -> Scene:
     return Scene(MappingProxyType({h: Light(role, ROLE_COLOURS[role]) for h in holes}))
 
 
-_GRID_HOLE = re.compile(r"([a-z])(\d+)")
 
 
 def _four_colour(areas: Mapping[str, frozenset[str]]) -> dict[str, int]:
@@ -186,7 +184,7 @@ def _four_colour(areas: Mapping[str, frozenset[str]]) -> dict[str, int]:
     fields: dict[str, list[tuple[int, int]]] = {area: [] for area in areas}
     for area, holes in areas.items():
         for hole in holes:
-            match = _GRID_HOLE.fullmatch(hole)
-            if match:
-                fields[area].append((string.ascii_lowercase.index(match[1]), int(match[2])))
+            place = column_row(hole)
+            if place is not None:
+                fields[area].append(place)
     return colour_panels(fields, len(SETUP_COLOURS))
