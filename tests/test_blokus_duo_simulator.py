@@ -7,6 +7,7 @@ import random
 import pygame
 import pytest
 
+from app.colours import ROLE_COLOURS
 from app.games import game
 from app.screen.menu import Choice
 from app.screen.simulator import WINDOW, Simulator
@@ -60,6 +61,23 @@ def pick(sim, player, piece):
 
 def moves(sim):
     return [str(m) for m in sim.session.board.move_stack]
+
+
+def put_down(sim, move):
+    """Pick ``move``'s piece from the tray, turn and flip it until it covers the move's
+    squares, and put it down there, as a person at the window does."""
+    pick(sim, sim.session.board.turn, move.piece)
+    target = set(move.squares)
+    for _ in range(2):
+        for _ in range(4):
+            for square in move.squares:
+                if set(sim.tray.squares_at(square) or ()) == target:
+                    hover(sim, square)
+                    press(sim, sim.drawer.centres[square])
+                    return
+            key(sim, "r")
+        key(sim, "f")
+    raise AssertionError(f"no orientation of {move.piece} covers {move}")
 
 
 def test_the_registry_alone_says_which_game_has_a_tray(monkeypatch):
@@ -173,29 +191,40 @@ def test_a_whole_game_is_played_to_the_end_with_the_tray():
     board = sim.session.board
     while not board.is_game_over():
         move = rng.choice(list(board.legal_moves))
-        player = board.turn
-        pick(sim, player, move.piece)
-        target = set(move.squares)
-        found = None
-        for _ in range(2):
-            for _ in range(4):
-                for square in move.squares:
-                    if set(sim.tray.squares_at(square) or ()) == target:
-                        found = square
-                        break
-                if found:
-                    break
-                key(sim, "r")
-            if found:
-                break
-            key(sim, "f")
-        assert found, move
-        hover(sim, found)
-        press(sim, sim.drawer.centres[found])
+        put_down(sim, move)
         wait(sim, 0.6)
         assert board.move_stack[-1] == move
     assert board.outcome() is not None
     assert "Game over" in sim.draw(sim.window).text
+
+
+def test_the_engines_move_is_lit_on_the_board_for_a_person_to_place_not_a_button():
+    # Issue 22: the engine's piece was offered as a button ("Orange may also play
+    # j4,h5,...") that played it with no piece on the board, out of sync.
+    sim = simulator(Choice("blokus-duo", {"start": "fixed"}, {"b": "person", "w": "engine"}, 1))
+    board = sim.session.board
+    put_down(sim, board.parse_move("f9,e10,f10,g10,f11"))
+    drawn = wait(sim)
+    pending = sim.session.pending
+    assert moves(sim) == ["f9,e10,f10,g10,f11"] and pending is not None
+    text = board.move_text(pending)
+    # Lit on the board, square by square, as the engine's move.
+    for square in pending.squares:
+        assert sim.hole_leds()[square] == ROLE_COLOURS["suggestion"], square
+        assert sim.window.get_at(sim.drawer.centres[square])[:3] == \
+            ROLE_COLOURS["suggestion"], square
+    # Named in the message and the large line, and nowhere as a move to make by button.
+    assert sim.console.offers() == ()
+    assert [b.label for b in drawn.buttons] == ["New game", "Hint", "Undo", "Confirm"]
+    assert f"Engine's move: {text}" in drawn.text
+    assert "may also play" not in drawn.text
+    assert drawn.text.count(text) == 2  # the message, and the move shown large
+    # The person at the table puts the engine's piece down; the game goes on in sync.
+    put_down(sim, pending)
+    drawn = wait(sim)
+    assert moves(sim) == ["f9,e10,f10,g10,f11", text]
+    assert sim.session.sync is None and sim.session.pending is None
+    assert board.turn == "b" and "Moves (2)" in drawn.text
 
 
 def test_the_status_screen_shows_the_running_score_and_the_pieces_each_player_has_left():

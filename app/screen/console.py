@@ -12,7 +12,7 @@ With a ``load`` callback the menu also lists the games saved in the session's st
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 
 import pygame
 
@@ -54,6 +54,16 @@ def describe_saved(store: RecordStore, saved: Saved) -> tuple[str, bool]:
     return ", ".join(words), True
 
 
+def by_button(board) -> Callable[[Hashable], bool]:
+    """Whether a move in ``board``'s position is one made by button: its text names no
+    hole, and it puts nothing on an empty hole (it only recolours pieces, or moves balls
+    above the board). A move that puts a piece down (a Blokus piece, whose text names
+    its squares) is made by hand, where the sensors see it."""
+    holes, occupied = set(board.holes), board.sensor_view().keys()
+    return lambda move: (board.move_text(move) not in holes
+                         and board.holes_of(move) <= occupied)
+
+
 #: Moves offered by a button of their own, at most.
 OFFERS = 2
 
@@ -84,28 +94,28 @@ class Console:
 
     def offers(self) -> tuple[str, ...]:
         """Moves that can be made only by button, as their texts: the legal moves of a
-        person to move that are no hole's (ConHex's swap, which only recolours a gem: a
-        colour-blind board cannot see it at all), or the engine's move waiting to be
-        made when it is such a move. At most :data:`OFFERS` of them: where there are
-        more (Akron's moves above the board), Confirm offers them to pick from."""
+        person to move that are no hole's and put nothing on an empty hole (ConHex's
+        swap, which only recolours a gem: a colour-blind board cannot see it at all), or
+        the engine's move waiting to be made when it is such a move. A move that puts a
+        piece on the board (a Blokus piece, though its text is no hole's) is made by
+        hand, as the sensors see it: a button would play it with no piece there. At most
+        :data:`OFFERS` of them: where there are more (Akron's moves above the board),
+        Confirm offers them to pick from."""
         session = self.session
         board = session.board
         if board.is_game_over():
             return ()
-        holes = set(board.holes)
         if session.pending is not None:
-            text = board.move_text(session.pending)
-            return () if text in holes else (text,)
+            move = session.pending
+            return (board.move_text(move),) if by_button(board)(move) else ()
         if session.seats.get(board.turn) != "person":
             return ()
-        # Only moves that put nothing on an empty hole: a Blokus piece names its squares
-        # in its text, but the sensors see it. Worked out once per position.
+        # Worked out once per position.
         key = (id(board), board.game, board.turn, tuple(board.move_stack))
         if self._offered[0] != key:
-            occupied = set(board.sensor_view())
+            made_by_button = by_button(board)
             offered = tuple(board.move_text(move) for move in board.legal_moves
-                            if board.move_text(move) not in holes
-                            and board.holes_of(move) <= occupied)
+                            if made_by_button(move))
             # Many such moves (Akron's above the board) are picked after Confirm instead.
             self._offered = (key, offered if len(offered) <= OFFERS else ())
         return self._offered[1]
