@@ -217,13 +217,14 @@ def test_spi_off_says_how_to_turn_it_on(pi):
 def test_a_kernel_buffer_too_small_for_the_chain_says_what_to_set(pi):
     spi_ready(pi, b"4096\n")
     assert failures(sc.check_spi(BLOKUS, pi.machine("spi"), {"SPI_BUFSIZE": "8192"})) == [
-        "SPI: the kernel's spidev buffer is 4,096 bytes and 196 LEDs need 4,832 in one "
-        "transfer: run systemd/install.sh again (spidev.bufsiz=8192) and reboot"]
+        "SPI: 196 LEDs need one SPI transfer of 4,832 bytes and the kernel's spidev buffer "
+        "holds 4,096: run systemd/install.sh again (it adds spidev.bufsiz=8192 to the "
+        "kernel command line) and reboot"]
 
 
 def test_an_unknown_kernel_buffer_is_spidevs_default(pi):
     spi_ready(pi, bufsiz=None)
-    assert "buffer is 4,096 bytes" in failures(
+    assert "spidev buffer holds 4,096:" in failures(
         sc.check_spi(BLOKUS, pi.machine("spi"), {"SPI_BUFSIZE": "8192"}))[0]
     assert sc.check_spi(KULAMI, pi.machine("spi"), {}) == [Finding(
         "SPI", True, "SPI: /dev/spidev0.0, buffer 4,096 bytes (spidev's default) for 2,528")]
@@ -233,9 +234,9 @@ def test_spi_bufsize_too_small_splits_the_frame(pi):
     spi_ready(pi)
     for chunk in ("4096", "lots"):
         assert failures(sc.check_spi(BLOKUS, pi.machine("spi"), {"SPI_BUFSIZE": chunk})) == [
-            f"SPI: SPI_BUFSIZE={chunk} makes Adafruit_PureIO send the 4,832 bytes of 196 "
-            f"LEDs in pieces, which the LEDs take as separate frames: set SPI_BUFSIZE=8192 "
-            f"or unset it (install.sh writes it to /etc/default/tabletop for the service)"]
+            f"SPI: SPI_BUFSIZE={chunk} would split a frame of 4,832 bytes into pieces the "
+            f"LEDs take as separate frames: set SPI_BUFSIZE=8192 (install.sh writes it to "
+            f"/etc/default/tabletop)"]
 
 
 def test_spi_set_up_for_the_chain_passes(pi):
@@ -465,9 +466,9 @@ def test_a_pi_says_each_problem_once(pi):
         "usermod -a -G spi tabletop, then log in again (or restart the service)",
         "groups: the user tabletop is not in group dialout (for the sensor board): "
         "sudo usermod -a -G dialout tabletop, then log in again (or restart the service)",
-        "SPI: SPI_BUFSIZE=4096 makes Adafruit_PureIO send the 4,832 bytes of 196 LEDs in "
-        "pieces, which the LEDs take as separate frames: set SPI_BUFSIZE=8192 or unset it "
-        "(install.sh writes it to /etc/default/tabletop for the service)",
+        "SPI: SPI_BUFSIZE=4096 would split a frame of 4,832 bytes into pieces the LEDs "
+        "take as separate frames: set SPI_BUFSIZE=8192 (install.sh writes it to "
+        "/etc/default/tabletop)",
         "sensor board: there is no /dev/tabletop-sensors (profile blokus-duo, port auto): "
         "is the sensor board plugged in? port = \"auto\" finds it by its USB id"]
 

@@ -59,29 +59,39 @@ def kernel_bufsiz(path: Path = BUFSIZ_FILE) -> int | None:
         return None
 
 
+def transfer_problems(led_count: int, pixel_order: str, kernel: int | None,
+                      environ: Mapping[str, str] = os.environ) -> list[str]:
+    """What keeps one frame of the chain from going out in one transfer, each as a phrase
+    that says what to change: the kernel's buffer (``None``: not known, not checked),
+    then ``SPI_BUFSIZE``. The strip refuses on the first; the self-test lists them all."""
+    needed = transfer_bytes(led_count, pixel_order)
+    size = buffer_for(led_count, pixel_order)
+    problems = []
+    if kernel is not None and kernel < needed:
+        problems.append(f"{led_count} LEDs need one SPI transfer of {needed:,} bytes and the "
+                        f"kernel's spidev buffer holds {kernel:,}: run systemd/install.sh "
+                        f"again (it adds spidev.bufsiz={size} to the kernel command line) "
+                        f"and reboot")
+    chunk = environ.get("SPI_BUFSIZE", "").strip()
+    if chunk and (not chunk.isdigit() or int(chunk) < needed):
+        problems.append(f"SPI_BUFSIZE={chunk} would split a frame of {needed:,} bytes into "
+                        f"pieces the LEDs take as separate frames: set SPI_BUFSIZE={size} "
+                        f"(install.sh writes it to /etc/default/tabletop)")
+    return problems
+
+
 def check_transfer(led_count: int, pixel_order: str, where: str, *,
                    environ: Mapping[str, str] = os.environ,
                    bufsiz_file: Path = BUFSIZ_FILE) -> int:
     """Refuse, with one line saying what to change, a chain whose frame would not go out
     in one transfer; return the chunk size Adafruit_PureIO must use (for ``SPI_BUFSIZE``).
     """
-    needed = transfer_bytes(led_count, pixel_order)
-    size = buffer_for(led_count, pixel_order)
     kernel = kernel_bufsiz(bufsiz_file)
-    if kernel is not None and kernel < needed:
-        raise DeviceError(
-            f"{where}: {led_count} LEDs need one SPI transfer of {needed:,} bytes and the "
-            f"kernel's spidev buffer holds {kernel:,}: run systemd/install.sh again (it "
-            f"adds spidev.bufsiz={size} to the kernel command line) and reboot")
+    problems = transfer_problems(led_count, pixel_order, kernel, environ)
+    if problems:
+        raise DeviceError(f"{where}: {problems[0]}")
     chunk = environ.get("SPI_BUFSIZE", "").strip()
-    if chunk:
-        if not chunk.isdigit() or int(chunk) < needed:
-            raise DeviceError(
-                f"{where}: SPI_BUFSIZE={chunk} would split a frame of {needed:,} bytes "
-                f"into pieces the LEDs take as separate frames: set SPI_BUFSIZE={size} "
-                f"(install.sh writes it to /etc/default/tabletop)")
-        return int(chunk)
-    return max(needed, kernel or 0)
+    return int(chunk) if chunk else max(transfer_bytes(led_count, pixel_order), kernel or 0)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -35,8 +35,8 @@ from app.errors import DeviceError, describe, install_extra
 from app.hardware.pi import Machine, check_led_path
 from app.hardware.profile import Profile
 from app.hardware.sensors import gpio_problem
-from app.hardware.spi import BUFSIZ_FILE, DEFAULT_BUFSIZ, buffer_for, kernel_bufsiz, \
-    transfer_bytes
+from app.hardware.spi import (BUFSIZ_FILE, DEFAULT_BUFSIZ, kernel_bufsiz, transfer_bytes,
+                              transfer_problems)
 
 #: The SPI device ``neopixel_spi`` writes to (SPI0, chip select 0).
 SPI_DEVICE = "/dev/spidev0.0"
@@ -300,7 +300,7 @@ def check_spi(profile: Profile, machine: Machine, environ: Mapping[str, str] = o
     the kernel's spidev buffer and Adafruit_PureIO's chunk (``SPI_BUFSIZE``)."""
     accounts = accounts or Accounts.read(machine)
     count, order = profile.led_count, profile.leds.pixel_order
-    needed, size = transfer_bytes(count, order), buffer_for(count, order)
+    needed = transfer_bytes(count, order)
     if not machine.exists(SPI_DEVICE):
         return [_fail("SPI", f"there is no {SPI_DEVICE}, so SPI is off: run "
                              f"systemd/install.sh again (it turns SPI on) or sudo "
@@ -310,20 +310,12 @@ def check_spi(profile: Profile, machine: Machine, environ: Mapping[str, str] = o
     if problem:
         findings.append(_fail("SPI", problem))
     kernel = kernel_bufsiz(machine.path(str(BUFSIZ_FILE)))
+    # /dev/spidev0.0 is there, so spidev is loaded: a buffer it does not show is its own
+    # default. SPI_BUFSIZE unset is fine: the strip sets it to the frame's size itself.
     buffer = DEFAULT_BUFSIZ if kernel is None else kernel
-    if buffer < needed:
-        findings.append(_fail("SPI", f"the kernel's spidev buffer is {buffer:,} bytes and "
-                                     f"{count} LEDs need {needed:,} in one transfer: run "
-                                     f"systemd/install.sh again (spidev.bufsiz={size}) "
-                                     f"and reboot"))
-    # Unset, the strip sets it to the frame's size itself (as check_transfer says).
+    findings += [_fail("SPI", problem)
+                 for problem in transfer_problems(count, order, buffer, environ)]
     chunk = environ.get("SPI_BUFSIZE", "").strip()
-    if chunk and (not chunk.isdigit() or int(chunk) < needed):
-        findings.append(_fail("SPI", f"SPI_BUFSIZE={chunk} makes Adafruit_PureIO send the "
-                                     f"{needed:,} bytes of {count} LEDs in pieces, which "
-                                     f"the LEDs take as separate frames: set "
-                                     f"SPI_BUFSIZE={size} or unset it (install.sh writes "
-                                     f"it to /etc/default/tabletop for the service)"))
     if findings:
         return findings
     kernel_said = f"{buffer:,} bytes" + (" (spidev's default)" if kernel is None else "")
