@@ -16,7 +16,7 @@ import math
 import os
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from importlib import import_module
 
@@ -47,45 +47,31 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message}\n")
 
 
-def seconds(text: str) -> float:
-    """An argparse type: a finite number of seconds, zero or more."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") \
-            from None
-    if not math.isfinite(value) or value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 seconds or more, not {text}")
-    return value
+def number_type(what: str, rule: str, allowed: Callable[[float], bool]):
+    """An argparse type for a finite number of ``what`` that ``allowed`` accepts; anything
+    else is one line: ``expected WHAT, not 'x'`` or ``must be RULE, not -1``. NaN and the
+    infinities are refused everywhere: a sleep, a divisor or a speed chokes on them."""
+    def convert(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {what}, not {text!r}") from None
+        if not math.isfinite(value) or not allowed(value):
+            raise argparse.ArgumentTypeError(f"must be {rule}, not {text}")
+        return value
+    return convert
 
 
-def per_second(text: str) -> float:
-    """An argparse type: a finite rate above zero (``sensors record --scan-hz``), which a
-    period is taken from: 0 would divide by zero, and a negative or NaN period ends in
-    ``time.sleep``'s traceback."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number per second, not {text!r}") \
-            from None
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a number above 0 per second, not {text}")
-    return value
-
-
-def speed(text: str) -> float:
-    """An argparse type: a multiple of real time (``run --speed``), finite and zero or
-    more, where 0 means as fast as possible. A negative one would also mean that, and
-    be taken without a word for something it is not."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"expected a multiple of real time, not {text!r}") from None
-    if not math.isfinite(value) or value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 (as fast as possible) or more, "
-                                         f"not {text}")
-    return value
+#: Seconds, zero or more.
+seconds = number_type("a number of seconds", "0 seconds or more", lambda v: v >= 0)
+#: A rate above zero (``sensors record --scan-hz``), which a period is taken from: 0 would
+#: divide by zero, and a negative period ends in ``time.sleep``'s traceback.
+per_second = number_type("a number per second", "a number above 0 per second",
+                         lambda v: v > 0)
+#: A multiple of real time (``run --speed``), 0 meaning as fast as possible; a negative
+#: one would mean that too, and be taken without a word for something it is not.
+speed = number_type("a multiple of real time", "0 (as fast as possible) or more",
+                    lambda v: v >= 0)
 
 
 def build_parser() -> argparse.ArgumentParser:
