@@ -23,8 +23,14 @@ confirm, never played by itself.
 Hands make mistakes that are still moves, and those are read as such rather than left
 to sync mode. A reply placed before the move ahead of it settled shows as two moves at
 once: if exactly one pair of moves, in one order, explains the board, its first move is
-``Moved`` (the second follows when the caller judges again). The last move's piece slid
-on to another hole where its player could have played instead is a ``Correction``.
+``Moved`` (the second follows when the caller judges again). When both orders (or
+several pairs) would do, as with two marbles on a colour-blind Kulami board, the
+readings' times tell the order: the caller passes when each hole's reading took its
+value, and the pair whose first move's holes were all read more than ``apart`` seconds
+before the other holes is the one played. Closer than that (the caller's debounce: a
+reading's time is its last flip, which bounce moves) the order is not known and the
+board is not guessed. The last move's piece slid on to another hole where its player
+could have played instead is a ``Correction``.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
+from types import MappingProxyType
 
 from app.sensing.events import (Candidates, Correction, Event, InSync, Moved, OutOfSync,
                                 Takeback, Waiting)
@@ -100,7 +107,9 @@ class Inference:
         return self._takeback[1].emptied | self._takeback[1].holes
 
     def judge(self, occupancy: Mapping[str, str], *, may_take_back: bool = False,
-              relifted: frozenset[str] = frozenset(), redo: Hashable | None = None) -> Event:
+              relifted: frozenset[str] = frozenset(), redo: Hashable | None = None,
+              since: Mapping[str, float] = MappingProxyType({}),
+              apart: float = 0.0) -> Event:
         """The event for settled ``occupancy`` (hole -> colour, ``""`` if colour-blind).
 
         A board that looks like the game before its last move is a takeback only when
@@ -110,6 +119,9 @@ class Inference:
         that matches the game may then be a move the sensors cannot see. ``redo`` is a
         move just taken back whose holes are filled again: in whatever colour, it is put
         back, and the colour is judged against the game with it (a swap made slowly).
+        ``since`` says when each hole's reading took its value: two moves that both
+        explain the board, each in either order, are played in the order of their
+        readings when those are more than ``apart`` seconds apart.
         """
         seen = self._delta(self._seen(occupancy))
         if not seen:
@@ -140,7 +152,7 @@ class Inference:
             instead = self._before.explaining(occupancy)
             if len(instead) == 1 and instead[0] != self._takeback[0]:
                 return Correction(self._takeback[0], instead[0])
-        first = self._first_of_two(seen, occupancy)
+        first = self._first_of_two(seen, occupancy, since, apart)
         if first is not None:
             return Moved(first)
         return OutOfSync(fill=seen.emptied, empty=seen.holes)
@@ -191,21 +203,41 @@ class Inference:
                 readable.append(move)
         return readable
 
-    def _first_of_two(self, seen: Delta, occupancy: Mapping[str, str]) -> Hashable | None:
+    def _first_of_two(self, seen: Delta, occupancy: Mapping[str, str],
+                      since: Mapping[str, float], apart: float) -> Hashable | None:
         """The first of the one pair of moves (this player's, then the next one's) that
-        together explain ``seen``; ``None`` when no pair or several do."""
-        firsts = dict.fromkeys(
-            move for hole in sorted(seen.holes | seen.emptied)
-            for move, delta in self._moves(hole) if delta.within(seen) and delta != seen)
+        together explain ``seen``. When several pairs do, the first of the one pair whose
+        order the readings' times tell (see :meth:`_read_first`); ``None`` when no pair
+        does, or several and the times single out none."""
+        changed = seen.holes | seen.emptied
+        firsts = {move: delta.holes | delta.emptied for hole in sorted(changed)
+                  for move, delta in self._moves(hole)
+                  if delta.within(seen) and delta != seen}
         pairs: list[Hashable] = []  # the first move of each pair found
-        for move in firsts:
+        told: list[Hashable] = []  # ... of each pair whose order the times tell
+        for move, holes in firsts.items():
+            ordered = self._read_first(holes, changed - holes, since, apart)
+            if len(pairs) > 1 and not ordered:
+                continue  # no longer the only pair, and the times do not pick it
             probe = self.board.copy()
             probe.push(move)
             then = Inference(probe, colour_sensing=self.colour_sensing).explaining(occupancy)
             pairs += [move] * len(then)
-            if len(pairs) > 1:
+            told += [move] * len(then) if ordered else []
+            if len(told) > 1 or (len(pairs) > 1 and not since):
                 return None
-        return pairs[0] if pairs else None
+        if len(pairs) == 1:
+            return pairs[0]
+        return told[0] if len(told) == 1 else None
+
+    @staticmethod
+    def _read_first(first: frozenset[str], then: frozenset[str],
+                    since: Mapping[str, float], apart: float) -> bool:
+        """Whether every ``first`` hole's reading came more than ``apart`` seconds before
+        every ``then`` hole's (``since``: hole -> when its reading took its value)."""
+        if not first or not then or not (first | then) <= since.keys():
+            return False
+        return min(since[hole] for hole in then) - max(since[hole] for hole in first) > apart
 
     def _seen(self, view: Mapping[str, str]) -> dict[str, str]:
         """A view as the sensors can see it: the game's holes, colour only if sensed."""

@@ -20,6 +20,12 @@ lifts, even ones too quick to settle, for as long as the game keeps that last mo
   time, the takeback comes first and the piece put back, though of the other colour,
   redoes the taken-back move; the resync then sees the recolouring ``Moved``.
 
+A reply placed before the move ahead of it settled (the other person's, or the engine's
+move placed by hand, 0.3 s later) settles together with it. The pipeline keeps when
+each hole's debounced reading took its value and hands those times to the inference,
+which plays the two in the order they were read when they are further apart than the
+debounce time and both orders would be legal (colour-blind, where nothing else tells).
+
 Once candidates are shown the board matches the game, but a takeback by lifting again
 is no longer offered (the last judgement was no ``InSync``); the undo button still is.
 
@@ -46,6 +52,8 @@ from engines.core import Board
 
 #: A raw reading must hold this long to count: longer than switch bounce and electrical
 #: glitches (well under 10 ms), short enough not to delay the settle stage noticeably.
+#: Also how far apart two holes' readings must be for their order to count as the order
+#: the pieces went down: a reading's time is its last flip, which bounce moves.
 DEBOUNCE_S = 0.05
 #: The board must be quiet this long before it is judged: longer than a marble rocking
 #: in its dimple or rolling over a hole and the gaps in a slow, hesitant placement
@@ -67,6 +75,8 @@ class Pipeline:
         self._health = Health()
         self._inference = Inference(board, colour_sensing=colour_sensing)
         self._occupancy: dict[str, str] = {}
+        #: hole -> when its debounced reading took its value (the order pieces came in).
+        self._since: dict[str, float] = {}
         self._judged = False
         self._status: Event | None = None
         self._history = tuple(board.move_stack)
@@ -170,7 +180,8 @@ class Pipeline:
             seen = {h: c for h, c in self._occupancy.items() if h not in quarantined}
             seen.update((h, expected[h]) for h in quarantined if h in expected)
             return self._inference.judge(seen, may_take_back=may_take_back,
-                                         relifted=lifted, redo=redo)
+                                         relifted=lifted, redo=redo, since=self._since,
+                                         apart=self._debouncer.hold)
 
         found: list[Event] = []
         event = judge(self._health.quarantined.keys())
@@ -193,6 +204,7 @@ class Pipeline:
         or now found to chatter; lifts of the last move are noted."""
         events: list[Event] = []
         for change in changes:
+            self._since[change.hole] = change.since
             if self._health.changed(change.hole, change.since):
                 events.append(Quarantined(change.hole, "chatter"))
             if change.hole not in self._health.quarantined:
