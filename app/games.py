@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from importlib import import_module
-from types import MappingProxyType
+from types import MappingProxyType, ModuleType
 from typing import Any
 
 from app.colours import BLUE, RED
@@ -79,8 +79,9 @@ class GameInfo:
     #: The LED roles this game's scenes light, most urgent first (see app/colours.py).
     roles: tuple[str, ...] = field(default=())
     #: The pieces stack above the holes, where no sensor sees them (Akron's balls): the
-    #: simulator keeps them as a pile with gravity (app/screen/akron_hand.py).
-    pile: bool = False
+    #: engine's module of the pile's physics (``can_lift``, ``lift``, ``can_put``,
+    #: ``holes``; see engines/akron/pile.py), which the simulated hand works with.
+    pile: str = ""
     #: Each player holds shaped pieces in a tray beside the board and puts one down
     #: whole (Blokus Duo): the simulator draws the tray under the board to pick them from.
     tray: bool = False
@@ -92,9 +93,10 @@ class GameInfo:
     #: How the game is played and won, in a few words, for the terminal's first line
     #: (``{b}`` and ``{w}`` are the players' names).
     goal: str = "the higher score wins"
-    #: The sides each player's chain joins, in a game won by a chain (ConHex, Akron),
-    #: and what the chain is made of: the end of the game in words.
-    sides: Mapping[str, str] = field(default_factory=dict)
+    #: The two sides each player's chain joins, in a game won by a chain (ConHex,
+    #: Akron), in the order the engine's ``winning_chain`` runs, and what the chain is
+    #: made of (``cells``): the end of the game in words.
+    sides: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     chain: str = ""
 
     @cached_property
@@ -104,6 +106,12 @@ class GameInfo:
     def new_board(self, **options: Any) -> Board:
         """A new game with ``options`` (``key=value`` strings are converted and checked)."""
         return self.board_class.new(**options)
+
+    @cached_property
+    def pile_physics(self) -> ModuleType | None:
+        """The module of the pile's physics (:attr:`pile`), ``None`` where pieces do not
+        stack."""
+        return import_module(self.pile) if self.pile else None
 
     def drawer_class(self) -> type:
         """The simulator's drawer for this board (imports pygame)."""
@@ -204,8 +212,8 @@ GAMES: Mapping[str, GameInfo] = MappingProxyType({info.name: info for info in (
         roles=_PLACEMENT_ROLES,
         goal="{b} joins top and bottom, {w} left and right, with a chain of own cells; a "
              "cell goes to whoever first holds half its holes",
-        sides=MappingProxyType({"b": "top and bottom", "w": "left and right"}),
-        chain="a chain of cells"),
+        sides=MappingProxyType({"b": ("top", "bottom"), "w": ("left", "right")}),
+        chain="cells"),
     GameInfo(
         # Purple and orange as Pentobi shows Blokus Duo; the LEDs keep the palette's two
         # player colours, blue for purple and red for orange.
@@ -230,14 +238,14 @@ GAMES: Mapping[str, GameInfo] = MappingProxyType({info.name: info for info in (
         players=MappingProxyType({"b": Player("white", (235, 235, 225), BLUE),
                                   "w": Player("red", (200, 30, 30), RED)}),
         score_label=_akron_score_label, drawer="app.screen.boards.akron:AkronDrawer",
-        pile=True,
+        pile="engines.akron.pile",
         move_words="hole to add a ball to, or a ball's point and where it goes (1c3-2d4),",
         describe=lambda options: ["8x8 board", "32 balls each"],
         # Row 1 is the engine's south, column a its west (engines/akron/geometry.py).
         goal="{b} joins top and bottom, {w} left and right, with a chain of own balls "
              "that touch where they can be seen; a turn adds a ball or moves an own one",
-        sides=MappingProxyType({"b": "top and bottom", "w": "left and right"}),
-        chain="a chain of balls",
+        sides=MappingProxyType({"b": ("bottom", "top"), "w": ("left", "right")}),
+        chain="balls",
         hand="balls to add",
         # No areas: the winning chain is lit on the holes under its balls.
         roles=tuple(role for role in _PLACEMENT_ROLES if not role.startswith("owned_"))),

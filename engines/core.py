@@ -84,6 +84,23 @@ class Outcome:
         return f"{self.winner.upper()}+{abs(margin)}"
 
 
+@dataclass(frozen=True)
+class ScorePart:
+    """One line of a finished game's score sheet: what one part of the score counts for
+    each player (``counted``: Kulami's panels won, ConHex's cells, Akron's balls) and,
+    where the part gives points, how many (``points``; ``None`` where the count is all
+    there is to say). A ``bonus`` gives its points to one player at most (Kulami's
+    largest area: the larger count's surplus). ``name`` is the part's key, ``label`` how
+    a sheet heads its line. The engine gives the figures and the label; the front ends
+    word the players."""
+
+    name: str
+    label: str
+    counted: Mapping[str, int]
+    points: Mapping[str, int] | None = None
+    bonus: bool = False
+
+
 def _frozen_owned(owned: Mapping[str, Iterable[str]] | None) -> Mapping[str, frozenset[str]]:
     owned = owned or {}
     return MappingProxyType({p: frozenset(owned.get(p, ())) for p in PLAYERS})
@@ -316,6 +333,15 @@ class Board(ABC):
         counts them (Blokus Duo's shapes, Akron's supply); ``None`` where it does not."""
         return None
 
+    def shapes(self) -> Mapping[str, tuple[tuple[int, int], ...]]:
+        """In a game played with shaped pieces (Blokus Duo's), every piece by name with
+        the squares it covers in one orientation, as ``(column, row)`` offsets from 0, row
+        up as on the board. A tray of pieces beside the board draws them from this and
+        turns them as a hand does, so it needs to know no game; the move is still read
+        from the squares the piece lands on. Empty (the default) where every piece fills
+        one hole."""
+        return MappingProxyType({})
+
     @property
     def areas(self) -> Mapping[str, frozenset[str]]:
         """Named groups of holes that light together (panels, cells); none by default."""
@@ -466,10 +492,29 @@ class Board(ABC):
     def scores(self) -> dict[str, int]:
         """The score as it stands (the final score once the game is over)."""
 
+    def score_parts(self) -> list[ScorePart]:
+        """The score in the parts a score sheet lists, in order; none where the scores
+        alone tell it (the default)."""
+        return []
+
+    def winning_chain(self, player: str) -> tuple[str, ...]:
+        """In a game won by joining two sides (``won_on_points`` false), the fewest of
+        ``player``'s pieces or areas that join them, from the first side to the second,
+        named as holes or as :attr:`areas`; empty when they do not join, and in every
+        game won on points (the default)."""
+        return ()
+
     # --- views for the layers above -------------------------------------------------
     @abstractmethod
     def sensor_view(self) -> dict[str, str]:
         """Occupied holes a sensor could see, mapped to the owner ``b`` or ``w``."""
+
+    def piece_view(self) -> dict[str, str]:
+        """Every piece where it stands, point name -> owner: what :meth:`sensor_view`
+        shows where every piece sits in a hole, and in a game whose pieces stack (Akron)
+        the pieces above the holes too, named in the game's notation. What a person sets
+        out to continue a game, and what a text board draws."""
+        return self.sensor_view()
 
     @abstractmethod
     def lights(self) -> Lights:
@@ -521,4 +566,5 @@ class Board(ABC):
 
 __all__ = ["PASS", "PLAYERS", "Board", "EngineError", "GameRecord", "GtpCommand",
            "IllegalMoveError", "InvalidMoveError", "LegalMoves", "Lights", "Option", "OptionError", "Outcome",
-           "Pass", "RecordError", "RecordFormat", "TabletopError", "check_player", "other"]
+           "Pass", "RecordError", "RecordFormat", "ScorePart", "TabletopError", "check_player",
+           "other"]

@@ -8,7 +8,7 @@ import pygame
 import pytest
 
 from app.games import game, new_game
-from app.screen.akron_hand import can_lift, can_put, holes, lift
+from engines.akron.pile import can_lift, can_put, holes, lift
 from app.screen.boards import drawer_for
 from app.screen.boards.akron import (BALL_RADIUS, DARK, PIN_RING, WOOD, AkronDrawer,
                                      ball_radius, shadowed)

@@ -8,7 +8,7 @@ import pygame
 import pytest
 
 from app.games import new_game
-from app.screen.scoresheet import score_sheet, winning_chain
+from app.screen.scoresheet import score_sheet, winning_areas
 from app.screen.status import draw_status
 from app.table.status import Status
 from engines.conhex.geometry import NEIGHBOURS, PLAYER_SIDES, SIDES
@@ -81,7 +81,7 @@ def test_each_kulami_scoring_level_lists_what_it_counts(scoring, parts):
 def test_a_conhex_end_screen_shows_cells_and_the_winning_chain():
     board = finished("conhex", 2)
     winner = board.outcome().winner
-    chain = [int(c) for c in winning_chain(board, winner)]
+    chain = [int(c) for c in board.winning_chain(winner)]
     start, end = PLAYER_SIDES[winner]
     assert chain[0] in SIDES[start] and chain[-1] in SIDES[end]
     assert all(str(c) in board.owned(winner) for c in chain)
@@ -90,6 +90,7 @@ def test_a_conhex_end_screen_shows_cells_and_the_winning_chain():
     red, blue = len(board.owned("b")), len(board.owned("w"))
     assert f"Cells: Red {red}, Blue {blue}" in text
     assert f"cells {' '.join(map(str, chain))}" in text
+    assert winning_areas(board) == board.winning_chain(winner)
     assert f"{'Red' if winner == 'b' else 'Blue'} wins" in text
     assert " wins by " not in text  # a chain wins, not a margin of cells
 
@@ -116,8 +117,9 @@ def test_an_akron_end_screen_shows_the_balls_and_the_winning_chain_of_balls():
         board.push_text(f"1o{row}")
     sheet = score_sheet(status_of(board))
     assert sheet == ["Balls on the board: White 8, Red 8",
-                     "The winning chain, bottom to top: "
+                     "The winning chain, bottom to top: balls "
                      + " ".join(f"1a{row}" for row in range(1, 16, 2)),
                      "White wins"]
     text = shown(board)
-    assert "The winning chain, bottom to top: 1a1 1a3" in text
+    assert "The winning chain, bottom to top: balls 1a1 1a3" in text
+    assert winning_areas(board) == ()  # a chain of balls is lit on its holes, not areas

@@ -295,7 +295,6 @@ def test_turning_the_first_gem_over_by_hand_is_the_swap_on_a_colour_sensing_boar
 def test_a_finished_conhex_game_outlines_its_winning_chain_on_the_drawn_board():
     import random
 
-    from app.screen.scoresheet import winning_chain
     from engines.players import choose_move
 
     sim = conhex_sim(pie=False)
@@ -305,7 +304,7 @@ def test_a_finished_conhex_game_outlines_its_winning_chain_on_the_drawn_board():
         click(sim, board.move_text(choose_move(board, 1, rng)))
     board = sim.session.board
     winner = board.outcome().winner
-    chain = winning_chain(board, winner)
+    chain = board.winning_chain(winner)
     colour = (255, 255, 255)
     assert chain and sim.marked() == {c: colour for c in chain}
 

@@ -379,7 +379,7 @@ def test_load_names_finished_games_and_records_that_do_not_load(data, monkeypatc
     # a finished game loaded shows its end, and a record that does not load is one line
     status, out, _ = tabletop_play(monkeypatch, capsys, "--load", "2")
     assert status == 0 and "Continuing 000003-kulami.sgf" in out
-    assert "to move" not in out and "Game over, " in out
+    assert "to move" not in out and "Game over: " in out
     status, out, err = tabletop_play(monkeypatch, capsys, "--load", "2")
     assert status == 2 and err.startswith("tabletop play: record 000002-kulami.sgf does not "
                                           "load") and err.count("\n") == 1
@@ -434,21 +434,24 @@ def test_a_killed_terminal_game_continues_where_it_was(tmp_path):
     assert [str(m) for m in board.move_stack] == ["f6", "swap"]
 
 
-@pytest.mark.parametrize("scoring, parts", [(0, []), (1, ["Panels won", "Largest area"]),
-                                            (2, ["Panels won", "Largest area",
-                                                 "Chains of five or more (all lines)"])])
+@pytest.mark.parametrize("scoring, parts", [(0, ["Panels"]), (1, ["Panels", "Largest area"]),
+                                            (2, ["Panels", "Largest area", "Chains of 5+"])])
 def test_the_end_of_a_kulami_game_shows_the_score_in_its_parts(scoring, parts):
+    """The terminal's sheet is the end screen's: the same lines from the same engine
+    figures, then the one end line with the margin and the record's result."""
     board, text = run_game([], {"b": "engine", "w": "engine"}, scoring=scoring)
     lines = text.splitlines()
     sheet = lines[-1 - len(parts):-1]
     assert [line.split(":")[0] for line in sheet] == parts
-    if parts:
-        assert re.fullmatch(r"Panels won: red \d+ for \d+ points, black \d+ for \d+ "
-                            r"points\.", sheet[0])
-        assert re.fullmatch(r"Largest area: red \d+, black \d+: (red \+\d+|black \+\d+|no "
-                            r"bonus)\.", sheet[1])
-    total = board.scores()
-    assert f"red {total['b']}, black {total['w']}" in lines[-1]
+    assert re.fullmatch(r"Panels: Red \d+ \(\d+ pts\), Black \d+ \(\d+ pts\)", sheet[0])
+    if scoring:
+        assert re.fullmatch(r"Largest area: Red \d+, Black \d+: (Red \+\d+|Black \+\d+|no "
+                            r"bonus)", sheet[1])
+    total, outcome = board.scores(), board.outcome()
+    high, low = max(total.values()), min(total.values())
+    end = (f"wins by {high - low}, {high} to {low} ({outcome.result()})." if outcome.winner
+           else f"A draw at {high} (0).")
+    assert lines[-1].startswith("Game over: ") and lines[-1].endswith(end)
 
 
 def test_the_help_line_shows_a_blokus_duo_move_as_its_squares():
@@ -591,13 +594,13 @@ def test_akron_draws_balls_as_their_players_initials_with_their_level():
 
 
 def test_akron_ends_with_the_winner_s_sides_and_a_draw_has_an_end_line_too():
-    from app.cli.play import end_line
+    from app.table.texts import end_line
 
     board, text = run_game([], {"b": "engine", "w": "engine"}, name="akron")
     last = text.splitlines()[-1]
     outcome = board.outcome()
     if outcome.winner:
-        sides = {"b": "white joins top and bottom", "w": "red joins left and right"}
+        sides = {"b": "white joins bottom and top", "w": "red joins left and right"}
         assert f"Game over: {sides[outcome.winner]} with a chain of balls" in last
         assert "cells" not in last and "its sides" not in last
     draw = new_game("akron")

@@ -98,7 +98,10 @@ def split_options(words: list[str]) -> dict[str, str]:
 
 def add_game_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``[GAME] [key=value ...]`` pair that every playing command takes."""
-    parser.add_argument("game", nargs="?", default="kulami")
+    from app.games import GAMES
+    first = next(iter(GAMES))
+    parser.add_argument("game", nargs="?", default=first,
+                        help=f"{', '.join(GAMES)} (default: {first})")
     parser.add_argument("options", nargs="*", metavar="key=value", help="game options")
 
 

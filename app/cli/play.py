@@ -305,9 +305,9 @@ def play(board: Board, seating: Seating, stdin: TextIO, stdout: TextIO,
                 continue
             save()
     say(render(board, colour))
-    for line in score_sheet(board):
+    for line in texts.score_sheet(board):
         say(line)
-    say(end_line(board))
+    say(texts.end_line(board))
     return 0
 
 
@@ -409,43 +409,3 @@ def help_line(board: Board) -> str:
     parts += [f"{word} ({WORD_MOVES[word].format(first=first)})" for word in word_moves(board)]
     return "Moves: " + ", ".join(parts) + "; or " + ", ".join(COMMANDS[:-1]) + \
         f" or {COMMANDS[-1]}."
-
-
-def score_sheet(board: Board) -> list[str]:
-    """Kulami's score in its parts at scoring levels 1 and 2: the panels won, then each
-    bonus with what it counts and who gets it; nothing for other games."""
-    if board.game != "kulami" or not board.scoring:
-        return []
-    from engines.kulami.scoring import breakdown
-    names = game(board.game).players
-    lines = []
-    for part in breakdown(board.layout, board.occupancy, board.scoring, board.chain_lines):
-        if part.name == "panels":
-            each = ", ".join(f"{names[p].name} {part.counted[p]} for {part.points[p]} points"
-                             for p in ("b", "w"))
-            lines.append(f"Panels won: {each}.")
-            continue
-        what = ("Largest area" if part.name == "area"
-                else f"Chains of five or more ({board.chain_lines} lines)")
-        each = ", ".join(f"{names[p].name} {part.counted[p]}" for p in ("b", "w"))
-        bonus = next((f"{names[p].name} +{part.points[p]}" for p in ("b", "w")
-                      if part.points[p]), "no bonus")
-        lines.append(f"{what}: {each}: {bonus}.")
-    return lines
-
-
-def end_line(board: Board) -> str:
-    """The end of the game: why, the score, who won and the result as records write it."""
-    outcome = board.outcome()
-    info = game(board.game)
-    winner = texts.result(board.game, outcome)
-    if outcome.by_score:
-        margin = abs(outcome.scores["b"] - outcome.scores["w"])
-        won = f"{winner} by {margin}" if outcome.winner else winner
-        return (f"Game over, {texts.named(board.game, outcome.reason)}: "
-                f"{score_line(board)[len('Score: '):]}. {won} ({outcome.result()}).")
-    if outcome.winner is None or not info.sides:
-        return (f"Game over: {texts.named(board.game, outcome.reason)}. {winner} "
-                f"({outcome.result()}).")
-    return (f"Game over: {info.players[outcome.winner].name} joins "
-            f"{info.sides[outcome.winner]} with {info.chain}. {winner} ({outcome.result()}).")

@@ -136,7 +136,7 @@ def _render_pile(board: Board, colour: bool) -> str:
     players = game(board.game).players
     initials = _initials(board)
     top: dict[tuple[int, int], tuple[int, str]] = {}
-    for name, player in board.balls().items():
+    for name, player in board.piece_view().items():
         column, row = column_row(name)
         place, height = (column, row - 1), level_of(name)
         if place not in top or top[place][0] < height:

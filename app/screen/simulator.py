@@ -21,8 +21,8 @@ whole, every square through the simulated sensors at once; a right click puts it
 the tray. With no piece in hand, clicks put down or lift single squares as on the other
 boards, so a piece may also be placed square by square.
 
-Akron's balls stack above the holes (:mod:`app.screen.akron_hand`): the simulated board
-holds balls at every level while its sensors see only the holes. A left click on a ball
+Akron's balls stack above the holes (the physics of the pile is the engine's, named by
+the game's ``GameInfo.pile``): the simulated board holds balls at every level while its sensors see only the holes. A left click on a ball
 lifts the topmost one there into the hand (a pinned ball will not come out) and gravity
 acts at once, the ball resting on it dropping into its place; a left click then puts
 the ball in hand down on the highest point under the mouse where a ball can go (a right
@@ -56,13 +56,12 @@ from app.games import GAMES, game, new_game
 from app.hardware.leds import SimulatedStrip
 from app.hardware.profile import Profile, load_profile
 from app.hardware.sensors import SimulatedSensors
-from app.screen import akron_hand
-from app.screen.akron_hand import has_pile
 from app.screen.boards import BoardDrawer, drawer_for
 from app.screen.console import Console
 from app.screen.display import resized
 from app.screen.menu import Choice
 from app.screen.scoresheet import winning_areas
+from app.screen.supplies import draw_supplies, has_supplies, split as split_supplies
 from app.screen.tray import FLIP, ROTATE, Tray, has_tray, split
 from app.screen.paint import BACKGROUND, MUTED, PANEL, TEXT, Action, Drawn, Painter, columns
 from app.table.loop import BLINK_S, Table
@@ -239,7 +238,7 @@ class Simulator:
         self.console.session = session
         if set_out:
             board = session.board
-            pieces = board.balls() if has_pile(board) else board.sensor_view()
+            pieces = board.piece_view()
             for name, colour in pieces.items():
                 if name in self.profile.holes:
                     self.sensors.place(name, colour)
@@ -251,6 +250,12 @@ class Simulator:
         self.asking = False
         self._dirty = True
         self.step()
+
+    @property
+    def pile(self):
+        """The physics of the pile the hand works on, in a game whose pieces stack
+        (``GameInfo.pile_physics``); ``None`` in the others."""
+        return game(self.session.board.game).pile_physics
 
     @property
     def in_progress(self) -> bool:
@@ -284,14 +289,14 @@ class Simulator:
 
     def lift_ball(self, point: str) -> None:
         """Take the ball at ``point`` into the hand; the balls resting on it drop."""
-        before = akron_hand.holes(self.pieces)
-        self.held, _ = akron_hand.lift(self.pieces, point)
+        before = self.pile.holes(self.pieces)
+        self.held, _ = self.pile.lift(self.pieces, point)
         self._sense(before)
 
     def put_ball(self, point: str, colour: str) -> None:
         """Put a ball of ``colour`` down at ``point`` (a hole, or on four balls), or in
         place of the ball there."""
-        before = akron_hand.holes(self.pieces)
+        before = self.pile.holes(self.pieces)
         self.pieces[point] = colour
         self._sense(before)
 
@@ -299,7 +304,7 @@ class Simulator:
         """Pass what changed in the holes since ``before`` to the sensors, all at once
         (a ball that drops into a hole its ball just left does so within one scan),
         then one turn."""
-        now = akron_hand.holes(self.pieces)
+        now = self.pile.holes(self.pieces)
         for hole in before.keys() | now.keys():
             if hole not in now:
                 self.sensors.lift(hole)
@@ -315,7 +320,7 @@ class Simulator:
         lifts the topmost one there (left; a pinned ball stays) or turns it into one of
         the other colour (right), and a click on an empty hole places a new ball, as on
         the other boards."""
-        if not has_pile(self.session.board) or self._drawer is None:
+        if self.pile is None or self._drawer is None:
             return False
         drawer = self._drawer
         ball = drawer.ball_at(pos, self.pieces)
@@ -331,7 +336,7 @@ class Simulator:
         elif ball is not None:
             if button != 1:
                 self.put_ball(ball, other(self.pieces[ball]))
-            elif akron_hand.can_lift(self.pieces, ball):
+            elif self.pile.can_lift(self.pieces, ball):
                 self.lift_ball(ball)
         elif point is not None and point in self.profile.holes:
             turn = self.session.board.turn
@@ -397,10 +402,10 @@ class Simulator:
         those pieces over, as the person at the board would. On a pile of balls the hand
         moves the balls as the move did, unless they lie so already."""
         board = self.session.board
-        if has_pile(board):
-            before = akron_hand.holes(self.pieces)
+        if self.pile is not None:
+            before = self.pile.holes(self.pieces)
             self.pieces.clear()
-            self.pieces.update(board.balls())
+            self.pieces.update(board.piece_view())
             self._sense(before)
             return
         for hole, colour in self.session.board.sensor_view().items():
@@ -430,7 +435,7 @@ class Simulator:
         """Pieces that blink on the drawn board: those a move offered by button would
         turn over (ConHex's first gem, while the swap may take it)."""
         board = self.session.board
-        if self.console.menu is not None or has_pile(board):
+        if self.console.menu is not None or self.pile is not None:
             return frozenset()  # Akron's candidates blink on the LEDs, as sent
         holes: set[str] = set()
         for text in self.console.offers():
@@ -460,8 +465,8 @@ class Simulator:
         tray_area = supply_area = None
         if has_tray(board):
             board_area, tray_area = split(board_area)
-        elif has_pile(board):
-            board_area, supply_area = akron_hand.split(board_area)
+        elif has_supplies(board):
+            board_area, supply_area = split_supplies(board_area)
         if (self._drawer is None or self._drawer.board is not board
                 or self._drawer.area != board_area):
             self._drawer = drawer_for(board, board_area)
@@ -480,12 +485,12 @@ class Simulator:
                 self._drawer.draw_shadow(surface, shadow,
                                          game(board.game).players[held.player].piece, fits)
             self.tray.draw(surface, tray_area, board)
-        if supply_area is not None and self.held is not None and self.mouse is not None:
+        if self.held is not None and self.mouse is not None:
             self._drawer.draw_held(surface, self.mouse,
                                    game(board.game).players[self.held].piece)
         self.drawn = self.console.draw(surface, screen_area)
         if supply_area is not None:
-            self.drawn.texts += akron_hand.draw_supplies(surface, supply_area, board)
+            self.drawn.texts += draw_supplies(surface, supply_area, board)
         if self.asking:
             self.drawn = self._draw_leave(surface)
         return self.drawn

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from app.games import game as game_info
-from engines.core import Outcome
+from engines.core import Board, Outcome
 
 
 def title(game: str) -> str:
@@ -44,6 +44,69 @@ def seats(game: str, kinds: Mapping[str, str], level: int) -> str:
 def result(game: str, outcome: Outcome) -> str:
     """The end in a few words, e.g. ``Red wins`` or ``A draw``."""
     return f"{player(game, outcome.winner)} wins" if outcome.winner else "A draw"
+
+
+def scores(game: str, values: Mapping[str, int]) -> str:
+    """One figure per player, e.g. ``Red 12, Blue 10``."""
+    return ", ".join(f"{player(game, p)} {values[p]}" for p in "bw")
+
+
+def won_by(game: str, outcome: Outcome) -> str:
+    """Who won and by how much: ``Red wins by 8, 35 to 27``, or ``A draw at 30``; a
+    game won by a chain or a resignation has no margin."""
+    b, w = outcome.scores["b"], outcome.scores["w"]
+    if outcome.winner is None:
+        if not outcome.by_score:
+            return "A draw"
+        return f"A draw at {b}" if b == w else f"A draw, {scores(game, outcome.scores)}"
+    winner, loser = outcome.winner, "w" if outcome.winner == "b" else "b"
+    won, lost = outcome.scores[winner], outcome.scores[loser]
+    name = player(game, winner)
+    if outcome.resignation:
+        return f"{name} wins: {named(game, outcome.reason)}"
+    if not outcome.by_score:  # a connection: the scores measure progress, not the win
+        return f"{name} wins"
+    return f"{name} wins by {won - lost}, {won} to {lost}"
+
+
+def score_sheet(board: Board) -> list[str]:
+    """How a finished game's score came about, before the line that says who won: each
+    part of the score the engine lists (``Board.score_parts``), then, in a game won by a
+    chain, the chain from one side to the other. The end screen and the terminal show
+    the same sheet."""
+    outcome = board.outcome()
+    if outcome is None:
+        return []
+    game = board.game
+    lines = []
+    for part in board.score_parts():
+        if part.points is None:
+            lines.append(f"{part.label}: {scores(game, part.counted)}")
+        elif part.bonus:
+            gainer = next((p for p in "bw" if part.points[p]), None)
+            bonus = f"{player(game, gainer)} +{part.points[gainer]}" if gainer else "no bonus"
+            lines.append(f"{part.label}: {scores(game, part.counted)}: {bonus}")
+        else:
+            lines.append(f"{part.label}: " + ", ".join(
+                f"{player(game, p)} {part.counted[p]} ({part.points[p]} pts)" for p in "bw"))
+    chain = board.winning_chain(outcome.winner) if outcome.winner else ()
+    if chain and not outcome.resignation:
+        info = game_info(game)
+        start, end = info.sides[outcome.winner]
+        lines.append(f"The winning chain, {start} to {end}: {info.chain} {' '.join(chain)}")
+    return lines
+
+
+def end_line(board: Board) -> str:
+    """The end of a game in one line: why, the score or the chain, who won, and the
+    result as records write it (``B+8``)."""
+    outcome = board.outcome()
+    info = game_info(board.game)
+    why = named(board.game, outcome.reason)
+    if outcome.winner is not None and info.sides and not outcome.resignation:
+        why = (f"{info.players[outcome.winner].name} joins "
+               f"{' and '.join(info.sides[outcome.winner])} with a chain of {info.chain}")
+    return f"Game over: {why}. {won_by(board.game, outcome)} ({outcome.result()})."
 
 
 #: A player's wire letter standing alone as a word (``w's first action``), never a hole

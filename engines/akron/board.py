@@ -46,7 +46,7 @@ from engines.akron.playout import LIMIT as PLAYOUT_LIMIT
 from engines.akron.playout import play_out
 from engines.akron.rules import (covered_by, destinations, drop_chain, groups, move_ball,
                                  playable_points, visible_neighbours)
-from engines.core import PASS, Board, Lights, Outcome, check_player
+from engines.core import PASS, Board, Lights, Outcome, ScorePart, check_player
 from engines.errors import EngineError, InvalidMoveError
 
 #: Balls each player starts with.
@@ -173,6 +173,8 @@ class AkronBoard(Board):
         """Every ball on the board: point name -> ``b`` or ``w``."""
         return {NAMES[point]: player for player in ("b", "w")
                 for point in points_of(self._own[player])}
+
+    piece_view = balls
 
     def supply(self, player: str) -> int:
         """The balls ``player`` has left to add."""
@@ -441,6 +443,11 @@ class AkronBoard(Board):
     def scores(self) -> dict[str, int]:
         """Balls on the board per player: the progress measure; the win is the chain."""
         return {player: self._own[player].bit_count() for player in ("b", "w")}
+
+    def score_parts(self) -> list[ScorePart]:
+        """The balls each player has on the board: all an Akron sheet counts, the chain
+        aside."""
+        return [ScorePart("balls", "Balls on the board", self.scores())]
 
     # --- views ------------------------------------------------------------------------
     def sensor_view(self) -> dict[str, str]:

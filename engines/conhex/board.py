@@ -25,6 +25,7 @@ Rules as ``rules.md`` and the seed sheet state them, with these readings made ex
 from __future__ import annotations
 
 import random
+from collections import deque
 from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass
 from itertools import chain, compress
@@ -34,8 +35,8 @@ from typing import Any
 from engines.conhex.fill import SIDE_BITS, UNITS, cell_bit, fill_owners, joins
 from engines.conhex.policy import ConHexPolicy
 from engines.conhex.geometry import (CELLS, CELLS_OF_HOLE, COLUMNS, HOLE_INDEX, HOLES,
-                                     NEIGHBOURS, PLAYER_SIDES, SIZE, grid_name)
-from engines.core import Board, Lights, Outcome
+                                     NEIGHBOURS, PLAYER_SIDES, SIDES, SIZE, grid_name)
+from engines.core import Board, Lights, Outcome, ScorePart
 from engines.errors import InvalidMoveError
 from engines.options import Option
 
@@ -320,6 +321,31 @@ class ConHexBoard(Board):
     def owned(self, player: str) -> frozenset[str]:
         """The cells ``player`` owns, by number as text (the keys of :attr:`areas`)."""
         return frozenset(str(c) for c, who in enumerate(self._owner) if who == player)
+
+    def score_parts(self) -> list[ScorePart]:
+        """The cells each player claimed: all a ConHex sheet counts, the chain aside."""
+        return [ScorePart("cells", "Cells", self.scores())]
+
+    def winning_chain(self, player: str) -> tuple[str, ...]:
+        """The fewest of ``player``'s cells that join their two sides (a breadth-first
+        search over neighbouring owned cells), by number as :attr:`areas` names them."""
+        owned = {c for c, who in enumerate(self._owner) if who == player}
+        start, end = PLAYER_SIDES[player]
+        came_from: dict[int, int | None] = {c: None for c in sorted(owned & SIDES[start])}
+        queue = deque(came_from)
+        while queue:
+            cell = queue.popleft()
+            if cell in SIDES[end]:
+                chain_back = []
+                while cell is not None:
+                    chain_back.append(str(cell))
+                    cell = came_from[cell]
+                return tuple(reversed(chain_back))
+            for neighbour in NEIGHBOURS[cell]:
+                if neighbour in owned and neighbour not in came_from:
+                    came_from[neighbour] = cell
+                    queue.append(neighbour)
+        return ()
 
     # --- views ------------------------------------------------------------------------
     def sensor_view(self) -> dict[str, str]:

@@ -16,12 +16,13 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from engines.core import PLAYERS, Board, Lights, Outcome
+from engines.core import PLAYERS, Board, Lights, Outcome, ScorePart
 from engines.errors import InvalidMoveError
 from engines.kulami.bits import bits_of, geometry_of
 from engines.kulami.gtp import GTP_COMMANDS
 from engines.kulami.layout import Layout, field_name, resolve
 from engines.kulami.policy import KulamiPolicy
+from engines.kulami.scoring import breakdown
 from engines.options import Option
 
 MARBLES_EACH = 28
@@ -207,6 +208,10 @@ class KulamiBoard(Board):
         points_b, points_w = self._geometry.score(own["b"], own["w"], self.scoring,
                                                   self.chain_lines)
         return {"b": points_b, "w": points_w}
+
+    def score_parts(self) -> list[ScorePart]:
+        """The panels won, then each bonus the scoring level adds (see ``breakdown``)."""
+        return breakdown(self.layout, self.occupancy, self.scoring, self.chain_lines)
 
     def outcome(self) -> Outcome | None:
         if self._outcome_at != self._changes:

@@ -7,9 +7,8 @@ can be tested on any position, not only one reached by play.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
-from engines.core import PLAYERS
+from engines.core import PLAYERS, ScorePart
 from engines.kulami.layout import Layout
 
 Field = tuple[int, int]
@@ -103,15 +102,10 @@ def score(layout: Layout, occupancy: Mapping[Field, str], level: int = 0,
     return total
 
 
-@dataclass(frozen=True)
-class ScorePart:
-    """One part of a Kulami score: what it counts per player (``counted``: panels won,
-    the largest area's size, the length of chains of five or more) and the points it gives
-    each (``points``: the panels' fields, or the bonus: the larger count's surplus)."""
-
-    name: str
-    counted: Mapping[str, int]
-    points: Mapping[str, int]
+#: How a score sheet heads each part: ``counted`` is the panels won, the largest area's
+#: size, the length of chains of five or more; ``points`` the panels' fields, or a
+#: bonus: the larger count's surplus.
+LABELS = {"panels": "Panels", "area": "Largest area", "chains": f"Chains of {MIN_CHAIN}+"}
 
 
 def breakdown(layout: Layout, occupancy: Mapping[Field, str], level: int = 0,
@@ -124,11 +118,13 @@ def breakdown(layout: Layout, occupancy: Mapping[Field, str], level: int = 0,
         owner = panel_owner(layout, occupancy, panel)
         if owner:
             won[owner] += 1
-    parts = [ScorePart("panels", won, panel_scores(layout, occupancy))]
+    parts = [ScorePart("panels", LABELS["panels"], won, panel_scores(layout, occupancy))]
     if level >= 1:
         area = {p: largest_area(occupancy, p) for p in PLAYERS}
-        parts.append(ScorePart("area", area, surplus(area["b"], area["w"])))
+        parts.append(ScorePart("area", LABELS["area"], area, surplus(area["b"], area["w"]),
+                               bonus=True))
     if level >= 2:
         lengths = {p: sum(chains(occupancy, p, CHAIN_LINES[chain_lines])) for p in PLAYERS}
-        parts.append(ScorePart("chains", lengths, surplus(lengths["b"], lengths["w"])))
+        parts.append(ScorePart("chains", LABELS["chains"], lengths,
+                               surplus(lengths["b"], lengths["w"]), bonus=True))
     return parts
