@@ -1,13 +1,14 @@
 """The session on a simulated board: whole games, the engine's move waiting for a hand,
 takebacks, illegal placements, sync mode, hints, new games and resuming."""
 
+import logging
 import random
 
 import pytest
 
 from app.games import new_game
 from app.hardware.sensors import SimulatedSensors
-from app.table.session import Session, SessionError
+from app.table.session import Session, SessionError, State
 from app.table.store import RecordStore
 
 
@@ -314,3 +315,109 @@ def test_a_piece_of_the_wrong_colour_is_named_as_such_on_a_colour_sensing_board(
     game.on_reading("d4", True, 5.0, colour="b")
     game.tick(7.0)
     assert texts(game) == ["d4"]
+
+
+# --- no board (the terminal): typed moves, the engine's played, nothing to lift -----------
+
+PEOPLE = {"b": "person", "w": "person"}
+ENGINE_SECOND = {"b": "person", "w": "engine"}
+
+
+def boardless(tmp_path=None, moves=(), **kwargs):
+    return session(tmp_path, moves, physical=False, **kwargs)
+
+
+def test_without_a_board_the_engines_move_is_played_once_its_search_is_done(tmp_path):
+    game = boardless(tmp_path, seats=ENGINE_SECOND)
+    game.confirm("d4")
+    # Found already (inline), but played by the front end's poll, not inside d4's call.
+    assert texts(game) == ["d4"] and game.state is State.THINKING
+    game.poll()
+    assert len(texts(game)) == 2 and game.pending is None and game.state is State.WAITING
+    assert game.sync is None and game.message.startswith("black played ")
+    assert RecordStore(tmp_path).resume().board.move_stack == game.board.move_stack
+    # the very move a board would have lit for a person to place
+    assert session(moves=["d4"], seats=ENGINE_SECOND).pending == game.board.move_stack[1]
+
+
+def test_without_a_board_nothing_is_played_before_the_first_poll():
+    """The constructor plays nothing (its record may not be started yet); each poll
+    then plays the engine's move, one at a time, to the end of a game of engines."""
+    game = boardless(seats={"b": "engine", "w": "engine"}, level=1)
+    assert texts(game) == [] and game.state is State.THINKING
+    for moves in range(1, 200):
+        game.poll()
+        assert len(texts(game)) == moves
+        if game.board.is_game_over():
+            break
+    assert game.state is State.OVER and "game over" in game.message
+
+
+def test_a_typed_move_without_a_board_enters_no_sync_mode():
+    on_board = session(seats=PEOPLE)
+    Board(on_board).settle()
+    on_board.confirm("d4")  # a button's move: the piece is still to be put down
+    assert on_board.state is State.SYNC and on_board.status().sync_fill == {"d4"}
+    game = boardless(seats=PEOPLE)
+    assert not game.setting_up  # no panels to lay out either
+    game.confirm("d4")
+    assert texts(game) == ["d4"] and game.state is State.WAITING
+    assert game.status().sync_fill == frozenset() and game.message == "red played d4"
+    game.confirm("e5")  # refused in one line, the game untouched
+    assert texts(game) == ["d4"] and game.message_kind == "error"
+    assert "row or column" in game.message
+
+
+def test_undo_without_a_board_takes_back_the_engines_reply_and_leaves_nothing_to_lift(
+        tmp_path):
+    game = boardless(tmp_path, seats=ENGINE_SECOND)
+    game.confirm("d4")
+    game.poll()
+    reply = texts(game)[1]
+    game.undo()
+    assert texts(game) == [] and game.state is State.WAITING and game.sync is None
+    assert game.message == f"took back {reply}, d4"
+    assert RecordStore(tmp_path).resume().board.move_stack == []
+    game.undo()
+    assert game.message == "nothing to take back"
+
+
+def test_a_hint_without_a_board_is_shown_at_once():
+    game = boardless(moves=["d4"], seats=PEOPLE)
+    game.hint()
+    assert game.board.is_legal(game.suggestion) and game.message == f"hint: {game.suggestion}"
+    assert texts(game) == ["d4"]
+
+
+def test_a_boardless_game_resumes_after_a_restart_with_the_engines_same_choice(
+        tmp_path, caplog):
+    def start(**kwargs):
+        return Session.resume_or_start(RecordStore(tmp_path, profile="terminal"), "kulami",
+                                       {}, physical=False, **kwargs)
+
+    first = start(seats=ENGINE_SECOND)
+    first.confirm("d4")  # the terminal is closed before the engine's reply is played
+    with caplog.at_level(logging.WARNING, logger="app.table.session"):
+        again = start(seats=PEOPLE, level=3, seed=99, report_kept=False)
+    assert caplog.records == []  # the caller words the difference itself
+    assert again.resumed and texts(again) == ["d4"]
+    assert again.seats == ENGINE_SECOND and again.level == 2 and again.seed == first.seed
+    again.poll()
+    first.poll()
+    assert again.board.move_stack == first.board.move_stack
+
+
+def test_a_finished_game_is_resumed_to_show_its_end_unless_asked_not_to(tmp_path):
+    def start(**kwargs):
+        return Session.resume_or_start(RecordStore(tmp_path), "kulami", {}, physical=False,
+                                       seats={"b": "engine", "w": "engine"}, level=1,
+                                       **kwargs)
+
+    game = start()
+    while not game.board.is_game_over():
+        game.poll()
+    shown = start()
+    assert shown.resumed and shown.board.is_game_over()
+    fresh = start(finished=False)
+    assert not fresh.resumed and texts(fresh) == []
+    assert fresh.store.current.name == "000002-kulami.sgf"

@@ -14,10 +14,11 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from app.cli import main
-from app.cli.play import PROFILE, Seating, help_line, play
+from app.cli.play import PROFILE, TERMINAL, help_line, play
 from app.cli.terminal import (AREA_SHADES, OPEN_CELL, OWNED_CELL, _fg, _shades, cell_places,
                               hole_positions, render)
 from app.games import game, new_game
+from app.table.session import Session
 from app.table.store import RecordStore, default_data_dir
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -29,11 +30,16 @@ def plain(text):
     return ANSI.sub("", text)
 
 
-def run_game(lines, seats, seed=1, name="kulami", store=None, colour=None, **options):
+def terminal_session(board, seats, seed=1, store=None):
+    """The session ``tabletop play`` drives: no board, the engine searching inline."""
+    return Session(board, seats=dict(seats), level=2, seed=seed, store=store, **TERMINAL)
+
+
+def run_game(lines, seats, seed=1, name="kulami", colour=None, **options):
     board = new_game(name, **options)
     out = io.StringIO()
-    play(board, Seating(dict(seats), 2, seed), io.StringIO("".join(l + "\n" for l in lines)),
-         out, store, colour)
+    play(terminal_session(board, seats, seed), io.StringIO("".join(l + "\n" for l in lines)),
+         out, colour)
     return board, out.getvalue()
 
 
@@ -53,7 +59,7 @@ def test_undo_takes_back_the_engine_reply_too_and_hint_suggests_a_legal_move():
     replay.push_text("d4")
     replay.push(replay.parse_move(re.search(r"plays (\w+)", text)[1]))
     assert hint in {str(m) for m in replay.legal_moves}
-    assert re.search(r"Took back d4, \w+\.", text)
+    assert re.search(r"Took back \w+, d4\.", text)  # the session's words: the last first
 
 
 @pytest.mark.parametrize("name", ["kulami", "conhex"])
@@ -73,6 +79,53 @@ def test_two_engines_finish_and_report_the_result(name):
 def test_end_of_input_stops_cleanly():
     board, text = run_game([], PEOPLE)
     assert text.rstrip().endswith("bye") and board.move_stack == []
+
+
+def test_an_engine_moving_first_plays_before_the_first_prompt():
+    board, text = run_game(["quit"], {"b": "engine", "w": "person"})
+    first = board.move_text(board.move_stack[0])
+    assert len(board.move_stack) == 1
+    assert text.index(f"Red (engine) plays {first}") < text.index("black to move>")
+
+
+def test_saving_that_starts_and_stops_failing_is_said_once_each(tmp_path, monkeypatch):
+    """A full disk from the first move on, room again before the undo: each change is
+    one line, and the game goes on throughout."""
+    import errno
+
+    from app.table import store as store_module
+
+    full = [True]
+    real_fsync = os.fsync
+
+    def fsync(fd):
+        if full[0]:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        real_fsync(fd)
+
+    class Freed(io.StringIO):
+        """Input that frees the disk before its third line is read."""
+
+        def __init__(self, lines):
+            super().__init__("".join(l + "\n" for l in lines))
+            self.lines_read = 0
+
+        def readline(self, *args):
+            self.lines_read += 1
+            full[0] = self.lines_read < 3
+            return super().readline(*args)
+
+    store = RecordStore(tmp_path)
+    session = terminal_session(new_game("kulami"), PEOPLE, store=store)
+    store.start(session.board)
+    monkeypatch.setattr(store_module.os, "fsync", fsync)
+    out = io.StringIO()
+    play(session, Freed(["d4", "d7", "undo", "quit"]), out)
+    text = out.getvalue()
+    assert text.count("Saving fails (cannot save 000001-kulami.sgf: No space") == 1
+    assert text.count("Saving works again: the game is on disk") == 1
+    assert text.rstrip().endswith("Saved; 'tabletop play' continues this game.")
+    assert [str(m) for m in RecordStore(tmp_path).resume().board.move_stack] == ["d4"]
 
 
 # --- the score and the help line ----------------------------------------------------------
@@ -548,11 +601,11 @@ def test_play_draws_in_colour_on_a_terminal_unless_no_color(monkeypatch):
     monkeypatch.delenv("NO_COLOR", raising=False)
     monkeypatch.setenv("TERM", "xterm")
     out = Terminal()
-    play(board, Seating(dict(PEOPLE), 2, 1), io.StringIO("quit\n"), out)
+    play(terminal_session(board, PEOPLE), io.StringIO("quit\n"), out)
     assert AREA_SHADES[0] in out.getvalue()
     monkeypatch.setenv("NO_COLOR", "yes")
     out = Terminal()
-    play(board, Seating(dict(PEOPLE), 2, 1), io.StringIO("quit\n"), out)
+    play(terminal_session(board, PEOPLE), io.StringIO("quit\n"), out)
     assert "\x1b" not in out.getvalue() and "red to move>" in out.getvalue()
 
 

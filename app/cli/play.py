@@ -6,32 +6,42 @@ closed terminal or a crash loses nothing: ``tabletop play GAME`` continues the u
 game of that game; options (``key=value``, which describe a new game) or ``--new`` start
 another one (the unfinished one stays saved), as ``tabletop simulate`` does; and
 ``--load`` lists the saved games to continue any of them.
+
+The game is a :class:`~app.table.session.Session` with no board, as the board's and the
+simulator's are sessions with one: moves, undo, hints, the engine's seeded choices,
+saving and resuming are the session's, and this module only reads the keyboard and
+prints.
 """
 
 from __future__ import annotations
 
 import argparse
-import random
 import sys
-from dataclasses import dataclass
 from typing import TextIO
 
 from app.cli import split_options
 from app.cli.terminal import render, wants_colour
-from app.games import GAMES, game, new_game
+from app.games import GAMES, game
 from app.table import texts
+from app.table.session import Session
 from app.table.store import SEAT_KINDS, RecordStore, Resumed, Saved, default_data_dir
+from app.table.thinker import InlineThinker
 from engines import Board, EngineError, RecordError
 from engines.errors import OptionError
 from engines.grid import column_row
-from engines.players import DEFAULT_LEVEL, LEVELS, choose_move, level_argument
+from engines.players import DEFAULT_LEVEL, LEVELS, level_argument
 
 #: What the store records as the board a terminal game is played on, so that
 #: ``tabletop play`` continues its own games and a board or the simulator theirs.
 PROFILE = "terminal"
+#: The session's keyword arguments in the terminal: no board, so a typed move is played
+#: as it is and the engine's as soon as it is found, found in this thread as the prompt
+#: waits for it anyway.
+TERMINAL = {"physical": False, "thinker": InlineThinker()}
+#: Who plays unless told: the person at the keyboard first, against the engine.
+DEFAULT_SEATS = {"b": "person", "w": "engine"}
 #: The commands besides moves, as the help line shows them.
 COMMANDS = ("hint", "undo", "help", "quit")
-#: How a move is called in each game's help line ("a hole" for any other game).
 #: Moves that are words rather than holes, with what they do, offered while legal.
 WORD_MOVES = {"swap": "takes over {first}'s first gem"}
 
@@ -43,18 +53,28 @@ unfinished game of GAME played in the terminal, if there is one, with its own op
 players and level; otherwise, or given options (key=value) or --new, it starts a new
 game with the options and players given.
 
-During a game, type a move (a field or hole such as d4; in ConHex also swap when it is
-offered), or: hint (the engine's suggestion), undo (back to your last turn), help, quit
-(the game stays saved for next time)."""
+During a game, type a move (the line above the prompt shows how, and any move that is a
+word, such as swap, while it is legal), or: hint (the engine's suggestion), undo (back
+to your last turn), help, quit (the game stays saved for next time)."""
 
-EPILOG = """\
-examples:
-  tabletop play                                  continue or start a Kulami game
-  tabletop play kulami layout=cross scoring=2    a new game with these options
-  tabletop play conhex --new                     a new game even if one is unfinished
-  tabletop play conhex --red person --blue person
-  tabletop play --load                           pick a saved game from a list
-  tabletop play --load 2                         continue the second game of that list"""
+
+def _examples() -> str:
+    """The help's examples, in the registry's first game and its colours, so that they
+    name only what there is."""
+    first = next(iter(GAMES.values()))
+    b, w = (player.name for player in first.players.values())
+    rows = [("tabletop play", f"continue or start a {first.title} game"),
+            (f"tabletop play {first.name} key=value ...", "a new game with these options"),
+            ("tabletop play GAME --new", "a new game even if one is unfinished"),
+            (f"tabletop play {first.name} --{b} person --{w} person",
+             "two people at one keyboard"),
+            ("tabletop play --load", "pick a saved game from a list"),
+            ("tabletop play --load 2", "continue the second game of that list")]
+    width = max(len(command) for command, _ in rows) + 3
+    return "examples:\n" + "\n".join(f"  {command:<{width}}{what}" for command, what in rows)
+
+
+EPILOG = _examples()
 
 
 def register(subparsers) -> None:
@@ -105,7 +125,7 @@ def seats_asked(info, args) -> dict[str, str]:
     second the engine unless told; a flag for a colour the game has not is an
     :class:`OptionError` (exit 2), rather than a seat silently given to nobody."""
     by_colour = {player.name: wire for wire, player in info.players.items()}
-    seats = {"b": "person", "w": "engine"}
+    seats = dict(DEFAULT_SEATS)
     for colour in colours():
         kind = getattr(args, f"seat_{colour}", None)
         if kind is None:
@@ -121,75 +141,63 @@ def seats_given(args) -> bool:
     return any(getattr(args, f"seat_{colour}", None) for colour in colours())
 
 
-@dataclass
-class Seating:
-    """Who plays: each colour's seat (person or engine), the engine's level and seed.
-    The store reads these at every save (its ``Players``)."""
-
-    seats: dict[str, str]
-    level: int = DEFAULT_LEVEL
-    seed: int = 0
-
-
 def run(args) -> int:
     if args.game is not None and "=" in args.game:  # `tabletop play scoring=2`: Kulami's
         args.options, args.game = [args.game, *args.options], None
     store = RecordStore(default_data_dir(), profile=PROFILE)
-    say = _printer(sys.stdout)
     if args.load is not None:
         if args.options:
             raise EngineError("--load continues a saved game; options are for a new game "
                               "(with --new)")
-        board, seating = load(store, args.game, args.load, sys.stdin, sys.stdout)
-        if board is None:
+        session = load(store, args.game, args.load, sys.stdin, sys.stdout)
+        if session is None:
             return 0
     else:
-        board, seating = resume_or_start(store, args, say)
-    return play(board, seating, sys.stdin, sys.stdout, store)
+        session = resume_or_start(store, args, _printer(sys.stdout))
+    return play(session, sys.stdin, sys.stdout)
 
 
-def resume_or_start(store: RecordStore, args, say) -> tuple[Board, Seating]:
+def resume_or_start(store: RecordStore, args, say) -> Session:
     """The unfinished terminal game of the game asked for, unless ``--new`` or options
     ask for a new game; else a new game with the options and players the arguments
-    give, its record started."""
+    give, its record started. Which it is, is said."""
     info = game(args.game or next(iter(GAMES)))
     name = info.name
-    asked = Seating(seats_asked(info, args),
-                  args.level or DEFAULT_LEVEL,
-                  args.seed if args.seed is not None else random.randrange(2**32))
-    if not (args.new or args.options):
-        resumed = store.resume(name, PROFILE)
-        if resumed.problem:
-            say(texts.sentence(resumed.problem))
-        board = resumed.board
-        if board is not None and not board.is_game_over():
-            seating = _seating(resumed, asked)
-            say(f"Continuing {store.current.name} at move {len(board.move_stack)} "
-                f"({texts.options(name, board.options)}; "
-                f"{texts.seats(name, seating.seats, seating.level)}).")
-            if seats_given(args) or args.level:
-                say("It keeps its own players and level: add --new to start a new game "
-                    "with yours.")
-            store.players = seating
-            return board, seating
-    board = new_game(name, **split_options(args.options))
-    store.players = asked
-    store.start(board)
-    say(f"New game: {store.current.name} in {store.games}.")
-    return board, asked
+    asked = dict(seats=seats_asked(info, args), level=args.level or DEFAULT_LEVEL,
+                 seed=args.seed, **TERMINAL)
+    options = split_options(args.options)
+    if args.new or options:
+        session = Session.start_new(store, name, options, **asked)
+    else:
+        # The flags describe a new game: a game under way keeps its own players and
+        # level, which is said below in the terminal's words.
+        session = Session.resume_or_start(store, name, {}, finished=False,
+                                          report_kept=False, **asked)
+    if session.message_kind == "error":  # a record that does not resume
+        say(texts.sentence(session.message))
+    board = session.board
+    if not session.resumed:
+        say(f"New game: {store.current.name} in {store.games}.")
+        return session
+    say(f"Continuing {store.current.name} at move {len(board.move_stack)} "
+        f"({texts.options(name, board.options)}; "
+        f"{texts.seats(name, session.seats, session.level)}).")
+    if seats_given(args) or args.level:
+        say("It keeps its own players and level: add --new to start a new game with yours.")
+    return session
 
 
 def load(store: RecordStore, name: str | None, number: int, stdin: TextIO,
-         stdout: TextIO) -> tuple[Board | None, Seating]:
+         stdout: TextIO) -> Session | None:
     """The saved game picked from the list (``number`` from 1, or 0 to ask): listed
     newest first, each with its moves, options and whether it is finished; continued
-    under the next number, as the newest game. ``(None, ...)`` when nothing is picked."""
+    under the next number, as the newest game. ``None`` when nothing is picked."""
     say = _printer(stdout)
     saved = [s for s in store.saved() if name is None or s.game == game(name).name]
     if not saved:
         say(f"No saved {'games' if name is None else game(name).title + ' games'} in "
             f"{store.games}.")
-        return None, Seating({})
+        return None
     loaded = [store.read(s.path) for s in saved]
     if number == 0:
         for index, (entry, resumed) in enumerate(zip(saved, loaded), start=1):
@@ -198,21 +206,21 @@ def load(store: RecordStore, name: str | None, number: int, stdin: TextIO,
         stdout.flush()
         answer = stdin.readline().strip()
         if not answer:
-            return None, Seating({})
+            return None
         if not answer.isdigit():
             raise EngineError(f"not a number of the list: {answer!r}")
         number = int(answer)
     if not 1 <= number <= len(saved):
         raise EngineError(f"the list has games 1 to {len(saved)}, not {number}")
     entry = saved[number - 1]
-    resumed = store.load(entry.path)
-    if resumed.board is None:
-        raise RecordError(resumed.problem)
-    seating = _seating(resumed, Seating({"b": "person", "w": "engine"}, DEFAULT_LEVEL,
-                                  random.randrange(2**32)))
-    store.players = seating
-    say(f"Continuing {store.current.name} at move {len(resumed.board.move_stack)}.")
-    return resumed.board, seating
+    if loaded[number - 1].board is None:
+        raise RecordError(loaded[number - 1].problem)
+    # A record without players of its own (written by hand) gets the terminal's.
+    session = Session.resume_or_start(store, entry.game, {}, record=entry.path.name,
+                                      report_kept=False, seats=DEFAULT_SEATS,
+                                      level=DEFAULT_LEVEL, **TERMINAL)
+    say(f"Continuing {store.current.name} at move {len(session.board.move_stack)}.")
+    return session
 
 
 def _listed(entry: Saved, resumed: Resumed) -> str:
@@ -227,83 +235,82 @@ def _listed(entry: Saved, resumed: Resumed) -> str:
             f"{texts.options(board.game, board.options)}{where}: {state}")
 
 
-def _seating(resumed: Resumed, default: Seating) -> Seating:
-    """Who plays a resumed game: what its record says, else ``default``."""
-    recorded = resumed.table
-    return Seating(dict(recorded.get("seats", default.seats)),
-                 recorded.get("level", default.level), recorded.get("seed", default.seed))
-
-
 def _printer(stdout: TextIO):
     return lambda text="": print(text, file=stdout, flush=True)
 
 
 # --- the game -------------------------------------------------------------------------
-def play(board: Board, seating: Seating, stdin: TextIO, stdout: TextIO,
-         store: RecordStore | None = None, colour: bool | None = None) -> int:
-    """The game loop; ``stdin``/``stdout`` are parameters so tests can drive it. With a
-    ``store`` whose record is started, every change of the game is saved at once. The
+def play(session: Session, stdin: TextIO, stdout: TextIO, colour: bool | None = None) -> int:
+    """The game loop over a session with no board (``physical=False``) whose thinker
+    searches in this thread; ``stdin``/``stdout`` are parameters so tests can drive it.
+    With a store whose record is started, the session saves every change at once. The
     board is drawn in colour when ``colour`` says so, by default when ``stdout`` is a
     terminal that wants it (:func:`~app.cli.terminal.wants_colour`)."""
     say = _printer(stdout)
     if colour is None:
         colour = wants_colour(stdout)
+    board, store = session.board, session.store
     info = game(board.game)
     names = info.players
     failure = ""
 
-    def save() -> None:
+    def saving_news() -> str:
+        """What to say of saving when it started or stopped failing since last said:
+        the session's words, or nothing."""
         nonlocal failure
-        if store is None:
-            return
-        store.save(board)
-        if store.failure and store.failure != failure:
-            say(texts.sentence(texts.saving_fails(store.failure)))
-        elif failure and not store.failure:
-            say(texts.sentence(texts.SAVED_AGAIN))
-        failure = store.failure
+        now = store.failure if store is not None else ""
+        news = "" if now == failure else texts.saving_fails(now) if now else texts.SAVED_AGAIN
+        failure = now
+        return news
 
-    if store is not None and store.failure:  # the record could not even be started
-        say(texts.sentence(texts.saving_fails(store.failure)))
-        failure = store.failure
+    def engine_moves(what: str, details: dict) -> None:
+        """Name each move the engine plays: the session plays it in :meth:`poll`."""
+        if what == "moved" and session.seats[details["player"]] == "engine":
+            say(f"{names[details['player']].title} (engine) plays {details['move']}")
+
+    session.listener = engine_moves
+    news = saving_news()
+    if news:  # the record could not even be started
+        say(texts.sentence(news))
     say(f"{info.title}: {goal(board)}.")
     while not board.is_game_over():
         say(render(board, colour))
         say(score_line(board))
-        mover = board.turn
-        if seating.seats[mover] == "engine":
-            move = choose_move(board, seating.level, _rng(seating, board))
-            board.push(move)
-            save()
-            say(f"{names[mover].title} (engine) plays {board.move_text(move)}")
-            continue
-        say(help_line(board))
-        stdout.write(f"{names[mover].name} to move> ")
-        stdout.flush()
-        line = stdin.readline()
-        if not line:
-            say("\n" + (farewell(board, store) if store else "bye"))
-            return 0
-        command = line.strip().lower()
-        if command in ("quit", "q", "exit"):
-            if store is not None:
-                say(farewell(board, store))
-            return 0
-        if command == "hint":
-            move = choose_move(board, seating.level, _rng(seating, board))
-            say(f"Hint: {board.move_text(move)}")
-        elif command == "undo":
-            if _undo(board, seating.seats, say):
-                save()
-        elif command in ("help", "?"):
-            say(f"{info.title}: {goal(board)}.")  # the help line follows with the board
-        elif command:
-            try:
-                board.push_text(command)
-            except EngineError as error:
-                say(f"Not played: {texts.named(board.game, str(error))}.")
-                continue
-            save()
+        answered = False  # whether the session's message answers the command
+        if session.seats[board.turn] == "engine":
+            session.poll()  # its search is done: this plays its move
+        else:
+            say(help_line(board))
+            stdout.write(f"{names[board.turn].name} to move> ")
+            stdout.flush()
+            line = stdin.readline()
+            if not line:
+                say("\n" + (farewell(board, store) if store else "bye"))
+                return 0
+            command = line.strip().lower()
+            if command in ("quit", "q", "exit"):
+                if store is not None:
+                    say(farewell(board, store))
+                return 0
+            if command == "hint":
+                session.hint()
+                answered = True
+            elif command == "undo":
+                session.undo()
+                answered = True
+            elif command in ("help", "?"):
+                say(f"{info.title}: {goal(board)}.")  # the help line follows with the board
+            elif command:
+                moves = len(board.move_stack)
+                session.confirm(command)
+                if len(board.move_stack) == moves:  # refused, and the game untouched
+                    say(f"Not played: {texts.named(board.game, session.message)}.")
+        news = saving_news()
+        # Saving news said on the way takes the place of the answer: it is said once.
+        if answered and session.message != news:
+            say(f"{texts.sentence(session.message)}.")
+        if news:
+            say(texts.sentence(news))
     say(render(board, colour))
     for line in texts.score_sheet(board):
         say(line)
@@ -320,25 +327,6 @@ def farewell(board: Board, store: RecordStore) -> str:
     if store.failure:
         return texts.sentence(texts.not_saved(str(store.games), store.failure))
     return "Saved; 'tabletop play' continues this game."
-
-
-def _rng(seating: Seating, board: Board) -> random.Random:
-    """The engine's choices depend only on the seed and the position, as the board's do:
-    a game continued after a crash gets the move it would have got."""
-    moves = " ".join(board.move_text(m) for m in board.move_stack)
-    return random.Random(f"{seating.seed}:{board.game}:{moves}")
-
-
-def _undo(board: Board, seats: dict[str, str], say) -> bool:
-    """Take back to the person's previous turn (over the engine's reply too)."""
-    if not board.move_stack:
-        say("Nothing to undo.")
-        return False
-    taken = [board.pop()]
-    while board.move_stack and seats[board.turn] == "engine":
-        taken.append(board.pop())
-    say(f"Took back {', '.join(board.move_text(m) for m in reversed(taken))}.")
-    return True
 
 
 # --- what the terminal says -------------------------------------------------------------
@@ -379,9 +367,6 @@ def example_move(board: Board) -> str:
     middle_y = sum(y for _, y in position.values()) / len(position)
     return min(places, key=lambda text: ((position[text][0] - middle_x) ** 2
                                          + (position[text][1] - middle_y) ** 2, text))
-
-
-#: A hole's column letter and row number, after Akron's level digit if there is one.
 
 
 def _positions(holes) -> dict[str, tuple[int, int]]:

@@ -102,7 +102,8 @@ class Pipeline:
 
     @property
     def status(self) -> Event | None:
-        """The last event reported (``None`` before the board was first judged)."""
+        """The last event reported (``None`` before the board was first judged, or once
+        the caller set it aside)."""
         return self._status
 
     @property
@@ -158,6 +159,13 @@ class Pipeline:
             return []
         self._status = InSync()
         return self._judge(may_take_back=False)
+
+    def set_aside(self) -> None:
+        """The caller set aside what :meth:`resync` reported (a change made by a button
+        puts the table in sync mode instead of reading it as moves): forget it, so the
+        next settled board is reported even when it is judged the same way, and the
+        caller sees every change until the board matches."""
+        self._status = None
 
     def _may_take_back(self) -> bool:
         """The last judgement matched the game, or saw only part of the last move's pieces

@@ -1,4 +1,4 @@
-"""The game in progress on a physical board: turns, the engine's moves, takebacks, saving.
+"""The game in progress on a board: turns, the engine's moves, takebacks, saving.
 
 The session is the only place where the game changes. Sensor readings go through the
 sensing pipeline; a ``Moved`` is pushed, a ``Takeback`` popped, and every change is saved
@@ -12,6 +12,12 @@ The session is always in one :class:`State`, derived from what it holds, so it c
 disagree with itself. ``revision`` counts the changes anything shown depends on: the
 loop redraws the LEDs and the screen only when it moved. Its texts come from
 :mod:`app.table.texts`.
+
+A session may also run with no board at all (``physical=False``: ``tabletop play`` in a
+terminal), so that every front end shares one game, undo, hint, seeded engine and record.
+Then nothing is sensed and no piece waits to be placed: a typed move is played and no
+more, the engine's move is played as soon as :meth:`Session.poll` finds its search done,
+and an undo leaves nothing to lift.
 """
 
 from __future__ import annotations
@@ -63,13 +69,17 @@ class SessionError(EngineError):
 
 
 class Session:
-    """One game on one board. ``seats`` maps ``b``/``w`` to ``person`` or ``engine``."""
+    """One game on one board. ``seats`` maps ``b``/``w`` to ``person`` or ``engine``.
+
+    ``physical`` says whether the game is played with pieces on a sensed board (the
+    board, the simulator); ``False`` is a game with no board (the terminal), whose
+    moves are only ever typed and which is given no readings."""
 
     def __init__(self, board: Board, *, seats: Mapping[str, str] | None = None,
                  level: int = 2, store: RecordStore | None = None, seed: int | None = None,
                  show_legal: bool = True, debounce: float = DEBOUNCE_S,
                  settle: float = SETTLE_S, colour_sensing: bool = False,
-                 thinker: Thinker | None = None) -> None:
+                 thinker: Thinker | None = None, physical: bool = True) -> None:
         self.seats = dict(seats or {"b": "person", "w": "person"})
         if sorted(self.seats) != ["b", "w"] or not set(self.seats.values()) <= set(SEAT_KINDS):
             raise SessionError(f"seats must give b and w each person or engine, not "
@@ -78,6 +88,7 @@ class Session:
             raise SessionError(f"engine level must be 1 or more, not {level}")
         self.board = board
         self.level = level
+        self.physical = physical
         self.store = store
         if store is not None:
             store.players = self  # every record names who plays, at what level, what seed
@@ -107,6 +118,8 @@ class Session:
         self.listener: Callable[[str, dict[str, Any]], None] | None = None
         self.choice = 0
         self.setting_up = False
+        #: Whether this game was saved before and continues here (:meth:`resume_or_start`).
+        self.resumed = False
         self.message, self.message_kind = "", "info"
         self.revision = 0
         #: Why the sensors cannot be read, while they cannot.
@@ -115,46 +128,69 @@ class Session:
 
     @classmethod
     def resume_or_start(cls, store: RecordStore, game: str, options: Mapping[str, Any],
-                        record: str | None = None, **kwargs) -> "Session":
+                        record: str | None = None, *, finished: bool = True,
+                        report_kept: bool = True, **kwargs) -> "Session":
         """The game in progress on this board, else a new game of ``game`` with
         ``options``; ``kwargs`` are the session's (seats, level, seed, ...).
 
         The game in progress is the newest record of ``game`` played on the store's
-        profile; ``record`` names another one to continue (from the load list). What the
-        record says of the table (seats, level, seed) wins over ``kwargs``, and its
-        options over ``options``: those are for a new game, and a configuration changed
-        since must not change a game under way, so a difference is logged and nothing
-        more. A record that does not resume is reported on the status line and kept (set
-        aside when it is damaged), and the new game gets a record of its own."""
+        profile; ``record`` names another one to continue (from the load list). A game
+        that is over is resumed to show its end, unless ``finished`` is false (the
+        terminal, where a finished game has nothing more to show): then a new game
+        starts and the old record stays. What the record says of the table (seats,
+        level, seed) wins over ``kwargs``, and its options over ``options``: those are
+        for a new game, and a configuration changed since must not change a game under
+        way, so a difference is logged and nothing more; ``report_kept=False`` leaves
+        that to the caller (the terminal's flags are no configuration, and it words the
+        difference itself). A record that does not resume is reported on the status
+        line and kept (set aside when it is damaged), and the new game gets a record of
+        its own."""
         if record is not None:
             resumed = store.load(store.games / record)
         else:
             resumed = store.resume(game, store.profile)
-        if resumed.board is not None:
+        if resumed.board is not None and (finished or not resumed.board.is_game_over()):
             board = resumed.board
             session = cls(board, store=store, **{**kwargs, **resumed.table})
+            session.resumed = True
             session._say(texts.resumed(store.current.name, len(board.move_stack)))
             log.info("resumed %s with %d moves", store.current, len(board.move_stack))
-            recorded = {"options": dict(board.options), **resumed.table}
-            configured = {key: kwargs[key] for key in ("seats", "level") if key in kwargs}
-            if options and board.game == game:
-                configured["options"] = dict(new_game(game, **options).options)
-            kept = [key for key, value in configured.items()
-                    if key in recorded and recorded[key] != value]
-            if kept:
-                said = texts.kept_own(store.current.name,
-                                      " and ".join(filter(None, (", ".join(kept[:-1]),
-                                                                 kept[-1]))))
-                session._say(said)
-                log.warning(said)
+            if report_kept:
+                session._report_kept(game, options, kwargs, resumed.table)
             return session
-        board = new_game(game, **options)
-        session = cls(board, store=store, **kwargs)
-        store.start(board)
-        session.setting_up = game_info(board.game).setup
+        session = cls.start_new(store, game, options, **kwargs)
         if resumed.problem:
             session._say(resumed.problem, "error")
         return session
+
+    @classmethod
+    def start_new(cls, store: RecordStore, game: str, options: Mapping[str, Any],
+                  **kwargs) -> "Session":
+        """A new game of ``game`` with ``options``, its record started in ``store``;
+        ``kwargs`` are the session's. Whatever game of ``game`` is unfinished stays
+        saved."""
+        board = new_game(game, **options)
+        session = cls(board, store=store, **kwargs)
+        store.start(board)
+        session._lay_out()
+        return session
+
+    def _report_kept(self, game: str, options: Mapping[str, Any],
+                     kwargs: Mapping[str, Any], table: Mapping[str, Any]) -> None:
+        """Say (and log) which of the seats, level and options asked for a new game the
+        resumed game keeps its own of."""
+        recorded = {"options": dict(self.board.options), **table}
+        configured = {key: kwargs[key] for key in ("seats", "level") if key in kwargs}
+        if options and self.board.game == game:
+            configured["options"] = dict(new_game(game, **options).options)
+        kept = [key for key, value in configured.items()
+                if key in recorded and recorded[key] != value]
+        if kept:
+            said = texts.kept_own(self.store.current.name,
+                                  " and ".join(filter(None, (", ".join(kept[:-1]),
+                                                             kept[-1]))))
+            self._say(said)
+            log.warning(said)
 
     # --- readings from the sensors ------------------------------------------------------
     def on_reading(self, hole: str, on: bool, t: float, colour: str | None = None) -> list[Event]:
@@ -342,14 +378,16 @@ class Session:
     def _changed(self, by_hand: bool = True) -> list[Event]:
         """After a push or pop: save first, then look at the board again. A change made
         by a button rather than by hand leaves pieces to move: that is sync mode at once,
-        or lifting them one by one could look like moves on the way."""
+        or lifting them one by one could look like moves on the way. Without a board
+        there is nothing to look at, so never sync mode."""
         if self.store is not None:
             self._saving(lambda: self.store.save(self.board))
         self._forget_engine()
         self.error, self.candidates, self.sync, self.sync_strict = frozenset(), (), None, False
         self.correction = None
-        events = self.pipeline.resync(self.board)
+        events = self.pipeline.resync(self.board) if self.physical else []
         if events and not by_hand:
+            self.pipeline.set_aside()
             events, self.sync, self.sync_strict = [], self._difference(), True
             self._tell("out_of_sync", fill=sorted(self.sync.fill), empty=sorted(self.sync.empty))
             self._say(texts.SYNC, "sync")
@@ -361,7 +399,7 @@ class Session:
 
     def _plan_engine(self) -> None:
         """When the engine is to move, start its search; its move, once found, waits for
-        a person to place it."""
+        a person to place it on a board, and is played without one (see :meth:`poll`)."""
         if self.board.is_game_over() or self.seats[self.board.turn] != "engine":
             self.pending = None
             return
@@ -370,13 +408,20 @@ class Session:
         self._announce_pending()
 
     def _think(self, purpose: str) -> None:
+        """Start a search. One done at once (an inline thinker's) is taken at once: its
+        hint shown, its move lit on a board. Without a board taking the move plays it,
+        which waits for the front end's :meth:`poll`, so that no call plays a move it
+        was not asked for: not the constructor, before the record is started, nor a
+        person's move, before the front end has shown it."""
         self._thinking_for, self._progress_step = purpose, 0
         self.thought = self.thinker.think(self.board, self.level, self._rng())
-        self.poll()
+        if self.physical or purpose == "hint":
+            self.poll()
 
     def poll(self) -> None:
-        """Take the engine's move once its search is done; note its progress meanwhile;
-        write what a failed save left waiting. The loop calls this every turn."""
+        """Take the engine's move once its search is done (lit for a person to place on
+        a board, played at once without one); note its progress meanwhile; write what a
+        failed save left waiting. The loop calls this every turn."""
         if self.store is not None and self.store.failure:
             self._saving(self.store.retry)
         thought = self.thought
@@ -395,9 +440,11 @@ class Session:
         if self._thinking_for == "hint":
             self.suggestion = thought.move
             self._say(texts.hint(self.board.move_text(thought.move)))
-        else:
+        elif self.physical:
             self.pending = thought.move
             self._announce_pending()
+        else:
+            self._play(thought.move)  # nothing is sensed: no events come of it
 
     def _announce_pending(self) -> None:
         if self.pending is not None and self.sync is None and not self.error:
@@ -415,8 +462,8 @@ class Session:
         return random.Random(f"{self.seed}:{self.board.game}:{moves}")
 
     def undo(self) -> None:
-        """Take back to the last position a person was to move in; the LEDs then show
-        which pieces to lift."""
+        """Take back to the last position a person was to move in; on a board the LEDs
+        then show which pieces to lift."""
         self.revision += 1
         if not self.board.move_stack:
             self._say(texts.NOTHING_TO_TAKE_BACK)
@@ -513,14 +560,20 @@ class Session:
         if self.store is not None:
             self._saving(lambda: self.store.start(self.board))
         self.error, self.candidates, self.sync = frozenset(), (), None
-        self.setting_up = game_info(game).setup
+        self._lay_out()
         self._say(texts.new_game(game))
         log.info("new game of %s", game)
         self.correction = None
-        if self.pipeline.resync(self.board):
+        if self.physical and self.pipeline.resync(self.board):
+            self.pipeline.set_aside()
             self.sync, self.sync_strict = self._difference(), True
             self._say(texts.CLEAR_BOARD, "sync")
         self._plan_engine()
+
+    def _lay_out(self) -> None:
+        """A new game whose board is laid out before play (Kulami's panels) starts with
+        the setup scene; with no board there is nothing to lay out."""
+        self.setting_up = self.physical and game_info(self.board.game).setup
 
     # --- what to show -------------------------------------------------------------------
     @property
