@@ -229,13 +229,13 @@ def test_bad_start_up_is_one_line(args, message, game_log, two_people, capsys):
 @pytest.mark.parametrize("device", ["open_strip", "open_source"])
 def test_a_device_that_does_not_open_leaves_no_game_record(tmp_path, two_people, monkeypatch,
                                                            capsys, device):
-    from app.cli import run as run_command
     from app.errors import DeviceError
+    from app.table import assembly
 
     def broken(profile):
         raise DeviceError(f"profile {profile.name}: {device}: GPIO18 is busy")
 
-    monkeypatch.setattr(run_command, device, broken)
+    monkeypatch.setattr(assembly, device, broken)
     assert main(["run", "--profile", "kulami-sim", "--config", str(two_people)]) == 1
     err = capsys.readouterr().err
     assert err == f"tabletop run: profile kulami-sim: {device}: GPIO18 is busy\n"
@@ -277,9 +277,10 @@ def test_a_game_from_the_load_list_continues_in_a_new_session_on_the_same_device
         def __init__(self, session, load):
             self.session, self.load = session, load
 
-    real_strip = run_command.open_strip
+    from app.table import assembly
+    real_strip = assembly.open_strip
     monkeypatch.setattr(run_command, "status_screen", Screen)
-    monkeypatch.setattr(run_command, "open_strip",
+    monkeypatch.setattr(assembly, "open_strip",
                         lambda profile: strips.append(real_strip(profile)) or strips[-1])
     assert main(["run", "--profile", "kulami-sim", "--config", str(two_people)]) == 0
     output = capsys.readouterr().out

@@ -477,11 +477,12 @@ def test_a_pi_says_each_problem_once(pi):
 
 def test_selftest_stops_before_the_lamps_when_a_check_fails(monkeypatch, capsys):
     from app.cli import main, selftest
+    from app.table import assembly
     monkeypatch.setattr(selftest, "check_system", lambda profile, **kw: [
         Finding("machine", True, "machine: a Pi"),
         Finding("groups", False, "groups: join spi"),
         Finding("SPI", False, "SPI: turn it on")])
-    monkeypatch.setattr(selftest, "open_strip", never)
+    monkeypatch.setattr(assembly, "open_strip", never)
     assert main(["selftest", "--profile", "kulami-sim"]) == 1
     captured = capsys.readouterr()
     assert captured.out == "ok   machine: a Pi\nFAIL groups: join spi\nFAIL SPI: turn it on\n"
@@ -491,8 +492,9 @@ def test_selftest_stops_before_the_lamps_when_a_check_fails(monkeypatch, capsys)
 
 
 def test_system_only_stops_after_the_checks(monkeypatch, capsys):
-    from app.cli import main, selftest
-    monkeypatch.setattr(selftest, "open_strip", never)
+    from app.cli import main
+    from app.table import assembly
+    monkeypatch.setattr(assembly, "open_strip", never)
     assert main(["selftest", "--profile", "kulami-sim", "--system-only"]) == 0
     assert capsys.readouterr().out == ("ok   system: profile kulami-sim simulates its "
                                        "sensors and LEDs: no hardware to check\n")
@@ -512,12 +514,13 @@ def test_selftest_passes_the_configurations_buttons_to_the_check(tmp_path, monke
 
 def test_checks_that_could_not_run_leave_the_rest_to_the_drivers(monkeypatch, capsys):
     from app.cli import main, selftest
+    from app.table import assembly
     skipped = Finding("machine", False, "machine: not a Pi", ran=False)
     monkeypatch.setattr(selftest, "check_system", lambda profile, **kw: [skipped])
 
     def no_spi(profile):
         raise DeviceError("LEDs: no SPI bus")
-    monkeypatch.setattr(selftest, "open_strip", no_spi)
+    monkeypatch.setattr(assembly, "open_strip", no_spi)
     assert main(["selftest", "--profile", "kulami-sim"]) == 1
     assert capsys.readouterr().err == "tabletop selftest: LEDs: no SPI bus\n"
     # with --system-only nothing else would test: checks that could not run fail it

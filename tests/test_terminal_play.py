@@ -14,11 +14,12 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from app.cli import main
-from app.cli.play import PROFILE, TERMINAL, help_line, play
+from app.cli.play import PROFILE, help_line, play
 from app.cli.terminal import (AREA_SHADES, OPEN_CELL, OWNED_CELL, _fg, _shades, cell_places,
                               hole_positions, render)
 from app.games import game, new_game
 from app.table.session import Session
+from app.table.thinker import InlineThinker
 from app.table.store import RecordStore, default_data_dir
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -32,7 +33,8 @@ def plain(text):
 
 def terminal_session(board, seats, seed=1, store=None):
     """The session ``tabletop play`` drives: no board, the engine searching inline."""
-    return Session(board, seats=dict(seats), level=2, seed=seed, store=store, **TERMINAL)
+    return Session(board, seats=dict(seats), level=2, seed=seed, store=store, physical=False,
+                   thinker=InlineThinker())
 
 
 def run_game(lines, seats, seed=1, name="kulami", colour=None, **options):

@@ -23,6 +23,7 @@ from app.cli import split_options
 from app.cli.terminal import render, wants_colour
 from app.games import GAMES, game
 from app.table import texts
+from app.table.assembly import Assembly
 from app.table.session import Session
 from app.table.store import SEAT_KINDS, RecordStore, Resumed, Saved, default_data_dir
 from app.table.thinker import InlineThinker
@@ -34,10 +35,6 @@ from engines.players import DEFAULT_LEVEL, LEVELS, level_argument
 #: What the store records as the board a terminal game is played on, so that
 #: ``tabletop play`` continues its own games and a board or the simulator theirs.
 PROFILE = "terminal"
-#: The session's keyword arguments in the terminal: no board, so a typed move is played
-#: as it is and the engine's as soon as it is found, found in this thread as the prompt
-#: waits for it anyway.
-TERMINAL = {"physical": False, "thinker": InlineThinker()}
 #: Who plays unless told: the person at the keyboard first, against the engine.
 DEFAULT_SEATS = {"b": "person", "w": "engine"}
 #: The commands besides moves, as the help line shows them.
@@ -157,22 +154,28 @@ def run(args) -> int:
     return play(session, sys.stdin, sys.stdout)
 
 
+def terminal(store: RecordStore, **settings) -> Assembly:
+    """The terminal's table: a store and a session with no board (a typed move is played
+    as it is, the engine's as soon as it is found), the search run in this thread, as the
+    prompt waits for it anyway."""
+    return Assembly(store, settings=settings, thinker=InlineThinker())
+
+
 def resume_or_start(store: RecordStore, args, say) -> Session:
     """The unfinished terminal game of the game asked for, unless ``--new`` or options
     ask for a new game; else a new game with the options and players the arguments
     give, its record started. Which it is, is said."""
     info = game(args.game or next(iter(GAMES)))
     name = info.name
-    asked = dict(seats=seats_asked(info, args), level=args.level or DEFAULT_LEVEL,
-                 seed=args.seed, **TERMINAL)
+    table = terminal(store, seats=seats_asked(info, args),
+                     level=args.level or DEFAULT_LEVEL, seed=args.seed)
     options = split_options(args.options)
     if args.new or options:
-        session = Session.start_new(store, name, options, **asked)
+        session = table.session(name, options, new=True)
     else:
         # The flags describe a new game: a game under way keeps its own players and
         # level, which is said below in the terminal's words.
-        session = Session.resume_or_start(store, name, {}, finished=False,
-                                          report_kept=False, **asked)
+        session = table.session(name, {}, finished=False, report_kept=False)
     if session.message_kind == "error":  # a record that does not resume
         say(texts.sentence(session.message))
     board = session.board
@@ -216,9 +219,8 @@ def load(store: RecordStore, name: str | None, number: int, stdin: TextIO,
     if loaded[number - 1].board is None:
         raise RecordError(loaded[number - 1].problem)
     # A record without players of its own (written by hand) gets the terminal's.
-    session = Session.resume_or_start(store, entry.game, {}, record=entry.path.name,
-                                      report_kept=False, seats=DEFAULT_SEATS,
-                                      level=DEFAULT_LEVEL, **TERMINAL)
+    table = terminal(store, seats=DEFAULT_SEATS, level=DEFAULT_LEVEL)
+    session = table.session(entry.game, {}, record=entry.path.name, report_kept=False)
     say(f"Continuing {store.current.name} at move {len(session.board.move_stack)}.")
     return session
 

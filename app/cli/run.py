@@ -19,17 +19,14 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Callable
-from functools import partial
 
 from app.cli import logging_to_stdout, speed
 from app.errors import install_extra
-from app.hardware.buttons import Buttons
-from app.hardware.devices import open_source, open_strip
 from app.hardware.profile import ProfileError, load_profile
 from app.table.sensorlog import read_log_file
 from app.table.config import load_config
-from app.table.loop import Table
 from app.table.service import Notifier, ServiceStop, stop_on_signals
+from app.table.assembly import Assembly, open_devices
 from app.table.session import Session
 from app.table.store import RecordStore, Saved
 from app.table.thinker import InlineThinker, Thinker
@@ -79,33 +76,29 @@ def _run(args) -> int:
         header, readings = read_log_file(args.log, profile)  # of the profile's game
         options = dict(header.options)
     notifier = Notifier.from_environ()
-    strip = source = buttons = None
+    devices = None
     with stop_on_signals():
         try:
             # The devices first: a board that cannot light or sense its pieces cannot
             # play, and must not start (and save) a game either.
-            strip = open_strip(config.leds(profile))  # [leds] brightness, if set
-            if config.buttons:
-                buttons = Buttons(config.buttons)
-            if readings is None:
-                source = open_source(profile)
+            devices = open_devices(config.leds(profile), sensors=readings is None,
+                                   buttons=config.buttons)  # [leds] brightness, if set
             store = RecordStore(config.data_dir, profile=profile.name)
             log.info("profile %s, game %s, records in %s", profile.name, profile.game,
                      store.directory)
             # A replayed log plays in log time: the engine answers at once, as it would
             # have had all the time in the world between the logged readings.
-            thinker = InlineThinker() if readings is not None else Thinker()
-            new_session = partial(Session.resume_or_start, store, seats=config.seats,
-                                  level=config.level, seed=config.seed,
-                                  show_legal=config.show_legal,
-                                  colour_sensing=profile.sensors.colour, thinker=thinker)
-            session = new_session(profile.game, options)
+            assembly = Assembly(store, profile, settings=dict(
+                seats=config.seats, level=config.level, seed=config.seed,
+                show_legal=config.show_legal),
+                thinker=InlineThinker() if readings is not None else Thinker())
+            session = assembly.session(profile.game, options)
             screen = status_screen(session, load=None if readings is not None
                                    else _continue_saved,
                                    board=profile.sensors.driver != "simulated")
             while True:
-                table = Table(session, profile, strip, source, screen=screen,
-                              buttons=buttons, notifier=notifier, blink_s=config.blink_s)
+                table = assembly.table(session, devices, screen=screen, notifier=notifier,
+                                       blink_s=config.blink_s)
                 notifier.ready(f"playing {session.board.game}")
                 try:
                     if readings is None:
@@ -118,17 +111,16 @@ def _run(args) -> int:
                     if session.thought is not None:
                         session.thought.cancel()
                     log.info("continuing %s from the load list", chosen.saved.path.name)
-                    session = new_session(chosen.saved.game, {},
-                                          record=chosen.saved.path.name)
+                    session = assembly.session(chosen.saved.game, {},
+                                               record=chosen.saved.path.name)
                     screen.console.session, screen.dirty = session, True
         except ServiceStop as stop:
             log.info("stopping on %s", stop)
         finally:
             notifier.stopping()
-            for device in (buttons, source, strip):
-                if device is not None:
-                    device.close()
-            log.info("LEDs off, stopped")
+            if devices is not None:
+                devices.close()
+                log.info("LEDs off, stopped")
             notifier.close()
     return 0
 

@@ -33,11 +33,11 @@ from dataclasses import dataclass, field
 from app.cli import seconds
 from app.colours import ROLE_COLOURS
 from app.errors import DeviceError
-from app.hardware.devices import open_source, open_strip
 from app.hardware.leds import Colour, LedStrip, SimulatedStrip, frame_ma
 from app.hardware.profile import Profile, load_profile
 from app.hardware.sensors import SensorSource, SimulatedSensors
 from app.hardware.system_check import Finding, check_system
+from app.table.assembly import open_devices
 from app.table.config import load_config
 from app.table.scene import single_scene
 
@@ -220,11 +220,9 @@ def run(args) -> int:
         if skipped:
             raise DeviceError(skipped[0].line)
         return 0
-    strip = open_strip(profile)
-    source = None
+    devices = open_devices(profile, sensors=args.only != "lamps")
+    strip, source = devices.strip, devices.source
     try:
-        if args.only != "lamps":
-            source = open_source(profile)
         hand = None
         if isinstance(strip, SimulatedStrip) and isinstance(source, SimulatedSensors):
             hand = SimulatedHand(profile, strip, source)
@@ -240,6 +238,4 @@ def run(args) -> int:
     except KeyboardInterrupt:
         return 130
     finally:
-        if source is not None:
-            source.close()
-        strip.close()
+        devices.close()

@@ -1,0 +1,104 @@
+"""One way to put a table together, for every front end.
+
+A table is a profile's devices (the LED strip, the sensors, the buttons), a record store,
+a session resumed from it or started in it, and the loop that turns them. ``tabletop
+run`` builds all of it from the configuration; the simulator from a ``-sim`` profile
+and the menu's choice; the self-test only the devices; ``tabletop play`` only the store
+and a session with no board. Each goes through :class:`Assembly`, so how a table is
+built (the strip opened first, a game resumed or started, the sensors' colour sense
+passed to the session) is decided here once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.hardware.buttons import Buttons
+from app.hardware.devices import open_source, open_strip
+from app.hardware.leds import LedStrip
+from app.hardware.profile import Profile
+from app.hardware.sensors import SensorSource
+from app.table.loop import Table
+from app.table.session import Session
+from app.table.store import RecordStore
+from app.table.thinker import Thinker
+
+
+@dataclass
+class Devices:
+    """A board's open devices; ``close`` turns the LEDs off last."""
+
+    strip: LedStrip
+    source: SensorSource | None = None
+    buttons: Buttons | None = None
+
+    def close(self) -> None:
+        """Close the buttons, the sensors and the strip, each even if one before fails."""
+        try:
+            if self.buttons is not None:
+                self.buttons.close()
+        finally:
+            try:
+                if self.source is not None:
+                    self.source.close()
+            finally:
+                self.strip.close()
+
+
+def open_devices(profile: Profile, *, sensors: bool = True,
+                 buttons: Mapping[str, int] | None = None) -> Devices:
+    """The devices ``profile`` describes: the strip first (a board that cannot light its
+    holes cannot play, and must not start and save a game either), then the buttons
+    (action -> GPIO pin) and the sensors if asked. One that fails closes the ones opened
+    before its error goes on; a real device never turns into a simulated one."""
+    devices = Devices(open_strip(profile))
+    try:
+        if buttons:
+            devices.buttons = Buttons(buttons)
+        if sensors:
+            devices.source = open_source(profile)
+    except BaseException:
+        devices.close()
+        raise
+    return devices
+
+
+@dataclass
+class Assembly:
+    """What a table is built from: its ``store`` (which names the profile its games are
+    played on), the ``profile`` (``None`` for a game with no board), and what a new
+    session is given (seats, level, seed, ``show_legal``, a ``thinker``); a resumed game
+    keeps what its record says of them."""
+
+    store: RecordStore
+    profile: Profile | None = None
+    settings: Mapping[str, Any] = field(default_factory=dict)
+    thinker: Thinker | None = None
+
+    def _kwargs(self, overrides: Mapping[str, Any]) -> dict[str, Any]:
+        physical = self.profile is not None
+        kwargs = dict(self.settings, physical=physical, thinker=self.thinker)
+        if physical:
+            kwargs["colour_sensing"] = self.profile.sensors.colour
+        return {**kwargs, **overrides}
+
+    def session(self, game: str, options: Mapping[str, Any], *, record: str | None = None,
+                new: bool = False, **overrides: Any) -> Session:
+        """The game of ``game`` in progress on this board (or the saved ``record``),
+        else a new one with ``options``; ``new`` starts one whatever is saved.
+        ``overrides`` change the session's settings for this one (a seed of its own, a
+        finished game not shown again: ``finished=False``)."""
+        kwargs = self._kwargs(overrides)
+        if new:
+            kwargs.pop("finished", None)
+            kwargs.pop("report_kept", None)
+            return Session.start_new(self.store, game, options, **kwargs)
+        return Session.resume_or_start(self.store, game, options, record=record, **kwargs)
+
+    def table(self, session: Session, devices: Devices, **loop: Any) -> Table:
+        """The loop that turns ``session`` on ``devices`` (``loop``: the screen, the
+        notifier, the blink period)."""
+        return Table(session, self.profile, devices.strip, devices.source,
+                     buttons=devices.buttons, **loop)
