@@ -4,13 +4,14 @@ real positions so the texts are the ones a player would see."""
 from __future__ import annotations
 
 import random
+import re
 
 from app.games import new_game
 from app.table.status import Status
 from engines.players import choose_move
 
 GAMES = {"kulami": {"layout": "square-1", "scoring": 1}, "conhex": {"pie": True, "handicap": 0},
-         "akron": {}}
+         "akron": {}, "blokus-duo": {}}
 SEATS = {"b": "person", "w": "engine"}
 
 
@@ -52,7 +53,10 @@ def states(game: str) -> dict[str, Status]:
     taken = sorted(middle.sensor_view())
     return {
         "start": snapshot(played(game, 0), message="Place a piece on any lit hole."),
-        "playing": snapshot(middle, message="Your move: place a piece on a lit hole."),
+        # The person's turn (in Blokus Duo, where a player who cannot place is passed
+        # over, the board's may be the engine's).
+        "playing": snapshot(middle, turn="b",
+                            message="Your move: place a piece on a lit hole."),
         "illegal": snapshot(middle, message_kind="error",
                             message=f"{taken[0]} is taken: take the new piece away."),
         "sync": snapshot(middle, message_kind="sync",
@@ -82,8 +86,9 @@ import pygame
 import pytest
 
 from app.games import game as game_info
-from app.screen.paint import MESSAGE_COLOURS, Action, Painter
-from app.screen.status import CONFIRM, HINT, NEW, TURN, UNDO, draw_status
+from app.screen.paint import MESSAGE_COLOURS, TEXT, Action, Painter
+from app.screen.status import (CONFIRM, HINT, MOVES, MOVES_SIZES, NEW, PENDING_SIZE, TURN,
+                               UNDO, draw_status)
 from app.table import texts as words
 
 SIZES = [(800, 480), (1024, 600), (1920, 1080)]
@@ -102,6 +107,13 @@ def render(status: Status, size=(800, 480), path=None):
         pygame.image.save(surface, str(path))
         surface = pygame.image.load(str(path))
     return surface, drawn
+
+
+def move_list(drawn, size, area=None) -> list[tuple[str, pygame.Rect]]:
+    """The move list's lines as drawn: the texts in the Moves box but its title."""
+    box = Painter(pygame.Surface(size), area).rect(*MOVES)
+    return [(text, rect) for text, rect in drawn.texts
+            if box.colliderect(rect) and not text.startswith("Moves (")]
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -131,10 +143,11 @@ def test_every_state_shows_game_options_seats_turn_and_scores(all_states, game, 
         assert game_info(game).score_label(status.options) in text
     assert words.sentence(status.message) in text
     assert f"Moves ({len(status.moves)})" in text
-    if status.moves:
-        start = (len(status.moves) - 1) // 2 * 2
-        last_line = f"{start // 2 + 1}. " + "  ".join(status.moves[start:])
-        assert last_line in [line for line, _ in drawn.texts]
+    if status.moves:  # the list ends with the latest move, under its number
+        lines = move_list(drawn, surface.get_size())
+        assert lines[-1][0].endswith(status.moves[-1])
+        number = f"{(len(status.moves) - 1) // 2 + 1}. "
+        assert any(line.startswith(number) for line, _ in lines[-2:])
     # The turn disc, read back from the PNG, is the colour of the player it names.
     disc = Painter(surface).rect(TURN[0], TURN[1], 40, TURN[3]).center
     shown = status.outcome.winner if status.outcome else status.turn
@@ -178,6 +191,65 @@ def test_the_engines_move_waiting_to_be_placed_is_shown_large(all_states, game):
     height = {text: rect.height for text, rect in drawn.texts}
     message_lines = [t for t in height if status.message.startswith(t)]
     assert message_lines and height[line] > height[message_lines[0]]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_engines_move_is_named_once_large_where_the_message_names_it(all_states, game):
+    # The issue: "The engine plays X: place it there", then "Engine's move: X" too.
+    waiting = all_states[game]["waiting"]
+    move = waiting.pending
+    status = Status(**{**waiting.__dict__,
+                       "message": f"the engine plays {move}: place it there"})
+    surface, drawn = render(status)
+    named = [(text, rect) for text, rect in drawn.texts
+             if move in (word.strip(".,:") for word in text.split())]
+    assert len(named) == 1
+    assert not [text for text, _ in drawn.texts if text.startswith("Engine's move:")]
+    large = Painter(surface).font(PENDING_SIZE).get_height()
+    assert named[0][1].height >= large
+
+
+# The Moves panel: the whole window at 921x660 gives the status screen 461x660 beside
+# the board; the others are whole screens.
+WHERE = [((800, 480), None), ((1024, 600), None), ((921, 660), pygame.Rect(460, 0, 461, 660))]
+
+
+@pytest.mark.parametrize("size,area", WHERE)
+@pytest.mark.parametrize("game", GAMES)
+def test_the_move_list_stays_in_its_box_in_one_size_and_shows_the_latest_move(
+        all_states, game, size, area):
+    """The issue: Blokus Duo's moves (``k4,j5,k5,l5,k6``) ran past the box and the
+    window's edge, each line shrunk to its own size."""
+    for name in ("playing", "over"):
+        status = all_states[game][name]
+        surface = pygame.Surface(size)
+        drawn = draw_status(surface, status, area)
+        paint = Painter(surface, area)
+        box = paint.rect(*MOVES)
+        lines = move_list(drawn, size, area)
+        assert lines, (game, name)
+        assert [text for text, rect in lines if not box.contains(rect)] == []
+        # One size for every line: each is exactly its text drawn in that size.
+        sizes = [s for s in MOVES_SIZES
+                 if all(paint.font(s).render(text, True, TEXT).get_size() == rect.size
+                        for text, rect in lines)]
+        assert sizes, [(text, rect.size) for text, rect in lines]
+        # Scrolled to the end: the latest move last, whole pairs from a number down.
+        assert lines[-1][0].endswith(status.moves[-1])
+        assert re.match(r"\d+\. ", lines[0][0])
+        tops = [rect.top for _, rect in lines]
+        assert tops == sorted(tops) and len(set(tops)) == len(tops)
+
+
+def test_a_pair_too_long_for_a_line_puts_its_second_move_under_the_first():
+    moves = ("f9,e10,f10,g10,f11", "k4,j5,k5,l5,k6", "c12,d12,d13,e13,f13")
+    status = snapshot(new_game("blokus-duo"), moves=moves)
+    surface, drawn = render(status)
+    lines = move_list(drawn, (800, 480))
+    assert [text for text, _ in lines] == ["1. f9,e10,f10,g10,f11", "k4,j5,k5,l5,k6",
+                                           "2. c12,d12,d13,e13,f13"]
+    number_width = Painter(surface).font(MOVES_SIZES[-1]).size("1. ")[0]
+    assert lines[1][1].left == lines[0][1].left + number_width  # under the first move
 
 
 def test_thinking_shows_a_progress_bar_that_grows(all_states):
@@ -363,7 +435,9 @@ def test_the_legend_names_each_light_in_use_beside_a_lamp_of_its_colour(all_stat
     status = all_states[game][name]
     surface, drawn = render(status, size)
     roles = legend_roles(status)
-    assert roles and TITLE in [text for text, _ in drawn.texts]
+    # A finished Blokus Duo game lights nothing: it has no areas to own or win.
+    assert roles or (game, name) == ("blokus-duo", "over")
+    assert TITLE in [text for text, _ in drawn.texts]
     legend = Painter(surface).rect(*LEGEND)
     for role in roles:
         words_for = meaning(status, role)

@@ -251,3 +251,74 @@ def test_the_real_simulator_loop_closes_the_serial_board_with_the_window(monkeyp
     monkeypatch.setattr(pygame.event, "get", lambda: [pygame.event.Event(pygame.QUIT)])
     sim.run(open_display(DisplayChoice("dummy", False), (800, 480)))
     assert device.link is None and not serial_board._LINKS and sim.device is None
+
+
+# --- pictures: --screenshot and --screen ------------------------------------------------
+
+def test_a_picture_is_saved_off_screen_with_no_window_even_on_a_desktop(monkeypatch,
+                                                                        tmp_path, capsys):
+    def no_window(*args, **kwargs):
+        raise AssertionError("a window was opened")
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("DISPLAY", ":0")  # a desktop there, and SDL told to use it
+    monkeypatch.setenv("SDL_VIDEODRIVER", "x11")
+    monkeypatch.setattr(display, "choose_display", no_window)
+    monkeypatch.setattr(display, "open_display", no_window)
+    monkeypatch.setattr(pygame.display, "set_mode", no_window)
+    window, screen = tmp_path / "board.png", tmp_path / "screen.png"
+    assert main(["simulate", "blokus-duo", "--moves", "3", "--seed", "2",
+                 "--screenshot", str(window), "--screen", str(screen)]) == 0
+    assert capsys.readouterr().out.splitlines() == [f"saved {window}", f"saved {screen}"]
+    assert pygame.image.load(str(window)).get_size() == WINDOW
+    assert pygame.image.load(str(screen)).get_size() == (800, 480)
+    import os
+    assert os.environ["SDL_VIDEODRIVER"] == "dummy"
+    # Nothing was saved but the pictures: the user's games are left alone.
+    assert not (tmp_path / "data").exists()
+
+
+def test_the_same_arguments_make_the_same_picture_and_the_moves_show(tmp_path, capsys):
+    def picture(name, *argv):
+        path = tmp_path / name
+        assert main(["simulate", "kulami", *argv, "--screen", str(path)]) == 0
+        return pygame.image.tobytes(pygame.image.load(str(path)), "RGB")
+
+    seeded = picture("a.png", "--moves", "5", "--seed", "4")
+    assert picture("b.png", "--moves", "5", "--seed", "4") == seeded
+    assert picture("c.png", "--moves", "5", "--seed", "5") != seeded
+    board = new_game("kulami")
+    board.push_text("d4")
+    one, other = (board.move_text(move) for move in list(board.legal_moves)[:2])
+    assert picture("d.png", "--play", f"d4 {one}") != picture("e.png", "--play", f"d4 {other}")
+    # A game over is pictured too, its end screen and all.
+    assert picture("f.png", "--moves", "999") != picture("g.png", "--moves", "0")
+
+
+@pytest.mark.parametrize("argv,line", [
+    (["chess", "--screen", "{tmp}/x.png"], "unknown game 'chess'"),
+    (["kulami", "--play", "d4 d4", "--screen", "{tmp}/x.png"],
+     "move 2 of --play, 'd4': d4 is already taken"),
+    (["kulami", "--play", "d4 z99", "--screen", "{tmp}/x.png"], "move 2 of --play, 'z99': "),
+    (["kulami", "--screenshot", "{tmp}/no/such/x.png"],
+     "cannot write {tmp}/no/such/x.png: there is no directory {tmp}/no/such"),
+    (["kulami", "--screen", "{tmp}/folder.png"],
+     "cannot write {tmp}/folder.png: it is a directory"),
+    (["kulami", "--screen", "{tmp}/x.jpg"], "{tmp}/x.jpg: pictures are saved as PNG"),
+    (["kulami", "--moves", "-1", "--screen", "{tmp}/x.png"],
+     "argument --moves: must be 0 moves or more, not -1"),
+    (["kulami", "--moves", "3"], "--moves and --play set out a position for a picture"),
+    (["kulami", "--serial", "--screen", "{tmp}/x.png"], "--serial needs the window"),
+])
+def test_bad_picture_input_is_one_line_and_exit_status_2(argv, line, tmp_path, capsys):
+    (tmp_path / "folder.png").mkdir()
+    argv = [word.replace("{tmp}", str(tmp_path)) for word in argv]
+    try:
+        status = main(["simulate", *argv])
+    except SystemExit as exit:  # argparse's own refusals
+        status = exit.code
+    assert status == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("tabletop simulate: ")
+    assert line.replace("{tmp}", str(tmp_path)) in err
+    assert not [path for path in tmp_path.rglob("*") if path.is_file()]  # no picture

@@ -47,13 +47,15 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message}\n")
 
 
-def number_type(what: str, rule: str, allowed: Callable[[float], bool]):
-    """An argparse type for a finite number of ``what`` that ``allowed`` accepts; anything
-    else is one line: ``expected WHAT, not 'x'`` or ``must be RULE, not -1``. NaN and the
-    infinities are refused everywhere: a sleep, a divisor or a speed chokes on them."""
+def number_type(what: str, rule: str, allowed: Callable[[float], bool],
+                kind: type = float):
+    """An argparse type for a finite number (of ``kind``, ``int`` for a count) of ``what``
+    that ``allowed`` accepts; anything else is one line: ``expected WHAT, not 'x'`` or
+    ``must be RULE, not -1``. NaN and the infinities are refused everywhere: a sleep, a
+    divisor or a speed chokes on them."""
     def convert(text: str) -> float:
         try:
-            value = float(text)
+            value = kind(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"expected {what}, not {text!r}") from None
         if not math.isfinite(value) or not allowed(value):

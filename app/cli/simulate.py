@@ -13,6 +13,14 @@ newcomer types always shows a game.
 With ``--serial`` the simulated board is a sensor board over USB: the mouse sets the
 sensors of a virtual device (the firmware's own logic behind a pseudo-terminal) and the
 table reads them through the real serial driver, as ``tabletop run`` reads a Pico.
+
+With ``--screenshot PATH`` or ``--screen PATH`` it opens no window and plays nothing:
+it sets out a position (``--moves N`` moves the engine chooses, seeded, or the moves of
+``--play``), lets the simulator settle on it with the engine's answer lit, and saves
+the window (the board beside its status screen) and the status screen alone as PNG
+pictures, drawn off-screen on SDL's dummy driver. The same arguments make the same
+pictures: the README's are made so (``make screenshots``), and a test checks they are
+current.
 """
 
 from __future__ import annotations
@@ -21,12 +29,16 @@ import logging
 import os
 import random
 import sys
+import tempfile
 import time
+from pathlib import Path
+from types import SimpleNamespace
 
-from app.cli import add_game_arguments, game_from_args, seconds
+from app.cli import add_game_arguments, game_from_args, number_type, seconds
 from app.games import game as game_info
 from app.cli.terminal import render, wants_colour
 from app.table import texts
+from engines.errors import EngineError, TabletopError
 from engines.players import DEFAULT_LEVEL, LEVELS, choose_move, level_argument
 
 log = logging.getLogger(__name__)
@@ -50,12 +62,41 @@ def register(subparsers) -> None:
                              "driver, over a pseudo-terminal (the mouse sets its sensors)")
     parser.add_argument("--pause", type=seconds, default=0.3, metavar="SECONDS",
                         help="seconds between moves of the terminal demo (default 0.3)")
+    pictures = parser.add_argument_group(
+        "pictures", "save a position as pictures instead of playing: no window opens "
+        "(SDL's dummy driver), nothing is saved but the pictures, and the same arguments "
+        "make the same pictures (the seed is 0 unless given). The position is the moves "
+        "of --moves or --play, with the engine's answer lit where it is to move. "
+        "Example: tabletop simulate --moves 17 --screenshot board.png --screen "
+        "screen.png")
+    pictures.add_argument("--screenshot", type=Path, metavar="PATH",
+                          help="save the window as it opens on a large desktop, the "
+                               "board beside its status screen, as a PNG")
+    pictures.add_argument("--screen", type=Path, metavar="PATH",
+                          help="save the status screen alone, 800x480 as on the Pi's "
+                               "display, as a PNG")
+    position = pictures.add_mutually_exclusive_group()
+    position.add_argument("--moves", type=move_count, default=0, metavar="N",
+                          help="first play N moves the engine chooses at --level, seeded "
+                               "by --seed (fewer if the game ends)")
+    position.add_argument("--play", metavar="MOVES",
+                          help="first play these moves, in one argument separated by "
+                               "spaces ('f9,e10,f10,g10,f11 j5')")
     parser.set_defaults(run=run)
+
+
+#: A number of moves to play, 0 or more.
+move_count = number_type("a number of moves", "0 moves or more", lambda v: v >= 0, kind=int)
 
 
 def run(args) -> int:
     from app.screen.display import NoDisplayError, choose_display, no_display_reason
     board = game_from_args(args)
+    if args.screenshot is not None or args.screen is not None:
+        return pictures(board, args)
+    if args.moves or args.play is not None:
+        raise TabletopError("--moves and --play set out a position for a picture: give "
+                            "--screenshot or --screen too")
     display = choose_display()
     if display is not None:
         try:
@@ -70,6 +111,13 @@ def run(args) -> int:
     return demo(board, random.Random(args.seed), sys.stdout, args.pause, args.level)
 
 
+def _seats(args) -> dict[str, str]:
+    if args.opponent == "person":
+        return {"b": "person", "w": "person"}
+    return {"b": "engine", "w": "person"} if args.engine_starts else \
+        {"b": "person", "w": "engine"}
+
+
 def _window(board, display, args) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from app.screen.display import open_display
@@ -77,11 +125,7 @@ def _window(board, display, args) -> int:
     from app.screen.simulator import WINDOW, Simulator
     from app.table.store import RecordStore, default_data_dir
 
-    if args.opponent == "person":
-        seats = {"b": "person", "w": "person"}
-    else:
-        seats = {"b": "engine", "w": "person"} if args.engine_starts else \
-            {"b": "person", "w": "engine"}
+    seats = _seats(args)
     logging.basicConfig(level=logging.INFO, format="tabletop: %(message)s")
     surface = open_display(display, WINDOW, caption="Tabletop simulator")
     store = RecordStore(default_data_dir())
@@ -94,6 +138,101 @@ def _window(board, display, args) -> int:
                  simulator.device.path)
     simulator.run(surface)
     return 0
+
+
+def pictures(board, args) -> int:
+    """Set out the position the arguments give on ``board`` and save its pictures.
+
+    The position is set out as the simulator continues a saved game after a restart
+    (its pieces put on the simulated board, through the sensors): saved in a throw-away
+    store, so the user's games are never touched, and resumed with the seats and level
+    given; the engine, if it is to move, answers at once. The clock then stands at the
+    start of a blink's on phase, so a blinking light shows lit. Bad paths and moves are
+    refused before anything is drawn."""
+    if args.serial:
+        raise TabletopError("--serial needs the window: a picture reads no sensor board")
+    paths = [path for path in (args.screenshot, args.screen) if path is not None]
+    for path in paths:
+        _check_writable(path)
+    seed = 0 if args.seed is None else args.seed
+    _set_out(board, args, random.Random(seed))
+    # Nothing here opens a window; the dummy driver makes sure nothing can.
+    os.environ["SDL_VIDEODRIVER"] = "dummy"
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame
+    from app.screen.menu import Choice
+    from app.screen.paint import DESIGN_SIZE
+    from app.screen.simulator import BLINK_S, WINDOW, Simulator
+    from app.table.store import RecordStore
+    from app.table.thinker import InlineThinker
+
+    with tempfile.TemporaryDirectory(prefix="tabletop-picture-") as data:
+        store = RecordStore(data, profile=f"{board.game}-sim")
+        # The record says who plays, as a session's own does: resumed or loaded, the
+        # game keeps these seats, level and seed.
+        store.players = SimpleNamespace(seats=_seats(args), level=args.level, seed=seed)
+        record = store.start(board)
+        clock = _Clock()
+        simulator = Simulator(Choice(board.game, dict(board.options), _seats(args),
+                                     args.level),
+                              clock=clock, seed=seed, store=store, thinker=InlineThinker(),
+                              resume=True)
+        if board.is_game_over():  # the simulator resumes only a game still going
+            simulator.load(next(saved for saved in store.saved() if saved.path == record))
+        clock.now = 1.0  # the pieces set out have settled on the sensors
+        simulator.step()
+        clock.now = (int(clock.now / (2 * BLINK_S)) + 1) * 2 * BLINK_S
+        simulator.step()
+        for path, size, draw in ((args.screenshot, WINDOW, simulator.draw),
+                                 (args.screen, DESIGN_SIZE, simulator.console.draw)):
+            if path is not None:
+                surface = pygame.Surface(size)
+                draw(surface)
+                try:
+                    pygame.image.save(surface, str(path))
+                except (pygame.error, OSError) as error:
+                    raise TabletopError(f"cannot write {path}: {error}") from None
+                print(f"saved {path}", flush=True)
+    return 0
+
+
+class _Clock:
+    """The simulator's clock while a picture is taken: it moves only when told."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _check_writable(path: Path) -> None:
+    """Refuse a picture's ``path`` that cannot be written, as one line."""
+    if path.suffix.lower() != ".png":
+        raise TabletopError(f"{path}: pictures are saved as PNG, name it .png")
+    folder = path.parent
+    if not folder.is_dir():
+        raise TabletopError(f"cannot write {path}: there is no directory {folder}")
+    if path.is_dir():
+        raise TabletopError(f"cannot write {path}: it is a directory")
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise TabletopError(f"cannot write {path}: permission denied")
+
+
+def _set_out(board, args, rng: random.Random) -> None:
+    """Play the moves of ``--play`` on ``board``, or ``--moves`` moves the engine chooses
+    with ``rng``; a move that is no move or not legal is one line naming it."""
+    if args.play is None:
+        for _ in range(args.moves):
+            if board.is_game_over():
+                break
+            board.push(choose_move(board, args.level, rng))
+        return
+    for number, text in enumerate(args.play.split(), 1):
+        try:
+            board.push_text(text)
+        except EngineError as error:
+            raise type(error)(f"move {number} of --play, {text!r}: {error}") from None
 
 
 def demo(board, rng: random.Random, out, pause: float = 0.0,

@@ -246,7 +246,7 @@ class Simulator:
         self.table = Table(session, self.profile, self.strip, self.source, screen=self,
                            blink_s=BLINK_S)
         self._drawer: BoardDrawer | None = None
-        self.tray = Tray()
+        self.tray = Tray(session.board)
         self.asking = False
         self._dirty = True
         self.step()
@@ -464,7 +464,7 @@ class Simulator:
         board = self.session.board
         tray_area = supply_area = None
         if has_tray(board):
-            board_area, tray_area = split(board_area)
+            board_area, tray_area = split(board, board_area, screen_area)
         elif has_supplies(board):
             board_area, supply_area = split_supplies(board_area)
         if (self._drawer is None or self._drawer.board is not board

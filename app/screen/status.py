@@ -8,6 +8,7 @@ state: the same Status always draws the same picture and the same buttons.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import pygame
@@ -40,6 +41,12 @@ SCORE_LABEL_W = 200
 MESSAGE = (LEFT_X, 198, LEFT_W, 194)
 THINKING_H = 44
 MOVES = (RIGHT_X, 12, RIGHT_W, 180)
+#: The move list's text sizes (design units), one for all its lines: the largest at
+#: which every pair of moves fits a line, else the smallest, at which a move of five
+#: squares with its number (``10. c12,d12,d13,e13,f13``) still does.
+MOVES_SIZES = (32, 30, 28, 26)
+#: The engine's move waiting to be placed is the largest text in the message box.
+PENDING_SIZE = 44
 LEGEND = (RIGHT_X, 200, RIGHT_W, 192)  # what the lights mean (app/screen/legend.py)
 BUTTONS = (LEFT_X, 404, 768, 64)
 
@@ -168,19 +175,24 @@ def _score_sheet(paint: Painter, status: Status, inner: pygame.Rect) -> None:
 
 
 def _message_lines(status: Status, offers: Sequence[str] = ()) -> list[tuple[str, float]]:
-    """The message box's lines with their sizes: the message, then what it refers to."""
+    """The message box's lines with their sizes: the message, then what it refers to.
+
+    The engine's move waiting to be placed is named once, large (read at arm's length
+    while placing it): by the message where it names the move ("The engine plays d4:
+    place it there"), else by a line of its own."""
     message = status.message
     if not message and status.outcome is not None:
         message = f"Game over: {status.outcome.reason}."
     # Engines word their reasons with the players' letters; the screen names colours.
     message = words.named(status.game, message)
-    lines = [(words.sentence(message), 40)] if message else []
+    named = status.pending is not None and names_move(message, status.pending)
+    lines = [(words.sentence(message), PENDING_SIZE if named else 40)] if message else []
     if status.sync_fill:
         lines.append((f"Put a piece on: {words.holes(status.sync_fill)}", 36))
     if status.sync_empty:
         lines.append((f"Take the piece off: {words.holes(status.sync_empty)}", 36))
-    if status.pending:
-        lines.append((f"Engine's move: {status.pending}", 44))
+    if status.pending and not named:
+        lines.append((f"Engine's move: {status.pending}", PENDING_SIZE))
     if len(status.candidates) > 1:
         lines.append(("Tap the move you made:", 36))
     if status.unseen > len(offers):
@@ -197,6 +209,12 @@ def _message_lines(status: Status, offers: Sequence[str] = ()) -> list[tuple[str
     return lines
 
 
+def names_move(text: str, move: str) -> bool:
+    """Whether ``text`` names ``move`` as a word of its own (``d4`` is not named by
+    ``d44``); a move's own commas and dashes stay part of it."""
+    return move in (word.strip(".,:;!?()") for word in text.split())
+
+
 def _thinking(paint: Painter, progress: float, region: tuple[float, float, float, float]
               ) -> None:
     x, y, w, h = region
@@ -210,21 +228,66 @@ def _thinking(paint: Painter, progress: float, region: tuple[float, float, float
 
 
 def _moves(paint: Painter, status: Status) -> None:
+    """The move list, numbered by pairs, every line in one size (:data:`MOVES_SIZES`):
+    a pair too long for a line (Blokus Duo's pieces, ``k4,j5,k5,l5,k6``) puts its second
+    move on a line of its own, indented, and a move too long for a line goes on after a
+    comma or a dash. The list shows its end, the latest move always in sight, and only
+    whole pairs, each under its number."""
     x, y, w, h = MOVES
     region = paint.rect(x, y, w, h)
     paint.fill(region, PANEL, radius=12)
     title = paint.rect(x + 12, y + 6, w - 24, 34)
     paint.fitted(f"Moves ({len(status.moves)})", title, 32, MUTED, min_size=22)
-    f = paint.font(32)
-    lines = [f"{n // 2 + 1}. " + "  ".join(status.moves[n:n + 2])
-             for n in range(0, len(status.moves), 2)]
-    room = region.bottom - title.bottom - paint.px(8)
-    shown = lines[-max(room // f.get_linesize(), 0):] if room > 0 else []
+    for size in MOVES_SIZES:
+        f = paint.font(size)
+        pairs = move_lines(status.moves, f, title.width)
+        if all(len(pair) == 1 for pair in pairs):
+            break
+    # A line's height: at the smallest sizes a descender ("j") reaches a pixel below
+    # the font's line, so the glyphs the list uses are measured.
+    glyphs = "".join(sorted({c for pair in pairs for _, line in pair for c in line}))
+    step = max(f.get_linesize(), f.render(glyphs, True, TEXT).get_height() if glyphs else 0)
     top = title.bottom + paint.px(4)
-    for line in shown:
-        paint.fitted(line, pygame.Rect(title.x, top, title.width, f.get_linesize()), 32,
-                     TEXT, min_size=20)
-        top += f.get_linesize()
+    room = max((region.bottom - paint.px(8) - top) // step, 0)
+    shown: list[tuple[int, str]] = []
+    for pair in reversed(pairs):
+        if len(shown) + len(pair) > room:
+            break
+        shown[:0] = pair
+    for indent, line in shown:
+        paint.text(line, (title.x + indent, top), size, TEXT)
+        top += step
+
+
+def move_lines(moves: Sequence[str], f: pygame.font.Font, width: int
+               ) -> list[list[tuple[int, str]]]:
+    """``moves`` as the move list's lines in ``f`` no wider than ``width``, pair by pair:
+    each pair's lines as (indent in pixels, text), on one line where it fits."""
+    pairs = []
+    for n in range(0, len(moves), 2):
+        number = f"{n // 2 + 1}. "
+        line = number + "  ".join(moves[n:n + 2])
+        if f.size(line)[0] <= width:
+            pairs.append([(0, line)])
+            continue
+        indent = f.size(number)[0]
+        lines: list[tuple[int, str]] = []
+        for move in moves[n:n + 2]:
+            lines += [(indent, part) for part in _broken(move, f, width - indent)]
+        pairs.append([(0, number + lines[0][1]), *lines[1:]])
+    return pairs
+
+
+def _broken(move: str, f: pygame.font.Font, width: int) -> list[str]:
+    """``move`` in parts no wider than ``width``, each but the last ending at a comma or
+    a dash (a hole's name is never near that wide)."""
+    parts: list[str] = []
+    for piece in re.findall(r"[^,-]*[,-]|[^,-]+", move):
+        if parts and f.size(parts[-1] + piece)[0] <= width:
+            parts[-1] += piece
+        else:
+            parts.append(piece)
+    return parts
 
 
 def _buttons(paint: Painter, status: Status, offers: Sequence[str] = ()) -> None:

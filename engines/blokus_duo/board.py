@@ -52,6 +52,8 @@ _FIRST, _SECOND = bit(FIRST_START), bit(SECOND_START)
 _SIZE = tuple(piece.size for piece in PIECES)
 _MONOMINO = PIECE_INDEX["1"]
 ALL_PLACED_BONUS, MONOMINO_LAST_BONUS = 15, 5
+#: Each piece in its first orientation, for a tray to draw (:meth:`Board.shapes`).
+_SHAPES = MappingProxyType({piece.name: piece.orientations[0] for piece in PIECES})
 
 
 class BlokusDuoBoard(Board):
@@ -107,6 +109,9 @@ class BlokusDuoBoard(Board):
 
     def left_in_hand(self, player: str) -> int:
         return self._left[player].bit_count()
+
+    def shapes(self) -> Mapping[str, tuple[tuple[int, int], ...]]:
+        return _SHAPES
 
     def closed_to(self, player: str) -> int:
         """The squares ``player`` may never cover, as a mask: occupied or along an edge of

@@ -36,6 +36,9 @@ HOLE_RADIUS, PIECE_RADIUS, GLOW_RADIUS = 0.22, 0.34, 0.45
 GLOW_ALPHA = 150
 #: Room for the coordinate labels around the grid, in hole spacings.
 MARGIN = 1.0
+#: The labels' font size: half a hole spacing, never under 18, whose text is 14 pixels
+#: high (digits 9), read at arm's length on the Pi's 7" display.
+LABEL_SIZE, LEAST_LABEL_SIZE = 0.5, 18
 
 
 class BoardDrawer(ABC):
@@ -91,6 +94,10 @@ class BoardDrawer(ABC):
     def px(self, units: float) -> int:
         return max(1, round(units * self.unit))
 
+    def label_font(self) -> pygame.font.Font:
+        """The coordinate labels' font at this board's scale."""
+        return font(max(LEAST_LABEL_SIZE, self.px(LABEL_SIZE)))
+
     def hole_at(self, pos: tuple[int, int]) -> str | None:
         """The hole whose piece would cover ``pos``, if any."""
         reach = (self.glow_radius * self.unit) ** 2
@@ -123,7 +130,7 @@ class BoardDrawer(ABC):
                     pygame.draw.polygon(surface, MARK_EDGE, outlines[area], self.px(0.2))
                     pygame.draw.polygon(surface, colour, outlines[area], self.px(0.1))
         extent = pygame.Rect(self.to_px((0, 0)), (0, 0))
-        label_font = font(max(10, self.px(0.4)))
+        label_font = self.label_font()
         for text, point in self.labels():
             image = label_font.render(text, True, LABEL)
             extent.union_ip(surface.blit(image, image.get_rect(center=self.to_px(point))))

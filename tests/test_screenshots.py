@@ -1,0 +1,76 @@
+"""The README's pictures are current: each is made by one line of the Makefile's
+``screenshots`` target (``tabletop simulate ... --screenshot PATH --screen PATH``), and
+made again here it is the same picture, pixel for pixel.
+
+Exact equality holds because nothing in a picture is left to chance or to the clock:
+the moves and the engine's answers are seeded and its budgets are counted in playouts,
+not seconds, and pygame-ce draws text with its own bundled font, the same on every
+machine with one pygame-ce version. Another pygame-ce release may draw text a pixel
+differently; then ``make screenshots`` makes the pictures again (and the diff shows
+whether only the text moved).
+"""
+
+import shlex
+from pathlib import Path
+
+import pygame
+import pytest
+
+from app.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+PICTURES = ROOT / "docs" / "screenshots"
+PATH_FLAGS = ("--screenshot", "--screen")
+
+
+def scenes() -> list[list[str]]:
+    """The ``screenshots`` target's command lines, each as its arguments after
+    ``tabletop``."""
+    found, inside = [], False
+    for line in (ROOT / "Makefile").read_text(encoding="utf-8").splitlines():
+        if line.startswith("screenshots:"):
+            inside = True
+        elif inside and line.startswith("\t"):
+            words = shlex.split(line)
+            assert words[0] == "$(VENV)/bin/tabletop", line
+            found.append(words[1:])
+        elif inside:
+            break
+    return found
+
+
+def made_by(argv: list[str]) -> list[Path]:
+    """The pictures a command line saves."""
+    return [ROOT / argv[i + 1] for i, word in enumerate(argv) if word in PATH_FLAGS]
+
+
+def pixels(path: Path) -> tuple[tuple[int, int], bytes]:
+    image = pygame.image.load(str(path))
+    return image.get_size(), pygame.image.tobytes(image, "RGB")
+
+
+def test_the_target_makes_every_picture_of_the_readme_and_no_other():
+    made = {path for argv in scenes() for path in made_by(argv)}
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    shown = {ROOT / word.split(")")[0] for word in readme.split("](")[1:]
+             if word.startswith("docs/screenshots/")}
+    games = {argv[1] for argv in scenes()}
+    assert games == {"kulami", "conhex", "blokus-duo", "akron"}
+    assert shown and shown <= made
+    assert {PICTURES / f"{game}{part}.png" for game in games
+            for part in ("", "-screen")} == made == set(PICTURES.glob("*.png"))
+
+
+@pytest.mark.parametrize("argv", scenes(), ids=lambda argv: argv[1])
+def test_each_picture_is_what_its_line_makes_now(argv, tmp_path, capsys):
+    again = [str(tmp_path / Path(word).name) if argv[i - 1] in PATH_FLAGS else word
+             for i, word in enumerate(argv)]
+    assert main(again) == 0
+    for committed in made_by(argv):
+        size, now = pixels(tmp_path / committed.name)
+        committed_size, before = pixels(committed)
+        if (size, now) != (committed_size, before):
+            differ = "all its" if size != committed_size else sum(
+                now[i:i + 3] != before[i:i + 3] for i in range(0, len(now), 3))
+            pytest.fail(f"{committed.relative_to(ROOT)} is out of date ({differ} pixels "
+                        f"differ): make screenshots")
