@@ -35,7 +35,7 @@ RULES = {
                      *GAME_ENGINES),
     "app/sensing": ("app.hardware", "app.table", "app.screen", "app.cli", "pygame",
                     *GAME_ENGINES),
-    "app/table": ("app.screen", "app.cli", *GAME_ENGINES),
+    "app/table": ("app.screen", "app.cli", "pygame", *GAME_ENGINES),
     "app/screen": ("app.cli", *GAME_ENGINES),
 }
 #: Modules a rule does not cover: each game's drawer, the one screen module that knows

@@ -99,12 +99,12 @@ def test_the_hand_reads_fill_and_empty_from_dimmed_and_capped_frames():
 
 
 def test_the_hand_places_where_green_asks_and_lifts_where_red_asks():
-    from app.cli.selftest import SimulatedHand
+    from app.cli.selftest import FollowsTheLights
     from app.table.scene import single_scene
     strip = SimulatedStrip(PROFILE.led_count, brightness=0.2)
     sensors = SimulatedSensors(PROFILE.holes)
     slept = []
-    hand = SimulatedHand(PROFILE, strip, sensors, sleep=slept.append)
+    hand = FollowsTheLights(PROFILE, strip, sensors, sleep=slept.append)
     strip.show(single_scene(["c3", "h9"], "fill").frame(PROFILE))
     hand.sleep(0.5)
     assert {h for h, on in sensors.read().items() if on} == {"c3", "h9"} and slept == [0.5]
@@ -117,7 +117,7 @@ def test_the_hand_places_where_green_asks_and_lifts_where_red_asks():
 
 
 def test_the_hand_ignores_lit_areas_that_are_no_holes():
-    from app.cli.selftest import SimulatedHand
+    from app.cli.selftest import FollowsTheLights
     from app.colours import ROLE_COLOURS
     conhex = load_profile("conhex-sim")
     assert conhex.areas
@@ -128,19 +128,19 @@ def test_the_hand_ignores_lit_areas_that_are_no_holes():
         for led in leds:
             frame[led] = ROLE_COLOURS["fill"]
     strip.show(frame)
-    SimulatedHand(conhex, strip, sensors, sleep=lambda s: None).answer()
+    FollowsTheLights(conhex, strip, sensors, sleep=lambda s: None).answer()
     assert not any(sensors.read().values())
 
 
 @pytest.mark.parametrize("name", ["kulami-sim", "conhex-sim"])
 def test_the_self_test_passes_on_a_simulated_board_by_itself(name):
-    from app.cli.selftest import SimulatedHand
+    from app.cli.selftest import FollowsTheLights
     profile = load_profile(name)
     strip = SimulatedStrip(profile.led_count, brightness=profile.brightness,
                            max_ma=profile.max_ma)
     sensors = SimulatedSensors(profile.holes)
     clock = [0.0]
-    hand = SimulatedHand(profile, strip, sensors,
+    hand = FollowsTheLights(profile, strip, sensors,
                          sleep=lambda s: clock.__setitem__(0, clock[0] + s))
     said = []
     test = SelfTest(profile, strip, sensors, say=said.append, clock=lambda: clock[0],

@@ -39,6 +39,7 @@ from app.hardware.sensors import SensorSource, SimulatedSensors
 from app.hardware.system_check import Finding, check_system
 from app.table.assembly import open_devices
 from app.table.config import load_config
+from app.table.hand import Hand
 from app.table.scene import single_scene
 
 WHITE = (255, 255, 255)
@@ -59,19 +60,21 @@ class SensorReport:
         return not (self.never_closed or self.stuck_closed or self.crossed)
 
 
-class SimulatedHand:
-    """A person at a simulated board: puts a piece in each hole lit as ``fill`` and lifts
-    the piece from each hole lit as ``empty``, as the strip shows them now.
+class FollowsTheLights:
+    """A person at a simulated board who puts a piece in each hole lit as ``fill`` and
+    lifts the piece from each hole lit as ``empty``, as the strip shows them now, with
+    the simulated hand (:class:`~app.table.hand.Hand`) on the simulated ``sensors``.
 
     It sees only what the LEDs show (after the strip's brightness and current cap) and
-    acts only through the simulated sensors, so the self-test's own lighting, waiting
-    and reporting are what get tested. Given to :class:`SelfTest` as its ``sleep``, it
+    acts only through the sensors, so the self-test's own lighting, waiting and
+    reporting are what get tested. Given to :class:`SelfTest` as its ``sleep``, it
     answers whenever the test waits, as a person would while the test polls.
     """
 
     def __init__(self, profile: Profile, strip: SimulatedStrip, sensors: SimulatedSensors,
                  sleep: Callable[[float], None] = time.sleep) -> None:
-        self.strip, self.sensors, self._sleep = strip, sensors, sleep
+        self.strip, self._sleep = strip, sleep
+        self.hand = Hand(sensors, profile.holes)
         self._hole_at = {led: hole for hole, h in profile.holes.items() for led in h.leds}
 
     def asked(self) -> dict[str, str]:
@@ -86,9 +89,9 @@ class SimulatedHand:
     def answer(self) -> None:
         for hole, role in self.asked().items():
             if role == "fill":
-                self.sensors.place(hole)
+                self.hand.place(hole, "b")
             else:
-                self.sensors.lift(hole)
+                self.hand.lift(hole)
 
     def sleep(self, seconds: float) -> None:
         """Do what the LEDs ask, then let ``seconds`` pass."""
@@ -225,7 +228,7 @@ def run(args) -> int:
     try:
         hand = None
         if isinstance(strip, SimulatedStrip) and isinstance(source, SimulatedSensors):
-            hand = SimulatedHand(profile, strip, source)
+            hand = FollowsTheLights(profile, strip, source)
         test = SelfTest(profile, strip, source, sleep=hand.sleep if hand else time.sleep)
         if args.only != "sensors":
             test.lamps(args.step, args.hold)

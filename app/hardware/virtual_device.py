@@ -23,7 +23,7 @@ import time
 import tty
 from pathlib import Path
 
-from firmware import tt_device, tt_hw
+from firmware import tt_device, tt_hw, wire
 from app.hardware.profile import Profile
 
 
@@ -227,3 +227,21 @@ def device_for(profile: Profile, *, noise: float = 0.0, seed: int = 0,
         into = Noise(noise / 3, noise / 3, noise / 3, seed=seed + 1)
     return VirtualDevice(rows, cols, polarity=profile.sensors.colour, leds=leds,
                          noise=out, noise_in=into, folder=folder)
+
+
+class DeviceSensors:
+    """A virtual sensor board's sensors as a hand reaches them: a piece put in a hole
+    sets its channel (north pole up for the first colour, south for the second, where
+    the board senses polarity), a lift clears it. The simulated hand
+    (:class:`app.table.hand.Hand`) works the same on these as on simulated sensors."""
+
+    def __init__(self, device: VirtualDevice, profile: Profile) -> None:
+        self.device, self.profile = device, profile
+
+    def place(self, hole: str, colour: str | None = None) -> None:
+        polarity = self.device.scanner.polarity
+        self.device.set(self.profile.holes[hole].channel,
+                        wire.SOUTH if polarity and colour == "w" else wire.OCCUPIED)
+
+    def lift(self, hole: str) -> None:
+        self.device.set(self.profile.holes[hole].channel, wire.EMPTY)

@@ -1,13 +1,14 @@
 """The desktop simulator: the board to scale beside the status screen, in any window.
 
-Nothing here plays the game. The simulator is the board's own table loop
-(:mod:`app.table.loop`) with two parts plugged in: simulated sensors that the mouse puts
-pieces into, exactly as hands put them into holes, and this window as the screen, which
-draws the board with each hole glowing in the colour its LED was sent. The readings go
-through the same session and sensing pipeline as on the Pi, and the LED frames through a
-simulated strip with the profile's brightness and current cap. So what works here works
-on the board. The simulated sensors tell the colours apart (``sensors.colour`` in the
-``-sim`` profiles), as a hall-sensor board can.
+Nothing here plays the game. The simulator is a simulated board
+(:mod:`app.table.simulated_board`: the board's own table loop, with simulated sensors
+that a simulated hand puts pieces into, exactly as hands put them into holes) with this
+window as the loop's screen, which draws the board with each hole glowing in the colour
+its LED was sent, and the mouse as the hand. The readings go through the same session
+and sensing pipeline as on the Pi, and the LED frames through a simulated strip with the
+profile's brightness and current cap. So what works here works on the board. The
+simulated sensors tell the colours apart (``sensors.colour`` in the ``-sim`` profiles),
+as a hall-sensor board can.
 
 Mouse: left click on an empty hole places a piece of the player to move, right click one
 of the other colour (to try mistakes); a left click on a piece lifts it, a right click
@@ -22,8 +23,8 @@ the tray. With no piece in hand, clicks put down or lift single squares as on th
 boards, so a piece may also be placed square by square.
 
 Akron's balls stack above the holes (the physics of the pile is the engine's, named by
-the game's ``GameInfo.pile``): the simulated board holds balls at every level while its sensors see only the holes. A left click on a ball
-lifts the topmost one there into the hand (a pinned ball will not come out) and gravity
+the game's ``GameInfo.pile``): the simulated board holds balls at every level while its
+sensors see only the holes. A left click on a ball lifts the topmost one there into the hand (a pinned ball will not come out) and gravity
 acts at once, the ball resting on it dropping into its place; a left click then puts
 the ball in hand down on the highest point under the mouse where a ball can go (a right
 click puts it aside). Only changes in the holes reach the sensors; a ball moved above
@@ -38,24 +39,19 @@ does): it resumes after a crash, and the menu's load list continues any saved ga
 With ``serial`` (``tabletop simulate --serial``) the board is a sensor board over USB:
 the mouse sets the sensors of a virtual device (:mod:`app.hardware.virtual_device`, the
 firmware's own logic behind a pseudo-terminal) and the table reads them through the
-real serial driver, opened by ``open_source`` from the ``-sim`` profile with its sensors
-on the device's port. So the wire protocol, its framing and the driver's timing run end
+real serial driver, opened from the ``-sim`` profile with its sensors on the device's
+port. So the wire protocol, its framing and the driver's timing run end
 to end on a desktop.
 """
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Callable
-from typing import Any
 
 import pygame
 
-from app.games import GAMES, game, new_game
-from app.hardware.leds import SimulatedStrip
-from app.hardware.profile import Profile, load_profile
-from app.hardware.sensors import SimulatedSensors
+from app.games import GAMES, game
 from app.screen.boards import BoardDrawer, drawer_for
 from app.screen.console import Console
 from app.screen.display import resized
@@ -64,12 +60,11 @@ from app.screen.scoresheet import winning_areas
 from app.screen.supplies import draw_supplies, has_supplies, split as split_supplies
 from app.screen.tray import FLIP, ROTATE, Tray, has_tray, split
 from app.screen.paint import BACKGROUND, MUTED, PANEL, TEXT, Action, Drawn, Painter, columns
-from app.table.loop import BLINK_S, Table
-from app.table.session import Session
-from app.table.store import RecordStore, Saved
+from app.table.loop import BLINK_S
+from app.table.simulated_board import SimulatedBoard
+from app.table.store import RecordStore
 from app.table.thinker import Thinker
 from engines.core import other
-from firmware import wire
 
 #: The window asked for on a desktop: a square board beside an 800-wide status screen.
 #: A smaller desktop gets a smaller window (see app/screen/display.py), and any window
@@ -104,12 +99,11 @@ def layout(size: tuple[int, int]) -> tuple[pygame.Rect, pygame.Rect]:
         pygame.Rect(side, 0, width - side, height)
 
 
-class Simulator:
-    """One simulated board with its session, and the window that shows it: the screen of
-    its table loop. ``clock`` gives seconds (monotonic); tests pass a fake one to step
-    through debounce and settle times, and an inline ``thinker`` to have the engine's
-    move at once. With a ``store`` every game is saved; ``resume`` continues the newest
-    unfinished game of ``choice``'s game on this board instead of starting one."""
+class Simulator(SimulatedBoard):
+    """A simulated board (:class:`~app.table.simulated_board.SimulatedBoard`: its
+    devices, session, loop and hand) in the window that shows it, the screen of its
+    table loop, played with the mouse. The game is ``choice``'s (a new one, or with
+    ``resume`` the one in progress on this board); the menu starts others."""
 
     #: The window shows the LEDs: it is redrawn when they change.
     shows_leds = True
@@ -118,13 +112,6 @@ class Simulator:
                  seed: int | None = None, store: RecordStore | None = None,
                  thinker: Thinker | None = None, resume: bool = False,
                  serial: bool = False) -> None:
-        self.clock = clock
-        self.serial = serial
-        self.device = None  # the virtual sensor board, with serial
-        self.source = None  # what the table reads: the sensors, or the serial driver
-        self.store = store
-        self.thinker = thinker or Thinker()
-        self.rng = random.Random(seed)
         self.surface: pygame.Surface | None = None
         self.drawn = Drawn()
         #: The leave dialog is open: Esc was pressed during a game.
@@ -133,184 +120,34 @@ class Simulator:
         #: The blink phase and the blinking pieces of the last frame drawn.
         self._blink_drawn: bool | None = None
         self._blinking: frozenset[str] = frozenset()
-        self.session: Session | None = None
+        self._drawer: BoardDrawer | None = None
         #: The piece tray, for games played with shaped pieces; the square under the
         #: mouse, for the shadow of the piece in hand.
         self.tray = Tray()
         self.hover: str | None = None
         #: Where the mouse is, for the ball in hand.
         self.mouse: tuple[int, int] | None = None
-        self.console = Console(None, tuple(GAMES), start=self.start,
+        self.console = Console(None, tuple(GAMES), start=self.choose,
                                load=self.load if store is not None else None)
-        if resume and store is not None and self._resume(choice):
-            return
-        self.start(choice)
+        super().__init__(choice.game, choice.options, choice.seats, choice.level,
+                         clock=clock, seed=seed, store=store, thinker=thinker,
+                         resume=resume, serial=serial)
 
-    # --- games: new, resumed, loaded -------------------------------------------------
-    def start(self, choice: Choice) -> None:
-        """A fresh board for ``choice``: its simulated profile, sensors, LEDs and session,
-        and a new record in the store."""
-        self._open(choice.game)
-        board = new_game(choice.game, **choice.options)
-        session = Session(board, seats=choice.seats, level=choice.level, store=self.store,
-                          seed=self.rng.randrange(2**32),
-                          colour_sensing=self.profile.sensors.colour, thinker=self.thinker)
-        if self.store is not None:
-            self.store.start(board)
-        self._begin(session)
+    def choose(self, choice: Choice) -> None:
+        """The menu's new game."""
+        self.start(choice.game, choice.options, choice.seats, choice.level)
 
-    def load(self, saved: Saved) -> None:
-        """Continue a saved game from the menu's load list, its pieces set out on the
-        simulated board as a person would set them out."""
-        self._open(saved.game)
-        self._begin(Session.resume_or_start(self.store, saved.game, {},
-                                            record=saved.path.name, **self._kwargs()),
-                    set_out=True)
+    @property
+    def screen(self) -> "Simulator":
+        """The table loop draws on this window."""
+        return self
 
-    def _resume(self, choice: Choice) -> bool:
-        """Continue the newest game of ``choice.game`` saved on this board, as ``tabletop
-        run`` does (its pieces are still on the board after a crash), or start
-        ``choice`` when there is none. A game that is over is left as it is: returns
-        ``False``, and a new game starts."""
-        self._open(choice.game)
-        session = Session.resume_or_start(
-            self.store, choice.game, choice.options, seats=choice.seats,
-            level=choice.level, **self._kwargs())
-        if session.board.is_game_over():
-            return False
-        self._begin(session, set_out=True)
-        return True
-
-    def _kwargs(self) -> dict[str, Any]:
-        return dict(seed=self.rng.randrange(2**32), colour_sensing=self.profile.sensors.colour,
-                    thinker=self.thinker)
-
-    def _open(self, game: str) -> None:
-        """The simulated board of ``game``: its profile, sensors and LEDs."""
-        self.profile: Profile = load_profile(f"{game}-sim")
-        if self.store is not None:
-            self.store.profile = self.profile.name
-        self.close()
-        if self.serial:
-            self._open_serial()
-        else:
-            self.sensors = SimulatedSensors(self.profile.holes,
-                                            colour_sensing=self.profile.sensors.colour)
-            self.source = self.sensors
-        self.strip = SimulatedStrip(self.profile.led_count, brightness=self.profile.brightness,
-                                    max_ma=self.profile.max_ma)
-        #: What lies on the simulated board: hole -> colour, or for a pile of balls
-        #: every point -> colour; and the colour of the ball in hand, if any.
-        self.pieces: dict[str, str] = {}
-        self.held: str | None = None
-
-    def _open_serial(self) -> None:
-        """A virtual sensor board for the profile, the mouse's hand on its sensors, and
-        the serial driver reading it, through a profile whose sensors are on its port."""
-        from dataclasses import replace
-        from app.hardware.virtual_device import device_for
-        from app.hardware.devices import open_source
-        self.device = device_for(self.profile).start()
-        self.profile = replace(self.profile, sensors=replace(
-            self.profile.sensors, driver="serial", port=self.device.path))
-        self.sensors = DeviceHand(self.device, self.profile)
-        try:
-            self.source = open_source(self.profile)
-        except BaseException:
-            self.close()
-            raise
-
-    def close(self) -> None:
-        """Close the serial driver and stop the virtual device, if any."""
-        if not self.serial:
-            return
-        if self.source is not None:
-            self.source.close()
-        self.source = None
-        if self.device is not None:
-            self.device.stop()
-            self.device = None
-
-    def _begin(self, session: Session, set_out: bool = False) -> None:
-        if self.session is not None and self.session.thought is not None:
-            self.session.thought.cancel()
-        self.session = session
-        self.console.session = session
-        if set_out:
-            board = session.board
-            pieces = board.piece_view()
-            for name, colour in pieces.items():
-                if name in self.profile.holes:
-                    self.sensors.place(name, colour)
-                self.pieces[name] = colour
-        self.table = Table(session, self.profile, self.strip, self.source, screen=self,
-                           blink_s=BLINK_S)
-        self._drawer: BoardDrawer | None = None
-        self.tray = Tray(session.board)
+    def _began(self) -> None:
+        self.console.session = self.session
+        self._drawer = None
+        self.tray = Tray(self.session.board)
         self.asking = False
         self._dirty = True
-        self.step()
-
-    @property
-    def pile(self):
-        """The physics of the pile the hand works on, in a game whose pieces stack
-        (``GameInfo.pile_physics``); ``None`` in the others."""
-        return game(self.session.board.game).pile_physics
-
-    @property
-    def in_progress(self) -> bool:
-        """A game is under way: moves played and the game not over."""
-        board = self.session.board
-        return bool(board.move_stack) and not board.is_game_over()
-
-    # --- the hand -----------------------------------------------------------------------
-    def place(self, hole: str, colour: str | None = None) -> None:
-        """Put a piece in ``hole``: the mover's colour unless ``colour`` says otherwise."""
-        colour = colour or self.session.board.turn
-        self.sensors.place(hole, colour)
-        self.pieces[hole] = colour
-        self.step()
-
-    def lift(self, hole: str) -> None:
-        self.sensors.lift(hole)
-        self.pieces.pop(hole, None)
-        self.step()
-
-    def turn_over(self, hole: str) -> None:
-        """Swap the piece in ``hole`` for one of the other colour, in one go."""
-        self.place(hole, other(self.pieces[hole]))
-
-    def put_piece(self, squares: list[str], colour: str) -> None:
-        """A whole piece put down: every square at the same moment, then one turn."""
-        for square in squares:
-            self.sensors.place(square, colour)
-            self.pieces[square] = colour
-        self.step()
-
-    def lift_ball(self, point: str) -> None:
-        """Take the ball at ``point`` into the hand; the balls resting on it drop."""
-        before = self.pile.holes(self.pieces)
-        self.held, _ = self.pile.lift(self.pieces, point)
-        self._sense(before)
-
-    def put_ball(self, point: str, colour: str) -> None:
-        """Put a ball of ``colour`` down at ``point`` (a hole, or on four balls), or in
-        place of the ball there."""
-        before = self.pile.holes(self.pieces)
-        self.pieces[point] = colour
-        self._sense(before)
-
-    def _sense(self, before: dict[str, str]) -> None:
-        """Pass what changed in the holes since ``before`` to the sensors, all at once
-        (a ball that drops into a hole its ball just left does so within one scan),
-        then one turn."""
-        now = self.pile.holes(self.pieces)
-        for hole in before.keys() | now.keys():
-            if hole not in now:
-                self.sensors.lift(hole)
-            elif before.get(hole) != now[hole]:
-                self.sensors.place(hole, now[hole])
-        self.step()
 
     def _pile_click(self, pos: tuple[int, int], button: int) -> bool:
         """A click on a board of stacked balls; returns whether it was on the board.
@@ -336,7 +173,7 @@ class Simulator:
         elif ball is not None:
             if button != 1:
                 self.put_ball(ball, other(self.pieces[ball]))
-            elif self.pile.can_lift(self.pieces, ball):
+            elif self.hand.can_lift(ball):
                 self.lift_ball(ball)
         elif point is not None and point in self.profile.holes:
             turn = self.session.board.turn
@@ -387,7 +224,7 @@ class Simulator:
         if hole is None:
             action = self.console.tap(pos)
             if action is not None and action.name == "play":
-                self._follow_the_game()
+                self.follow_the_game()
             self.step()
             return action
         if hole in self.pieces:
@@ -397,40 +234,7 @@ class Simulator:
             self.place(hole, turn if button == 1 else other(turn))
         return None
 
-    def _follow_the_game(self) -> None:
-        """A move made by button that only recolours pieces (the swap): the hand turns
-        those pieces over, as the person at the board would. On a pile of balls the hand
-        moves the balls as the move did, unless they lie so already."""
-        board = self.session.board
-        if self.pile is not None:
-            before = self.pile.holes(self.pieces)
-            self.pieces.clear()
-            self.pieces.update(board.piece_view())
-            self._sense(before)
-            return
-        for hole, colour in self.session.board.sensor_view().items():
-            if hole in self.pieces and self.pieces[hole] != colour:
-                self.sensors.place(hole, colour)
-                self.pieces[hole] = colour
-
-    # --- time ---------------------------------------------------------------------------
-    def step(self) -> None:
-        """One turn of the table loop now: readings to the session, time, the LEDs, and
-        the window if it is open and something changed."""
-        now = self.clock()
-        self.table.sense(now)
-        self.table.step(now)
-
-    def hole_leds(self) -> dict[str, tuple[int, int, int]]:
-        """The colour each hole's LED shows now (a hole's first LED, in chain order)."""
-        lit = self.strip.lit
-        return {name: lit[hole.leds[0]] for name, hole in self.profile.holes.items()
-                if hole.leds}
-
-    def area_leds(self) -> dict[str, tuple[int, int, int]]:
-        lit = self.strip.lit
-        return {name: lit[leds[0]] for name, leds in self.profile.areas.items() if leds}
-
+    # --- what the window shows -----------------------------------------------------
     def blinking(self) -> frozenset[str]:
         """Pieces that blink on the drawn board: those a move offered by button would
         turn over (ConHex's first gem, while the swap may take it)."""
@@ -599,20 +403,3 @@ class Simulator:
             self.draw(self.surface)
             pygame.display.flip()
         self.dirty = False
-
-
-class DeviceHand:
-    """The mouse's hand on a virtual sensor board: a piece put in a hole sets its
-    channel (north pole up for the first colour, south for the second, where the board
-    senses polarity), a lift clears it."""
-
-    def __init__(self, device, profile: Profile) -> None:
-        self.device, self.profile = device, profile
-
-    def place(self, hole: str, colour: str | None = None) -> None:
-        polarity = self.device.scanner.polarity
-        self.device.set(self.profile.holes[hole].channel,
-                        wire.SOUTH if polarity and colour == "w" else wire.OCCUPIED)
-
-    def lift(self, hole: str) -> None:
-        self.device.set(self.profile.holes[hole].channel, wire.EMPTY)

@@ -68,11 +68,12 @@ def open_devices(profile: Profile, *, sensors: bool = True,
 @dataclass
 class Assembly:
     """What a table is built from: its ``store`` (which names the profile its games are
-    played on), the ``profile`` (``None`` for a game with no board), and what a new
-    session is given (seats, level, seed, ``show_legal``, a ``thinker``); a resumed game
-    keeps what its record says of them."""
+    played on; ``None``: nothing is saved, and only new games are played), the
+    ``profile`` (``None`` for a game with no board), and what a new session is given
+    (seats, level, seed, ``show_legal``, a ``thinker``); a resumed game keeps what its
+    record says of them."""
 
-    store: RecordStore
+    store: RecordStore | None
     profile: Profile | None = None
     settings: Mapping[str, Any] = field(default_factory=dict)
     thinker: Thinker | None = None
@@ -91,7 +92,7 @@ class Assembly:
         ``overrides`` change the session's settings for this one (a seed of its own, a
         finished game not shown again: ``finished=False``)."""
         kwargs = self._kwargs(overrides)
-        if new:
+        if new or self.store is None:
             kwargs.pop("finished", None)
             kwargs.pop("report_kept", None)
             return Session.start_new(self.store, game, options, **kwargs)

@@ -79,7 +79,8 @@ class Session:
                  level: int = 2, store: RecordStore | None = None, seed: int | None = None,
                  show_legal: bool = True, debounce: float = DEBOUNCE_S,
                  settle: float = SETTLE_S, colour_sensing: bool = False,
-                 thinker: Thinker | None = None, physical: bool = True) -> None:
+                 thinker: Thinker | None = None, physical: bool = True,
+                 lay_out: bool = True) -> None:
         self.seats = dict(seats or {"b": "person", "w": "person"})
         if sorted(self.seats) != ["b", "w"] or not set(self.seats.values()) <= set(SEAT_KINDS):
             raise SessionError(f"seats must give b and w each person or engine, not "
@@ -89,6 +90,9 @@ class Session:
         self.board = board
         self.level = level
         self.physical = physical
+        #: Whether a new game whose areas are loose pieces starts by laying them out:
+        #: not where they are drawn in place (the simulator's board).
+        self.lay_out = lay_out
         self.store = store
         if store is not None:
             store.players = self  # every record names who plays, at what level, what seed
@@ -164,14 +168,15 @@ class Session:
         return session
 
     @classmethod
-    def start_new(cls, store: RecordStore, game: str, options: Mapping[str, Any],
+    def start_new(cls, store: RecordStore | None, game: str, options: Mapping[str, Any],
                   **kwargs) -> "Session":
-        """A new game of ``game`` with ``options``, its record started in ``store``;
-        ``kwargs`` are the session's. Whatever game of ``game`` is unfinished stays
-        saved."""
+        """A new game of ``game`` with ``options``, its record started in ``store`` (with
+        none, it is not saved); ``kwargs`` are the session's. Whatever game of ``game``
+        is unfinished stays saved."""
         board = new_game(game, **options)
         session = cls(board, store=store, **kwargs)
-        store.start(board)
+        if store is not None:
+            store.start(board)
         session._lay_out()
         return session
 
@@ -573,7 +578,8 @@ class Session:
     def _lay_out(self) -> None:
         """A new game whose board is laid out before play (Kulami's panels) starts with
         the setup scene; with no board there is nothing to lay out."""
-        self.setting_up = self.physical and game_info(self.board.game).setup
+        self.setting_up = (self.physical and self.lay_out
+                           and game_info(self.board.game).setup)
 
     # --- what to show -------------------------------------------------------------------
     @property
