@@ -292,6 +292,11 @@ class Board(ABC):
     #: (ConHex's chain). GTP's ``final_score`` answers the score so far in a game still
     #: going only when it is: a connection game undecided has no winner yet, ``0``.
     won_on_points: ClassVar[bool] = True
+    #: Whether the player to move may be changed out of the rules' order (GTP lets a
+    #: controller ask either colour for a move): only in a game whose position holds
+    #: each player's pieces as their own state (Blokus Duo's hands, Akron's supplies),
+    #: never where it counts moves (Kulami's marbles, ConHex's swap).
+    turn_can_be_handed: ClassVar[bool] = False
     #: The refusal of a pass the rules do not allow, for a person.
     pass_refused: ClassVar[str] = "this game has no passing"
     #: The game's record format. The game's package sets it once both its board and its
@@ -318,6 +323,15 @@ class Board(ABC):
         """The player to move, ``b`` or ``w``: state that ``push`` and ``pop`` keep, so a
         game whose turns do not simply alternate says so in :meth:`_turn_after`."""
         return self._turn
+
+    def hand_turn(self, player: str) -> None:
+        """Make ``player`` the one to move, in a game whose turn can be handed
+        (:attr:`turn_can_be_handed`); ``pop`` gives the turn back to whoever made the
+        move it takes back. Elsewhere an :class:`EngineError` names whose turn it is."""
+        if not self.turn_can_be_handed and player != self._turn:
+            raise EngineError(f"it is {self._turn}'s turn, not {player}'s")
+        self._turn = check_player(player)
+        self._changes += 1  # a new position: what was worked out for the old one is stale
 
     def mover(self, index: int = -1) -> str:
         """The player who made ``move_stack[index]`` (by default the last move)."""

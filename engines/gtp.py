@@ -1,10 +1,50 @@
 """GTP version 2 front end over any registered board.
 
 Pure protocol: ``GtpEngine.handle(line)`` takes one command line and returns the full
-response text (``= ...`` or ``? ...`` followed by a blank line), so the same object serves
-the ``tabletop gtp`` command, tests and other front ends. Errors are answers, never
-tracebacks. A game adds its own commands by listing them in its board class's
-``gtp_commands`` (Kulami's ``layout``); they are listed and known like the standard ones.
+response text, so the same object serves the ``tabletop gtp`` command, tests and other
+front ends. Errors are answers, never tracebacks. A game adds its own commands by
+listing them in its board class's ``gtp_commands`` (Kulami's ``layout``); they are
+listed and known like the standard ones.
+
+The form of an answer is the specification's to the byte, since strict readers (Pentobi's
+``twogtp``) refuse anything else: ``=`` or ``?``, the command's id if it had one, one
+space (there even before an empty result: ``= `` and a newline), the text, and one blank
+line. Text never holds a blank line of its own, which would end the answer early.
+
+Either colour. GTP lets a controller ask ``genmove`` and ``play`` for either colour,
+whoever is to move; the engine plays for the colour asked where the game allows it:
+
+- A colour with no legal move passes: ``genmove`` answers ``pass`` and ``play COLOUR
+  pass`` is taken, and neither changes the game (Pentobi answers so for a Blokus Duo
+  colour that cannot place).
+- Where the player to move has no legal action and the rules make it pass (Akron), the
+  engine plays that pass for it, a move of the game like any other, and the colour asked
+  moves next.
+- Otherwise the turn is handed to the colour asked, as Pentobi does, in the games that
+  keep each player's pieces in hand as their own state (Blokus Duo's shapes, Akron's
+  supply): there nothing else hangs on whose turn it was. ``undo`` takes the move back
+  and gives the turn back too. A record holds moves in turn only, so ``savesgf`` refuses
+  a game with such a move. Kulami and ConHex work out each player's marbles, the
+  handicap and the swap from the number of moves played, so there the colour not to
+  move passes instead, as a blocked colour does, and ``play`` of its move is refused.
+
+``reg_genmove COLOUR`` (Pentobi's) answers the move ``genmove`` would play without
+playing it, and leaves the random choices as they were, so a ``genmove`` after it plays
+that move. ``param`` lists the engine player's settings as GoGui's parameter dialog reads
+them (``[list/1/2/3/max] level 2``, ``[string] seed``) and ``param level 3``, ``param
+seed 7`` change them (``param seed`` alone: fresh random choices); ``gogui-analyze_commands``
+offers that dialog to GoGui.
+
+GoGui. In the games whose moves are points of a grid of holes (Kulami, and ConHex but
+for its swap), GoGui's rules commands let GoGui draw the board and take the moves:
+``gogui-rules_game_id``, ``gogui-rules_board_size`` (``11``, or ``10 8`` for a board
+wider than high), ``gogui-rules_board`` (rows from the top: ``X``, ``O``, ``.``, and
+``?`` where the grid has no hole), ``gogui-rules_legal_moves`` (of the player to move;
+none once the game is over), ``gogui-rules_side_to_move`` (``black`` or ``white``) and
+``gogui-rules_final_result``. GoGui names columns as Go does, in capitals and without
+``I`` (``H`` is followed by ``J``); started with ``coords=gogui`` the session reads and
+writes every point that way, in every command, so that boards wider than eight columns
+match.
 
 Records. ``loadsgf FILE [MOVE_NUMBER]`` loads a record of the session's game in the
 game's own format (Little Golem SGF for ConHex, our SGF-style record for Kulami), with
@@ -30,27 +70,43 @@ connection and never on points; its owned cells are a progress measure, not a sc
 from __future__ import annotations
 
 import random
+import re
 import unicodedata
+from collections.abc import Hashable
 from importlib.metadata import PackageNotFoundError, version as package_version
 from typing import Any
 
 from engines import sgf
-from engines.core import Board, GameRecord, check_player
-from engines.errors import EngineError
+from engines.core import PASS, Board, GameRecord, check_player
+from engines.errors import EngineError, IllegalMoveError
+from engines.grid import column_row
 from engines.options import Option, validate
-from engines.players import DEFAULT_LEVEL, LEVELS, LevelOption, choose_move, engine_name
+from engines.players import (DEFAULT_LEVEL, LEVELS, MAX_LEVEL, LevelOption, choose_move,
+                             engine_name)
 
-#: Options that configure the engine player, not the game.
+#: How points are written: the games' own notation, or GoGui's (see the module's text).
+COORDINATES = ("tabletop", "gogui")
+#: Options that configure the engine player and the session, not the game.
 PLAYER_OPTIONS = (
     # The table's default (the README's table of levels says so for GTP too): a GTP
     # controller that names no level plays the greedy engine, as a new table game does.
     LevelOption("level", DEFAULT_LEVEL, int,
                 "how strong the engine player is (max: the strongest)", choices=LEVELS),
     Option("seed", None, int, "seed of the engine player's random choices (default: fresh)"),
+    Option("coords", COORDINATES[0], str,
+           "how points are written: the games' own way, or GoGui's (capitals, no I)",
+           choices=COORDINATES),
 )
 _PLAYER_KEYS = frozenset(option.name for option in PLAYER_OPTIONS)
+#: The settings ``param`` changes while a session runs (``coords`` is fixed at the start:
+#: GoGui reads the board once).
+_PARAMS = {option.name: option for option in PLAYER_OPTIONS if option.name != "coords"}
 #: The largest file ``loadsgf`` reads: a whole game's record is a few kilobytes.
 MAX_RECORD_BYTES = 1 << 20
+#: GoGui's column letters, as Go writes them: no ``I``.
+GOGUI_COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
+#: A hole named by column letter and row number alone (not Akron's ``1c3``).
+_FLAT_HOLE = re.compile(r"[a-z]\d+")
 
 
 def version() -> str:
@@ -62,21 +118,66 @@ def version() -> str:
         return "0"
 
 
+def moves_are_points(cls: type[Board]) -> bool:
+    """Whether the game's board is a grid of holes named by column and row, and a move
+    puts a piece into one of them: what GoGui can draw and take by a click (Kulami and
+    ConHex; not Blokus Duo's pieces over several squares, nor Akron's stacked balls)."""
+    board = cls.new(**cls.gtp_options)
+    holes = set(board.holes)
+    return (all(_FLAT_HOLE.fullmatch(hole) for hole in holes)
+            and all(board.move_text(move) in holes for move in board.legal_moves))
+
+
+def to_gogui(text: str) -> str:
+    """A move as GoGui writes it: a point in capitals without the column ``I``
+    (``j3`` is ``K3``); a move that is no point (``pass``, ``swap``) as it is."""
+    place = column_row(text)
+    if place is None:
+        return text
+    column, row = place
+    return f"{GOGUI_COLUMNS[column]}{row}"
+
+
+def from_gogui(text: str) -> str:
+    """A move GoGui wrote, in the games' own notation (``K3`` is ``j3``): the inverse of
+    :func:`to_gogui`, refusing the column ``I``, which GoGui never writes."""
+    word = text.strip()
+    place = column_row(word.lower())
+    if place is None:
+        return word
+    letter = word[0].upper()
+    if letter not in GOGUI_COLUMNS:
+        raise EngineError(f"{word!r} is not a point as GoGui writes them: its columns go "
+                          f"{GOGUI_COLUMNS[:10]}..., without I")
+    return f"{chr(ord('a') + GOGUI_COLUMNS.index(letter))}{place[1]}"
+
+
 class GtpEngine:
     """One GTP session: a board, the engine player's settings, and the command table."""
 
     BASE_COMMANDS = ("protocol_version", "name", "version", "known_command", "list_commands",
-                     "quit", "clear_board", "play", "genmove", "undo", "showboard",
-                     "final_score", "all_legal", "loadsgf", "savesgf")
+                     "quit", "clear_board", "play", "genmove", "reg_genmove", "undo",
+                     "showboard", "final_score", "all_legal", "loadsgf", "savesgf", "param",
+                     "gogui-analyze_commands")
+    #: GoGui's commands for games it can draw, offered where :func:`moves_are_points`.
+    GOGUI_RULES = ("gogui-rules_game_id", "gogui-rules_board_size", "gogui-rules_board",
+                   "gogui-rules_legal_moves", "gogui-rules_side_to_move",
+                   "gogui-rules_final_result")
 
     def __init__(self, cls: type[Board], **options: Any) -> None:
-        """A session of the game of board class ``cls``; ``level`` and ``seed`` set the
-        engine player, the other options the game."""
+        """A session of the game of board class ``cls``; ``level``, ``seed`` and
+        ``coords`` set the engine player and the session, the other options the game."""
         player = validate("gtp", PLAYER_OPTIONS,
                           {key: options.pop(key) for key in list(options) if key in _PLAYER_KEYS})
         self.level = player["level"]
-        self.rng = random.Random(player["seed"])
+        self.seed = player["seed"]
+        self.rng = random.Random(self.seed)
         self.cls = cls
+        self.points = moves_are_points(cls)
+        self.gogui = player["coords"] == "gogui"
+        if self.gogui and not self.points:
+            raise EngineError(f"coords=gogui is for games whose moves are points of a grid "
+                              f"of holes, which {cls.game}'s are not")
         self.finished = False
         self._new_game(self.cls.new(**{**self.cls.gtp_options, **options}))
 
@@ -87,6 +188,9 @@ class GtpEngine:
         self.board: Board = board
         self.players: dict[str, str] = dict(players or {})
         self.resigned = resigned
+        #: The turns handed to a colour not to move (:meth:`_seat`), as (the number of
+        #: moves then, who was to move), so that ``undo`` gives them back.
+        self._handed: list[tuple[int, str]] = []
 
     def record(self) -> GameRecord:
         """The game as a record: the board, the players' names, any resignation."""
@@ -100,7 +204,8 @@ class GtpEngine:
 
     @property
     def commands(self) -> tuple[str, ...]:
-        return self.BASE_COMMANDS + tuple(self.cls.gtp_commands)
+        gogui = self.GOGUI_RULES if self.points else ()
+        return self.BASE_COMMANDS + gogui + tuple(self.cls.gtp_commands)
 
     def handle(self, line: str | bytes) -> str | None:
         """Answer one command line; ``None`` for blank and comment lines.
@@ -129,28 +234,25 @@ class GtpEngine:
         if words[0].isascii() and words[0].isdigit():
             ident, words = words[0], words[1:]
         if not valid:
-            return f"?{ident} invalid UTF-8\n\n"
+            return answer("?", ident, "invalid UTF-8")
         if not words:
-            return f"?{ident} missing command\n\n"
+            return answer("?", ident, "missing command")
         name, args = words[0].lower(), words[1:]
         try:
-            ok, body = True, self._dispatch(name, args)
+            return answer("=", ident, self._dispatch(name, args))
         except EngineError as error:
-            ok, body = False, str(error)
-        mark = "=" if ok else "?"
-        return f"{mark}{ident} {body}".rstrip(" ") + "\n\n"
+            return answer("?", ident, str(error))
 
     def _dispatch(self, name: str, args: list[str]) -> str:
         command = self.cls.gtp_commands.get(name)
         if command is not None:
-            board, answer = command(self.board, args)
+            board, reply = command(self.board, args)
             if board is not None:
                 self._new_game(board)
-            return answer
-        handler = getattr(self, f"cmd_{name}", None)
-        if handler is None or name not in self.BASE_COMMANDS:
+            return reply
+        if name not in self.commands:
             raise EngineError("unknown command")
-        return handler(args)
+        return getattr(self, "cmd_" + name.replace("-", "_"))(args)
 
     # --- administrative ---------------------------------------------------------------
     def cmd_protocol_version(self, args): return "2"
@@ -164,6 +266,31 @@ class GtpEngine:
         self.finished = True
         return ""
 
+    def cmd_param(self, args):
+        """No arguments: the settings, one a line, as GoGui's parameter dialog reads them
+        (``[type] key value``). ``param KEY VALUE`` changes one; ``param seed`` alone
+        goes back to fresh random choices."""
+        if not args:
+            levels = "/".join([*map(str, LEVELS[:-1]), "max"])
+            level = "max" if self.level == MAX_LEVEL else str(self.level)
+            seed = "" if self.seed is None else f" {self.seed}"
+            return f"[list/{levels}] level {level}\n[string] seed{seed}"
+        key = args[0].lower()
+        option = _PARAMS.get(key)
+        if option is None:
+            raise EngineError(f"unknown parameter {args[0]!r} (known: {', '.join(_PARAMS)})")
+        if len(args) > 2 or (len(args) == 1 and key != "seed"):
+            raise EngineError(f"param {key} wants one value: {option.allowed()}")
+        value = option.accept(args[1]) if len(args) == 2 else None
+        if key == "level":
+            self.level = value
+        else:
+            self.seed, self.rng = value, random.Random(value)
+        return ""
+
+    def cmd_gogui_analyze_commands(self, args):
+        return "param/Engine player/param"
+
     # --- game ------------------------------------------------------------------------
     def cmd_clear_board(self, args):
         self._new_game(self.cls.from_options(self.board.options))
@@ -174,37 +301,78 @@ class GtpEngine:
             raise EngineError("play wants a colour and a move")
         colour = check_player(args[0])
         resign = args[1].lower() == sgf.RESIGN
-        move = None if resign else self.board.parse_move(args[1])
+        move = None if resign else self._parse(args[1])
         if self._over():
             raise EngineError(self._over())
-        if colour != self.board.turn:
-            raise EngineError(f"it is {self.board.turn}'s turn, not {colour}'s")
         if resign:
+            if colour != self.board.turn:
+                raise EngineError(f"it is {self.board.turn}'s turn, not {colour}'s: only "
+                                  f"the player to move resigns")
             self.resigned = colour
-        else:
-            self.board.push(move)
+            return ""
+        if colour != self.board.turn:
+            probe = self.board.copy()
+            why = self._seat(probe, colour)
+            if why:
+                if move == PASS:
+                    return ""  # the pass of a colour that cannot move changes nothing
+                raise EngineError(why)
+            if not probe.is_legal(move):
+                raise IllegalMoveError(probe.illegal_reason(move))
+            self._seat(self.board, colour)
+        self.board.push(move)
         return ""
 
     def cmd_genmove(self, args):
-        if len(args) != 1:
-            raise EngineError("genmove wants a colour")
-        colour = check_player(args[0])
-        if self._over():
+        colour = self._colour_argument("genmove", args)
+        if self._over() or self._seat(self.board, colour):
             return "pass"
-        if colour != self.board.turn:
-            raise EngineError(f"it is {self.board.turn}'s turn, not {colour}'s")
         move = choose_move(self.board, self.level, self.rng)
         if move is None:
             return "pass"
         self.board.push(move)
         self.players.setdefault(colour, engine_name(self.level))
-        return self.board.move_text(move)
+        return self._text(move)
+
+    def cmd_reg_genmove(self, args):
+        """The move ``genmove`` would play, not played; the random choices are left as
+        they were, so that ``genmove`` then plays this very move."""
+        colour = self._colour_argument("reg_genmove", args)
+        if self._over():
+            return "pass"
+        probe = self.board.copy()
+        if self._seat(probe, colour):
+            return "pass"
+        state = self.rng.getstate()
+        move = choose_move(probe, self.level, self.rng)
+        self.rng.setstate(state)
+        return "pass" if move is None else self._text(move)
+
+    def _seat(self, board: Board, colour: str) -> str:
+        """Make ``colour`` the player to move on ``board`` (the session's, or a copy to
+        try a move on), as GTP lets a controller ask for either colour: nothing when it
+        is, else why ``colour`` passes instead. The module's text gives the rule."""
+        if board.turn == colour:
+            return ""
+        if not any(move != PASS for move in board.legal_moves_for(colour)):
+            return f"{colour} has no legal move"
+        if board.may_pass(board.turn):
+            board.push(PASS)  # the player to move has no legal action: the rules pass it
+            return "the game is over" if board.is_game_over() else ""
+        if not board.turn_can_be_handed:
+            return f"it is {board.turn}'s turn, not {colour}'s"
+        if board is self.board:
+            self._handed.append((len(board.move_stack), board.turn))
+        board.hand_turn(colour)
+        return ""
 
     def cmd_undo(self, args):
         if self.resigned is not None:
             self.resigned = None
-        else:
-            self.board.pop()
+            return ""
+        self.board.pop()
+        if self._handed and self._handed[-1][0] == len(self.board.move_stack):
+            self.board.hand_turn(self._handed.pop()[1])
         return ""
 
     def cmd_showboard(self, args):
@@ -224,12 +392,67 @@ class GtpEngine:
         return "0" if margin == 0 else f"{'B' if margin > 0 else 'W'}+{abs(margin)}"
 
     def cmd_all_legal(self, args):
-        if len(args) != 1:
-            raise EngineError("all_legal wants a colour")
-        colour = check_player(args[0])
+        colour = self._colour_argument("all_legal", args)
         if self.resigned is not None:
             return ""
-        return "\n".join(self.board.move_text(m) for m in self.board.legal_moves_for(colour))
+        return "\n".join(self._text(m) for m in self.board.legal_moves_for(colour))
+
+    def _colour_argument(self, command: str, args: list[str]) -> str:
+        if len(args) != 1:
+            raise EngineError(f"{command} wants a colour")
+        return check_player(args[0])
+
+    def _parse(self, text: str) -> Hashable:
+        """A move from the controller, in the session's coordinates."""
+        return self.board.parse_move(from_gogui(text) if self.gogui else text)
+
+    def _text(self, move: Hashable) -> str:
+        """A move for the controller, in the session's coordinates."""
+        text = self.board.move_text(move)
+        return to_gogui(text) if self.gogui else text
+
+    # --- GoGui's rules commands --------------------------------------------------------
+    def _grid(self) -> tuple[int, int]:
+        """Columns and rows of the grid the holes lie on."""
+        places = [column_row(hole) for hole in self.board.holes]
+        return max(c for c, _ in places) + 1, max(r for _, r in places)
+
+    def cmd_gogui_rules_game_id(self, args):
+        # GoGui wants a capital, then small letters only.
+        return "".join(ch for ch in self.cls.game if ch.isalpha()).capitalize()
+
+    def cmd_gogui_rules_board_size(self, args):
+        columns, rows = self._grid()
+        return str(columns) if columns == rows else f"{columns} {rows}"
+
+    def cmd_gogui_rules_board(self, args):
+        columns, rows = self._grid()
+        holes, pieces = set(self.board.holes), self.board.sensor_view()
+        marks = {"b": "X", "w": "O"}
+        lines = []
+        for row in range(rows, 0, -1):
+            names = (f"{chr(ord('a') + column)}{row}" for column in range(columns))
+            lines.append(" ".join(marks[pieces[name]] if name in pieces else
+                                  "." if name in holes else "?" for name in names))
+        return "\n".join(lines)
+
+    def cmd_gogui_rules_legal_moves(self, args):
+        if self._over():
+            return ""
+        return " ".join(self._text(move) for move in self.board.legal_moves
+                        if move == PASS or column_row(self.board.move_text(move)))
+
+    def cmd_gogui_rules_side_to_move(self, args):
+        return "black" if self.board.turn == "b" else "white"
+
+    def cmd_gogui_rules_final_result(self, args):
+        outcome = self.record().outcome()
+        if outcome is None:
+            return "unknown"
+        if outcome.winner is None:
+            return f"Draw: {outcome.reason}"
+        player = "Black" if outcome.winner == "b" else "White"
+        return f"{player} wins, {outcome.result()}: {outcome.reason}"
 
     # --- records ---------------------------------------------------------------------
     def cmd_loadsgf(self, args):
@@ -254,6 +477,10 @@ class GtpEngine:
     def cmd_savesgf(self, args):
         if len(args) != 1:
             raise EngineError("savesgf wants a file name")
+        if self._handed:
+            ply, turn = self._handed[0]
+            raise EngineError(f"cannot save file {args[0]}: move {ply + 1} was played while "
+                              f"it was {turn}'s turn, and a record holds moves in turn only")
         self.write_file(args[0], self.record().text())
         return ""
 
@@ -298,3 +525,11 @@ def _why(error: Exception) -> str:
         return error.strerror
     return " ".join(str(error).split()) or type(error).__name__
 
+
+def answer(mark: str, ident: str, text: str) -> str:
+    """One answer in the specification's form: the mark, the id, one space, the text and
+    a blank line. Empty lines inside the text are dropped: the first would end the answer
+    for the controller, and the rest would be read as stray output."""
+    lines = text.split("\n")
+    body = "\n".join([lines[0], *filter(None, lines[1:])])
+    return f"{mark}{ident} {body}\n\n"

@@ -5,6 +5,8 @@ the notation names them: level digit, column, row on the doubled grid (``1c3`` a
 ``2d4`` the ball resting on ``1c3``, ``1e3``, ``1c5`` and ``1e5``).
 """
 
+import random
+
 import pytest
 
 from engines.akron.board import SUPPLY, AkronBoard, Movement, Placement
@@ -303,3 +305,91 @@ def test_a_ball_in_the_air_or_too_many_balls_is_refused_when_setting_up():
         AkronBoard.from_balls(balls(b="1c3"), supply={"b": 32, "w": 32})
     with pytest.raises(EngineError, match="not a point"):
         AkronBoard.from_balls({"1z1": "b"})
+
+
+# --- a drop never helps the connection ------------------------------------------------
+#: The position of the issue: white 1i5, 1k5 and 1k3; red 2j4 rests on 1i5 and with red
+#: 2l4 bridges over the contact 1k3-1k5 (red 1i3, 1m3 and 1m5 hold them up).
+DROP_CUTS = balls(b="1i5 1k5 1k3", w="1i3 1m3 1m5 2j4 2l4")
+
+
+def test_a_ball_that_drops_still_cuts_the_contact_it_bridges_for_that_move():
+    board = AkronBoard.from_balls(DROP_CUTS, turn="b")
+    assert not board.touching("1k3", "1k5")
+    assert board.visible_group("1i5") == {"1i5", "1k5"}
+    # Moving 1i5 drops 2j4 into its place, which would open 1k3-1k5; but before the move
+    # 1k3 is cut off from 1i5's group, so 1k1 (touching only 1k3) is out of reach.
+    move = board.parse_move("1i5-1k1")
+    assert board.drops(move) == [("2j4", "1i5")]
+    assert move not in board.legal_moves and move not in list(board.legal_moves)
+    with pytest.raises(IllegalMoveError, match="1k1 touches no ball visibly connected"):
+        board.push(move)
+    # 1k7 touches 1k5, which the group holds without any drop's help: still legal.
+    assert targets(board, "1i5") == {"1k7"}
+    board.push_text("1i5-1k7")
+    assert board.ball_at("1i5") == "w" and board.ball_at("2j4") is None
+    assert board.touching("1k3", "1k5")  # after the move the contact is open again
+
+
+def test_a_ball_that_drops_still_covers_the_ball_beneath_it_for_that_move():
+    # White 2d4 carries white 3e5, which covers white 1e5. White 2f6 is reached from 2d4
+    # only through 3e5 (which drops) or 1e5 (covered by it), so 2h6 beside 2f6 is out of
+    # reach; with 3e5 gone 1e5 would join 2d4 to 2f6.
+    board = AkronBoard.from_balls(balls(b="1c3 1e5 2d4 2f6 3e5",
+                                        w="1e3 1g3 1c5 1g5 1c7 1e7 1g7 1i5 1i7 2f4 2d6"))
+    assert "1e5" in board.covered() and "2h6" in board.playable()
+    assert board.drops(board.parse_move("2d4-2h6")) == [("3e5", "2d4")]
+    assert targets(board, "2d4") == {"1a3", "1c1"}  # beside 1c3, the rest of its group
+
+
+def reference_targets(board: AkronBoard, source: str) -> set[str]:
+    """The destinations of the ball at ``source`` read off the rule sheet with the
+    board's public views only: its group is found by walking visible contacts of the
+    position before the move (``touching``, in which the dropping balls still cover and
+    cut) through own balls other than the dropping ones."""
+    def place(name):
+        return int(name[0]) - 1, ord(name[1]) - ord("a"), int(name[2:]) - 1
+
+    def touch(a, b):
+        (la, xa, ya), (lb, xb, yb) = place(a), place(b)
+        if la == lb:
+            return sorted((abs(xa - xb), abs(ya - yb))) == [0, 2]
+        return abs(la - lb) == 1 and abs(xa - xb) == abs(ya - yb) == 1
+
+    def supporters(name):
+        level, x, y = place(name)
+        return {(level - 1, x + dx, y + dy) for dx in (-1, 1) for dy in (-1, 1)}
+
+    player = board.ball_at(source)
+    if source in board.pinned():
+        return set()
+    # The drops follow from where the ball leaves; the target here is any other point.
+    dropping = {above for above, _ in board.drops(Movement(INDEX[source], INDEX["8h8"]))}
+    own = {name for name, owner in board.balls().items()
+           if owner == player and name not in dropping}
+    group, frontier = {source}, [source]
+    while frontier:
+        ball = frontier.pop()
+        for other in own - group:
+            if board.touching(ball, other):
+                group.add(other)
+                frontier.append(other)
+    group.discard(source)
+    barred = {place(source)} | {place(above) for above in dropping}
+    return {point for point in board.playable()
+            if any(touch(point, ball) for ball in group)
+            and not supporters(point) & barred}
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_every_movement_listed_is_the_rule_sheets_over_random_games(seed):
+    """An independent reading of the movement rule, position by position: the engine's
+    destinations of every ball are exactly the sheet's (a drop never helps)."""
+    board, rng = AkronBoard(), random.Random(seed)
+    while not board.is_game_over() and len(board.move_stack) < 110:
+        if len(board.move_stack) >= 50:
+            for name, owner in board.balls().items():
+                if owner == board.turn:
+                    assert targets(board, name) == reference_targets(board, name), (
+                        name, [str(m) for m in board.move_stack])
+        board.push(rng.choice(list(board.legal_moves)))

@@ -199,12 +199,12 @@ def test_a_game_that_allows_passing_pushes_and_pops_a_pass():
 def test_gtp_plays_and_lists_a_pass_where_the_game_allows_it():
     engine = GtpEngine(Stones, seed="1")
     assert "pass" in engine.handle("all_legal b")
-    assert engine.handle("play b pass") == "=\n\n"
+    assert engine.handle("play b pass") == "= \n\n"
     assert engine.board.turn == "w" and engine.board.last_move == PASS
-    assert engine.handle("play w pass") == "=\n\n"
+    assert engine.handle("play w pass") == "= \n\n"
     assert engine.board.is_game_over() and engine.handle("genmove b") == "= pass\n\n"
     assert engine.handle("final_score") == "= 0\n\n"
-    assert engine.handle("undo") == "=\n\n" and engine.board.turn == "w"
+    assert engine.handle("undo") == "= \n\n" and engine.board.turn == "w"
 
 
 # --- the defaults of the newer hooks --------------------------------------------------
@@ -221,3 +221,22 @@ def test_a_game_builds_from_checked_options_through_new():
     assert isinstance(board, Stones) and board.turn == "b"
     with pytest.raises(OptionError, match=r"stones has no option 'size' \(options: none\)"):
         Stones.new(size="3")
+
+
+def test_the_turn_is_handed_only_where_each_player_keeps_their_own_pieces():
+    """GTP may ask either colour to move: Blokus Duo hands the turn over and takes it
+    back with the move; Kulami counts its marbles by moves, so it refuses."""
+    from app.games import new_game
+    from engines.errors import EngineError
+
+    duo = new_game("blokus-duo")
+    duo.hand_turn("w")
+    assert duo.turn == "w"
+    duo.push(next(iter(duo.legal_moves)))
+    assert duo.turn == "b" and duo.mover() == "w"
+    duo.pop()
+    assert duo.turn == "w"
+    kulami = new_game("kulami")
+    with pytest.raises(EngineError, match="it is b's turn, not w's"):
+        kulami.hand_turn("w")
+    assert kulami.turn == "b"

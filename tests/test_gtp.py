@@ -33,7 +33,7 @@ def test_the_issue_session_answers_in_gtp_form():
     replies = answers(result.stdout)
     assert len(replies) == 5 and all(r.startswith("=") for r in replies)
     assert len(replies[0].split("\n")) == 64
-    assert replies[1] == "="
+    assert replies[1] == "= "
     assert sorted(replies[2][2:].split("\n")) == ["a4", "b4", "c4", "d1", "d2", "d6", "d7",
                                                    "d8", "f4", "g4", "h4"]
     assert replies[3] == "= B+6"  # d4 gives red the majority of its 2x3 panel j
@@ -63,7 +63,7 @@ def test_on_any_layout_all_legal_is_right_at_every_step(seed, square):
         if not fields or len(played) == 56:
             break
         field = sorted(fields)[len(played) % len(fields)]
-        assert engine.handle(f"play {colour} {field}") == "=\n\n"
+        assert engine.handle(f"play {colour} {field}") == "= \n\n"
         played.append(names[field])
 
 
@@ -146,10 +146,10 @@ def test_genmove_undo_clear_and_showboard():
     move = engine.handle("genmove b")[2:].strip()
     assert engine.board.move_stack and str(engine.board.last_move) == move
     assert "X" in engine.handle("showboard")
-    assert engine.handle("undo") == "=\n\n" and not engine.board.move_stack
+    assert engine.handle("undo") == "= \n\n" and not engine.board.move_stack
     assert engine.handle("undo").startswith("? no move to take back")
     engine.handle("play b d4")
-    assert engine.handle("clear_board") == "=\n\n" and not engine.board.move_stack
+    assert engine.handle("clear_board") == "= \n\n" and not engine.board.move_stack
 
 
 def test_the_layout_option_and_command():
@@ -157,7 +157,7 @@ def test_the_layout_option_and_command():
     engine = GtpEngine(KulamiBoard, layout=layout)
     assert engine.handle("layout") == f"= {layout}\n\n"
     engine.handle("play b " + engine.board.holes[0])
-    assert engine.handle("layout square-2") == "=\n\n"
+    assert engine.handle("layout square-2") == "= \n\n"
     assert engine.board.move_stack == [] and engine.handle("layout")[2:].startswith("aabbccdd")
     assert engine.handle("layout zz/zz").startswith("? layout has 0 panels")
 
@@ -212,10 +212,10 @@ def test_bad_bytes_are_answered_and_the_engine_lives_on(locale):
     assert result.returncode == 0 and result.stderr == b""
     replies = result.stdout.decode("utf-8").split("\n\n")
     assert replies[-1] == ""
-    assert replies[:6] == ["=1 Tabletop", "? invalid UTF-8", "?2 invalid UTF-8", "=",
+    assert replies[:6] == ["=1 Tabletop", "? invalid UTF-8", "?2 invalid UTF-8", "= ",
                            "? unknown command", "? unknown command"]
     assert replies[6].startswith("=3 ") and "d4" not in replies[6] and "a4" in replies[6]
-    assert replies[7:] == ["=4", ""]
+    assert replies[7:] == ["=4 ", ""]
 
 
 @pytest.mark.parametrize("line", ["\x7f", "\x00\x1b\x07", "\u0085", "\t \t", "# \x01", b"\x00",
@@ -349,7 +349,8 @@ def test_unreadable_files_are_one_line_and_leave_the_game_alone(tmp_path):
 def test_a_player_resigns_with_play_resign_and_the_record_keeps_it(tmp_path):
     engine = GtpEngine(KulamiBoard)
     ok(engine, "play b d4")
-    assert refused(engine, "play b resign") == "it is w's turn, not b's"
+    assert refused(engine, "play b resign") == ("it is w's turn, not b's: only the player to "
+                                                 "move resigns")
     ok(engine, "play w resign")
     assert ok(engine, "final_score") == "B+R"
     assert refused(engine, "play w d7") == "the game is over (w resigned)"
@@ -383,9 +384,9 @@ def test_tabletop_gtp_loads_a_little_golem_record_and_saves_it_back(tmp_path):
     result = run_gtp("conhex", stdin=session)
     assert result.returncode == 0 and result.stderr == ""
     replies = answers(result.stdout)
-    assert replies[:4] == ["=", "= W+", "=", "= 0"]
+    assert replies[:4] == ["= ", "= W+", "= ", "= 0"]
     assert replies[4] == f"? cannot load file {tmp_path}/missing.sgf: No such file or directory"
-    assert replies[5:] == ["=", "=", "="]
+    assert replies[5:] == ["= ", "= ", "= "]
     assert ConHexBoard.from_record(saved.read_text()).move_stack == \
         ConHexBoard.from_record(source.read_text()).move_stack
     assert "PB[Ana]PW[Radu]RE[W+]" in saved.read_text()

@@ -128,7 +128,8 @@ def test_the_installed_package_is_the_wheel_not_the_source_tree(venv, tmp_path):
 
 def test_only_the_base_dependencies_are_installed(venv, tmp_path):
     """The engines and a headless table need platformdirs alone: the screen and the
-    Pi's libraries are extras, with pygame only under [screen]."""
+    Pi's libraries are extras, with pygame under [screen] (and pinned under [test], whose
+    pictures are compared pixel for pixel)."""
     script = ("import importlib.util as u, importlib.metadata as m\n"
               "print(*[n for n in ('pygame', 'gpiozero', 'board', 'serial', 'pytest')"
               " if u.find_spec(n)])\n"
@@ -143,7 +144,9 @@ def test_only_the_base_dependencies_are_installed(venv, tmp_path):
     assert extras == {"screen", "pi", "firmware", "test"}
     assert [r for r in requires if r.startswith("pygame")] == [
         'pygame-ce>=2.5.8; (platform_machine != "armv7l" and platform_machine != "armv6l") '
-        'and extra == "screen"']
+        'and extra == "screen"',
+        'pygame-ce==2.5.8; (platform_machine != "armv7l" and platform_machine != "armv6l") '
+        'and extra == "test"']
 
 
 def test_the_wheel_carries_the_licence_and_says_its_version(built, venv, tmp_path):

@@ -5,16 +5,20 @@ from __future__ import annotations
 import sys
 
 from app.games import game
-from engines.gtp import GtpEngine
+from engines.gtp import GtpEngine, version
 from engines.players import DEFAULT_LEVEL
 
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser("gtp", help="speak GTP on stdin/stdout")
+    # As GTP engines answer ``--version`` (Pentobi's does), for scripts that log what
+    # played a match; GTP's own ``version`` command says the same.
+    parser.add_argument("--version", action="version", version=f"tabletop {version()}")
     parser.add_argument("game")
     parser.add_argument("options", nargs="*", metavar="key=value",
                         help=f"game options, plus level=N (1-4, or max: the strongest; "
-                             f"default {DEFAULT_LEVEL}) and seed=N for genmove")
+                             f"default {DEFAULT_LEVEL}) and seed=N for genmove, and "
+                             f"coords=gogui to write points as GoGui does")
     parser.set_defaults(run=run)
 
 

@@ -6,11 +6,12 @@ Rules as ``docs/rules.md`` states them, with these readings made explicit:
   that at most one ball rests on (two or more pin it; a covered ball is always pinned)
   to a playable point: an empty hole, or an empty point with all four points below it
   filled, whatever their colours.
-- The moving ball's group is the own balls visibly connected to it before the move,
-  worked out on the board with the balls that drop in this move left out entirely (they
-  neither join nor cut nor cover anything); the ball itself is not in its group. The
-  destination must touch a ball of the group, and must not rest on the ball's old place
-  or on the old place of a ball that drops.
+- The moving ball's group is the own balls visibly connected to it on the board before
+  the move, through no ball that drops in this move: a dropping ball is no link of a
+  path, yet it still covers and cuts as it stands before the move, so a drop never helps
+  the connection. The ball itself is not in its group. The destination must touch a ball
+  of the group, and must not rest on the ball's old place or on the old place of a ball
+  that drops.
 - When a ball leaves, the one ball resting on it drops into its place, and the ball
   resting on that one drops into the place it left, and so on up the diagonal: a chain
   of drops in a straight line (a ball with one ball on it can carry no other).
@@ -102,6 +103,8 @@ class _Position:
 
 class AkronBoard(Board):
     """An Akron game on the 8x8 board. No options: the rule sheet leaves none open."""
+
+    turn_can_be_handed = True
 
     game = "akron"
     won_on_points = False

@@ -46,18 +46,26 @@ def visible_neighbours(point: int, own: int, occupied: int, covered: int) -> int
     return found & ~covered
 
 
+def group_of(start: int, own: int, occupied: int, covered: int) -> int:
+    """The visible group of the ball at ``start`` among the balls ``own``: the balls
+    joined to it by visible contacts, itself included. ``occupied`` and ``covered`` say
+    which contacts are cut and which balls are covered, so they may hold balls that
+    ``own`` leaves out of every path (the balls dropping in a move)."""
+    group, frontier = 1 << start, [start]
+    while frontier:
+        new = visible_neighbours(frontier.pop(), own, occupied, covered) & ~group
+        group |= new
+        frontier.extend(points_of(new))
+    return group
+
+
 def groups(own: int, occupied: int, covered: int) -> list[int]:
     """The visible groups of the balls ``own``: each a mask of balls joined by visible
     contacts. Covered balls are in none."""
     left = own & ~covered
     found = []
     while left:
-        start = left & -left
-        group, frontier = start, [start.bit_length() - 1]
-        while frontier:
-            new = visible_neighbours(frontier.pop(), own, occupied, covered) & ~group
-            group |= new
-            frontier.extend(points_of(new))
+        group = group_of((left & -left).bit_length() - 1, own, occupied, covered)
         found.append(group)
         left &= ~group
     return found
@@ -83,20 +91,24 @@ def destinations(source: int, mine: int, occupied: int, mine_groups: list[int],
     """The points the ball at ``source`` may move to, as a mask: playable points that
     touch a ball of its group and rest neither on its place nor on the place of a ball
     that drops. ``mine`` are the mover's balls, ``mine_groups`` their visible groups
-    in this position (the group is worked out again without the dropping balls)."""
-    chain = drop_chain(source, occupied)
-    group = gone = 0
-    if chain:
-        for point in chain:
-            gone |= 1 << point
-        rest = occupied & ~gone
-        candidates = groups(mine & ~gone, rest, covered_by(rest))
+    in this position.
+
+    A drop never helps the move's connection: the mover's own balls that drop are no
+    link of the group's paths, yet every dropping ball still stands where it was for
+    covering and cutting, as on the board before the move. So the group differs from
+    the position's only when one of the mover's balls drops, and only then is it worked
+    out again (rarely: the search asks this for every ball it may move)."""
+    gone = 0
+    for point in drop_chain(source, occupied):
+        gone |= 1 << point
+    group = 0
+    if gone & mine:
+        group = group_of(source, mine & ~gone, occupied, covered_by(occupied))
     else:
-        candidates = mine_groups
-    for candidate in candidates:
-        if candidate >> source & 1:
-            group = candidate
-            break
+        for candidate in mine_groups:
+            if candidate >> source & 1:
+                group = candidate
+                break
     group &= ~(1 << source)
     near = 0
     for point in points_of(group):
@@ -120,5 +132,5 @@ def move_ball(own: dict[str, int], player: str, source: int, target: int) -> Non
     own[player] |= 1 << target
 
 
-__all__ = ["covered_by", "destinations", "drop_chain", "groups", "move_ball",
+__all__ = ["covered_by", "destinations", "drop_chain", "group_of", "groups", "move_ball",
            "playable_points", "visible_neighbours"]

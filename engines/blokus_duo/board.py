@@ -59,6 +59,8 @@ _SHAPES = MappingProxyType({piece.name: piece.orientations[0] for piece in PIECE
 class BlokusDuoBoard(Board):
     """A Blokus Duo game. Option: ``start`` (``either``, the default, or ``fixed``)."""
 
+    turn_can_be_handed = True
+
     game = "blokus-duo"
     OPTIONS = (START,)
     #: Pentobi's ``set_game``, ``p`` and ``cputime`` (``gtp.py``).
