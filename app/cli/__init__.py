@@ -34,6 +34,7 @@ COMMANDS = (
     "app.cli.selftest",
     "app.cli.device",
     "app.cli.firmware",
+    "app.cli.wiring",
 )
 
 

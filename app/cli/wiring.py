@@ -1,0 +1,74 @@
+"""``tabletop wiring PROFILE``: a board drawn to lay under it, and its pin table.
+
+Writes ``PROFILE.svg`` and ``PROFILE.png`` into ``--out`` (default: here): the board at
+1:1 with every hole, its sensor channel and scan lines, and the LED chain numbered from
+LED 0, to print at actual size and lay under the board while drilling and wiring. The
+pin table (which header pin goes to which line, the LED data, free pins for buttons,
+the supplies) goes to standard output, so ``> pins.txt`` keeps it. The piece sizes are
+the game's shipped ones (app/hardware/pieces/) unless ``--pieces`` names a file of
+one's own, so a maker's own profile and pieces draw the same way.
+
+The PNG is painted with pygame-ce, the screen's library; without the [screen] extra
+the SVG alone is written and a line on standard error says why.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from app.errors import install_extra
+from app.hardware.pinout import format_tables, pin_tables
+from app.hardware.profile import load_profile
+from app.hardware.sheet import draw, svg
+from app.hardware.wiring import load_pieces, plan
+from engines.errors import TabletopError
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "wiring", help="draw a board's holes, sensors and LED chain (SVG, PNG) to print at "
+                       "1:1, and print its pin table")
+    parser.add_argument("profile", help="a shipped profile's name or a profile file")
+    parser.add_argument("--out", default=".", metavar="DIR",
+                        help="the folder for PROFILE.svg and PROFILE.png (default: here)")
+    parser.add_argument("--pieces", metavar="FILE",
+                        help="your pieces' sizes, as in app/hardware/pieces/ (default: "
+                             "the game's)")
+    parser.set_defaults(run=run)
+
+
+def run(args) -> int:
+    profile = load_profile(args.profile)
+    sheet = draw(plan(profile, load_pieces(profile.game.lower(), args.pieces)))
+    tables = format_tables(pin_tables(profile))
+    out = Path(args.out)
+    written = [_write(out / f"{profile.name}.svg", svg(sheet).encode("utf-8"))]
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    try:
+        from app.screen.paper import png
+    except ModuleNotFoundError as missing:
+        if missing.name != "pygame":
+            raise
+        print(f"no PNG: pygame-ce paints it ({install_extra('screen', 'it')})",
+              file=sys.stderr)
+    else:
+        written.append(_write(out / f"{profile.name}.png", png(sheet)))
+    sys.stdout.write(tables)
+    for path in written:
+        print(f"wrote {path}", file=sys.stderr)
+    return 0
+
+
+def _write(path: Path, data: bytes) -> Path:
+    """``data`` into ``path``, making its folder; one line if that cannot be done."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    except FileExistsError:
+        raise TabletopError(f"{path.parent}: not a folder") from None
+    except OSError as error:
+        raise TabletopError(f"{path.parent}: cannot write {path.name} there: "
+                            f"{error.strerror or error}") from None
+    return path
