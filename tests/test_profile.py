@@ -7,8 +7,8 @@ import pytest
 
 from app.cli import main
 from app.games import GAMES, new_game
-from app.hardware.profile import (PROFILE_DIR, ProfileError, grid_chain, load_profile,
-                                  shipped_profiles)
+from app.hardware.profile import (PROFILE_DIR, BoardSize, ProfileError, grid_chain,
+                                  load_profile, shipped_profiles)
 
 GAMES_WITH_PROFILES = ("kulami", "conhex", "akron", "blokus-duo")
 
@@ -185,6 +185,7 @@ BROKEN = [
     ('pin = "D18"', 'pin = "D18"\npixel_order = "XYZ"', "leds.pixel_order: must be one of"),
     ('game = "kulami"', 'game = "kulami"\nbase = "nowhere"', "base: 'nowhere' no such"),
     ('game = "kulami"', 'game = [', "not valid TOML"),
+    ('game = "kulami"', 'game = "kulami"\nboard = 30', "board: must be a table"),
 ]
 
 
@@ -250,3 +251,72 @@ def test_profiles_ship_inside_the_package():
     import app.hardware
     assert PROFILE_DIR.is_dir()
     assert str(PROFILE_DIR).startswith(str(Path(app.hardware.__file__).parent))
+
+
+# --- the board's sizes ----------------------------------------------------------------
+
+BOARD = """
+[board]
+pitch_mm = 20
+hole_mm = 12
+shape = "circle"
+edge_mm = 15
+"""
+
+
+def test_the_board_table_gives_the_sizes_the_board_is_drawn_at(tmp_path):
+    assert load_profile(write(tmp_path, GOOD + BOARD)).board == BoardSize(20, 12, "circle", 15)
+    square = BOARD.replace('"circle"', '"square"').replace("= 20", "= 16.67")
+    assert load_profile(write(tmp_path, GOOD + square)).board == \
+        BoardSize(16.67, 12, "square", 15)
+    round_by_default = BOARD.replace('shape = "circle"\n', "")
+    assert load_profile(write(tmp_path, GOOD + round_by_default)).board.shape == "circle"
+    # Optional: nothing that plays needs it; `tabletop wiring` asks for it.
+    assert load_profile(write(tmp_path, GOOD)).board is None
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("pitch_mm = 20\n", "", "board.pitch_mm: missing"),
+    ("edge_mm = 15\n", "", "board.edge_mm: missing"),
+    ("pitch_mm = 20", "pitch_mm = -3",
+     "board.pitch_mm: must be millimetres above 0 and below 1000, not -3"),
+    ("hole_mm = 12", "hole_mm = 0", "board.hole_mm: must be millimetres above 0"),
+    ("pitch_mm = 20", "pitch_mm = 1000", "board.pitch_mm: must be millimetres above 0"),
+    ("pitch_mm = 20", 'pitch_mm = "20"', "board.pitch_mm: must be a whole number or a "
+                                          "number, not '20'"),
+    ("pitch_mm = 20", "pitch_mm = true", "board.pitch_mm: must be a whole number or a "
+                                         "number, not True"),
+    ("hole_mm = 12", "hole_mm = 25", "board.hole_mm: 25 is wider than the pitch (20): "
+                                     "neighbouring holes would overlap"),
+    ('shape = "circle"', 'shape = "hex"', "board.shape: must be one of circle, square, "
+                                          "not 'hex'"),
+    ('shape = "circle"', "shape = 3", "board.shape: must be text, not 3"),
+    ("edge_mm = 15", "edge_mm = 5", "board.edge_mm: 5 is less than half a hole (12 "
+                                    "across): the outer holes would run off the board"),
+    ("edge_mm = 15", "edge_mm = 15\ncolour = 'red'",
+     "board.colour: unknown key (known: pitch_mm, hole_mm, shape, edge_mm)"),
+    ("pitch_mm = 20", "pitch_mm = [", "not valid TOML"),
+])
+def test_a_broken_board_table_fails_with_one_line_naming_file_key_and_problem(
+        tmp_path, old, new, message):
+    assert old in BOARD
+    with pytest.raises(ProfileError) as error:
+        load_profile(write(tmp_path, GOOD + BOARD.replace(old, new)))
+    text = str(error.value)
+    assert "\n" not in text and text.startswith(f"{tmp_path / 'board.toml'}: ")
+    assert message in text
+
+
+def test_every_board_has_its_sizes_and_its_twins_take_them_through_base():
+    for game in GAMES_WITH_PROFILES:
+        real = load_profile(game)
+        assert real.board is not None and real.board.hole_mm <= real.board.pitch_mm
+        for name in shipped_profiles():
+            if name.startswith(f"{game}-sim"):
+                assert load_profile(name).board == real.board, name
+
+
+def test_a_maker_profile_on_a_shipped_base_may_give_its_own_sizes(tmp_path):
+    profile = load_profile(write(tmp_path, 'base = "akron"\n' + BOARD))
+    assert profile.board == BoardSize(20, 12, "circle", 15)
+    assert profile.holes == load_profile("akron").holes

@@ -1,11 +1,12 @@
-"""``tabletop wiring``: the drawing read back against the profile, the pin table against
-the header, and the makers' parts lists against the profiles they build.
+"""``tabletop wiring``: the drawing and the schematic read back against the profile, the
+pin table against the header, and the makers' parts lists against the profiles they build.
 
-The SVG is parsed, never compared as a picture: every hole once, at its place on a
-lattice of the pitch, with its channel and scan lines; every LED in chain order along
-the chain's line, under its hole or amid its area's holes. The pictures in
-hardware/README.md are checked the same way, so a profile that changes makes a stale
-picture fail here.
+The SVGs are parsed, never compared as pictures: every hole once, at its place on a
+lattice of the profile's pitch, with its channel and scan lines; every LED in chain order
+along the chain's line, under its hole or amid its area's holes; every pin the profile
+names on the schematic's header, labelled with its net, and the same net at the far end.
+The pictures in hardware/README.md are checked the same way, so a profile that changes
+makes a stale picture fail here.
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ from app.games import new_game
 from app.hardware import pinout
 from app.hardware.profile import load_profile, shipped_profiles
 from app.hardware.sheet import SVG_NS
-from app.hardware.wiring import load_pieces
 from engines.grid import column_row
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -43,6 +43,11 @@ def draw(tmp_path, capsys, *args) -> tuple[ET.Element, str]:
     profile = load_profile(args[0])
     printed = capsys.readouterr()
     return ET.parse(tmp_path / f"{profile.name}.svg").getroot(), printed.out
+
+
+def circuit(tmp_path: Path, name: str) -> ET.Element:
+    """The schematic the command wrote beside the drawing, parsed."""
+    return ET.parse(tmp_path / f"{load_profile(name).name}-schematic.svg").getroot()
 
 
 def groups(root: ET.Element, kind: str) -> list[ET.Element]:
@@ -134,7 +139,7 @@ def check_drawing(root: ET.Element, profile, pitch: float) -> None:
 def test_every_shipped_profile_is_drawn_as_it_is_wired(name, tmp_path, capsys):
     profile = load_profile(name)
     root, _ = draw(tmp_path, capsys, name)
-    check_drawing(root, profile, load_pieces(profile.game).pitch_mm)
+    check_drawing(root, profile, profile.board.pitch_mm)
     legend = " ".join(texts(groups(root, "legend")[0]))
     assert "100 mm" in legend and profile.description.split(",")[0] in legend
 
@@ -159,31 +164,69 @@ def test_without_pygame_the_svg_is_still_drawn_and_a_line_says_why(tmp_path, cap
     monkeypatch.setitem(sys.modules, "pygame", None)  # import pygame fails, as uninstalled
     monkeypatch.delitem(sys.modules, "app.screen.paper", raising=False)
     assert main(["wiring", "akron", "--out", str(tmp_path)]) == 0
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["akron.svg"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["akron-schematic.svg", "akron.svg"]
     err = capsys.readouterr().err
     assert "no PNG: pygame-ce paints it" in err and "[screen] extra" in err
 
 
-def test_a_maker_s_own_profile_and_pieces_draw_the_same_way(tmp_path, capsys):
+#: A board's sizes as a maker's profile gives them.
+BOARD = "[board]\npitch_mm = 20\nhole_mm = 10\nedge_mm = 5\n"
+
+
+def test_a_maker_s_own_profile_draws_the_same_way_at_its_own_sizes(tmp_path, capsys):
     profile = tmp_path / "tiny.toml"
     profile.write_text('game = "three-in-a-row"\n[holes]\ncolumns = 3\nrows = 2\n'
                        '[chain]\norder = ["a1", "a1", "b1", "c1", "c2", "b2", "a2"]\n'
                        '[sensors]\ndriver = "matrix"\nrow_pins = [5, 6]\n'
                        'column_pins = [13, 19, 26]\n'
-                       '[leds]\ndriver = "neopixel_spi"\nbrightness = 0.5\nmax_ma = 400\n')
-    pieces = tmp_path / "pieces.toml"
-    pieces.write_text("pitch_mm = 30\nhole_mm = 12\nshape = 'square'\nedge_mm = 10\n")
-    assert main(["wiring", str(profile), "--out", str(tmp_path)]) == 2
-    assert "no piece sizes are shipped for the game 'three-in-a-row': give a file of your " \
-           "own (--pieces)" in capsys.readouterr().err
-    root, out = draw(tmp_path, capsys, str(profile), "--pieces", str(pieces))
+                       '[leds]\ndriver = "neopixel_spi"\nbrightness = 0.5\nmax_ma = 400\n'
+                       "[board]\npitch_mm = 30\nhole_mm = 12\nshape = 'square'\n"
+                       "edge_mm = 10\n")
+    root, out = draw(tmp_path, capsys, str(profile))
     check_drawing(root, load_profile(profile), 30)
     first, second = (centre(g) for g in groups(root, "led")[:2])
     assert first[1] == second[1] and second[0] - first[0] == pytest.approx(7.5), \
         "a hole's two LEDs side by side"
     assert root.find(f".//{G}g[@class='hole']/{G}rect") is not None, "square holes"
+    assert float(groups(root, "board")[0][0].get("width")) == 80  # 2 pitches, 2 edges
     assert ["row", "1", "GPIO6", "31"] in table(out)
     assert ["column", "2", "GPIO26", "37"] in table(out)
+    check_schematic(circuit(tmp_path, str(profile)), load_profile(profile))
+
+
+def test_a_profile_without_sizes_is_told_in_one_line_what_to_add(tmp_path, capsys):
+    profile = tmp_path / "sizeless.toml"
+    profile.write_text('game = "three-in-a-row"\n[holes]\ncolumns = 3\nrows = 1\n'
+                       '[chain]\norder = "rows"\n[sensors]\ndriver = "simulated"\n'
+                       '[leds]\ndriver = "simulated"\nbrightness = 1\nmax_ma = 100\n')
+    error = one_line_error(capsys, [str(profile), "--out", str(tmp_path / "out")])
+    assert f"{profile}: board: missing table: add [board] with pitch_mm, hole_mm, shape " \
+           f"and edge_mm" in error
+    assert not (tmp_path / "out").exists()
+    # A profile on a shipped base takes the base's sizes with its holes, as the -sim
+    # twins do.
+    profile.write_text('base = "akron"\n[leds]\ndriver = "simulated"\nbrightness = 1\n'
+                       'max_ma = 100\n')
+    assert load_profile(profile).board == load_profile("akron-sim").board \
+        == load_profile("akron").board
+    root, _ = draw(tmp_path, capsys, str(profile))
+    check_drawing(root, load_profile(profile), 20)
+
+
+def test_a_bad_board_table_is_one_line_and_nothing_is_written(tmp_path, capsys):
+    profile = tmp_path / "wide.toml"
+    profile.write_text('base = "akron"\n[board]\npitch_mm = 20\nhole_mm = 25\nedge_mm = 20\n')
+    assert "board.hole_mm: 25 is wider than the pitch (20)" in one_line_error(
+        capsys, [str(profile), "--out", str(tmp_path / "out")])
+    assert not (tmp_path / "out").exists()
+
+
+def test_piece_sizes_are_no_longer_a_file_of_their_own():
+    """The sizes moved into the profiles: no per-game files, no option, no package data."""
+    assert not (ROOT / "app" / "hardware" / "pieces").exists()
+    assert "pieces/" not in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    with pytest.raises(SystemExit):
+        main(["wiring", "akron", "--pieces", "sizes.toml"])
 
 
 # --- the pin table ----------------------------------------------------------------------
@@ -273,16 +316,142 @@ def test_a_colour_board_too_big_for_the_pico_is_one_line(tmp_path, capsys):
     profile.write_text('game = "huge"\n[holes]\ncolumns = 17\nrows = 17\n[chain]\n'
                        'order = "rows"\n[sensors]\ndriver = "serial"\nport = "auto"\n'
                        'colour = true\n[leds]\ndriver = "simulated"\nbrightness = 1\n'
-                       'max_ma = 100\n')
-    pieces = tmp_path / "pieces.toml"
-    pieces.write_text("pitch_mm = 20\nhole_mm = 10\nedge_mm = 5\n")
+                       'max_ma = 100\n' + BOARD)
     assert "289 channels are more than the Pico's hall matrix" in one_line_error(
-        capsys, [str(profile), "--pieces", str(pieces), "--out", str(tmp_path)])
+        capsys, [str(profile), "--out", str(tmp_path)])
 
 
 def test_the_led_supply_covers_the_budget_with_headroom():
     assert pinout.supply_ma(load_profile("kulami")) == 3000  # as the profile's comment says
     assert pinout.supply_ma(load_profile("blokus-duo")) == 4000
+
+
+# --- the schematic ------------------------------------------------------------------------
+
+def check_schematic(root: ET.Element, profile) -> None:
+    """Every pin ``profile`` names is on the schematic's header (the Pi's, or the Pico's
+    as the pin table proposes it), labelled with its net, and the same net at the far
+    end names the same pin; every hole of a diode matrix has its box at its lines; the
+    counts are the profile's."""
+    pins = {(g.get("data-board"), g.get("data-pin")): g for g in groups(root, "pin")}
+    serial = profile.sensors.driver == "serial"
+    assert len(pins) == (80 if serial else 40), "every header pin drawn once"
+    far = groups(root, "net")
+
+    def named(board: str, pin: str, name: str, net: str) -> None:
+        group = pins[(board, pin)]
+        assert (group.get("data-name"), group.get("data-net")) == (name, net), (pin, net)
+        assert {pin, name, net} <= set(texts(group)), f"{name} is labelled {net}"
+        ends = [g for g in far if g.get("data-net") == net and g.get("data-board") == board]
+        assert ends, f"{net} goes nowhere"
+        for end in ends:
+            assert (end.get("data-pin"), end.get("data-name")) == (pin, name)
+            assert re.search(rf"\b{pin}\b", " ".join(texts(end))), "the far end names the pin"
+
+    sensors, scan = profile.sensors, pinout.scanner(profile)
+    if sensors.driver == "matrix":
+        for kind, gpios in (("row", sensors.row_pins), ("column", sensors.column_pins)):
+            for index, gpio in enumerate(gpios):
+                named("pi", pinout.pi_pin(gpio), f"GPIO{gpio}", f"{kind} {index}")
+    if profile.leds.driver == "neopixel_spi":  # the SPI0 MOSI
+        named("pi", "19", "GPIO10", "LED data")
+    elif profile.leds.driver == "neopixel":
+        gpio = int(profile.leds.pin[1:])
+        named("pi", pinout.pi_pin(gpio), f"GPIO{gpio}", "LED data")
+    if serial:
+        board = pinout.pico_settings(profile, scan)
+        lines = {"row": board.get("row_pins", []), "column": board.get("column_pins", []),
+                 "select S": board.get("select_pins", [])}
+        for kind, gps in lines.items():
+            for index, gp in enumerate(gps):
+                named("pico", pinout.pico_pin(gp), f"GP{gp}",
+                      f"{kind}{'' if kind.endswith(' S') else ' '}{index}")
+        if "adc_pin" in board:
+            named("pico", pinout.pico_pin(board["adc_pin"]), f"GP{board['adc_pin']}",
+                  "sensor out")
+        for key in ("load_pin", "clock_pin", "data_pin"):
+            if key in board:
+                named("pico", pinout.pico_pin(board[key]), f"GP{board[key]}",
+                      key.removesuffix("_pin"))
+        if board["leds"]:
+            named("pico", pinout.pico_pin(board["leds_pin"]), f"GP{board['leds_pin']}",
+                  "LED data")
+        safe = pins[("pico", pinout.pico_pin(board["safe_pin"]))]
+        assert safe.get("data-net") == "safe"
+    if scan.kind in ("matrix", "pico-matrix"):
+        cells = groups(root, "cell")
+        assert sorted(g.get("data-hole") for g in cells) == sorted(profile.holes)
+        for cell in cells:
+            hole = cell.get("data-hole")
+            channel = profile.holes[hole].channel
+            assert cell.get("data-channel") == str(channel) and hole in texts(cell)
+            row, column = divmod(channel, scan.columns)
+            assert cell.get("data-lines") == f"r{row} c{column}"
+    counts = {g.get("data-what"): int(g.get("data-count")) for g in groups(root, "count")}
+    if sensors.driver == "matrix" or scan.kind == "pico-matrix":
+        assert counts["diode"] == len(profile.holes)
+    elif scan.kind == "pico-hall":
+        assert counts["hall sensor"] == len(profile.holes)
+    if profile.leds.driver != "simulated":
+        assert counts["LED"] == profile.led_count
+        assert f"5 V {pinout.supply_ma(profile) / 1000:g} A" in " ".join(texts(root))
+
+
+@pytest.mark.parametrize("name", BOARDS)
+def test_every_pin_a_shipped_board_names_is_labelled_on_its_schematic(name, tmp_path, capsys):
+    draw(tmp_path, capsys, name)
+    check_schematic(circuit(tmp_path, name), load_profile(name))
+
+
+@pytest.mark.parametrize("name", BOARDS)
+def test_the_schematic_and_the_pin_table_agree(name, tmp_path, capsys):
+    """Every signal wire of the pin table is on the schematic's header under the same
+    name, at the same pin, and nothing else is called a signal there."""
+    draw(tmp_path, capsys, name)
+    root = circuit(tmp_path, name)
+    labelled = {(g.get("data-board"), g.get("data-pin")): g.get("data-net")
+                for g in groups(root, "pin") if g.get("data-net")}
+    expected = {}
+    for board, table in zip(("pi", "pico"), pinout.pin_tables(load_profile(name))):
+        for pin in table.pins:
+            if pin.signal:
+                expected[(board, pin.header)] = pin.what
+    assert {key: labelled.get(key) for key in expected} == expected
+    assert len(expected) == sum(t.signals for t in pinout.pin_tables(load_profile(name)))
+
+
+def test_the_schematic_draws_the_buttons_on_free_pins(tmp_path, capsys):
+    draw(tmp_path, capsys, "conhex")
+    root = circuit(tmp_path, "conhex")
+    nets = {g.get("data-net"): g.get("data-name") for g in groups(root, "pin")}
+    assert [nets[action] for action in ("confirm", "hint", "undo", "new_game")] == \
+        ["GPIO14", "GPIO15", "GPIO26", "GPIO27"]  # as hardware/conhex.md wires them
+    words = " ".join(texts(root))
+    assert "[buttons] confirm = 14" in words and "74AHCT125" in words and "330 ohm" in words
+
+
+@pytest.mark.parametrize("grid, colour, kind", [((4, 3), False, "pico-matrix"),
+                                                ((16, 10), False, "pico-shift"),
+                                                ((16, 16), True, "pico-hall")])
+def test_a_maker_s_serial_board_gets_a_schematic_of_its_pico(grid, colour, kind, tmp_path,
+                                                             capsys):
+    columns, rows = grid
+    profile = tmp_path / "serial.toml"
+    profile.write_text(f'game = "four-by-three"\n[holes]\ncolumns = {columns}\n'
+                       f'rows = {rows}\n[chain]\norder = "rows"\n[sensors]\n'
+                       f'driver = "serial"\nport = "auto"\ncolour = {str(colour).lower()}\n'
+                       f'[leds]\ndriver = "serial"\nbrightness = 0.5\nmax_ma = 1000\n' + BOARD)
+    loaded = load_profile(profile)
+    assert pinout.scanner(loaded).kind == kind
+    draw(tmp_path, capsys, str(profile))
+    check_schematic(circuit(tmp_path, str(profile)), loaded)
+
+
+def test_a_simulated_profile_has_nothing_to_wire_and_says_so(tmp_path, capsys):
+    assert main(["wiring", "kulami-sim", "--out", str(tmp_path)]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kulami-sim.png", "kulami-sim.svg"]
+    assert "no schematic: kulami-sim's sensors and LEDs are simulated" in \
+        capsys.readouterr().err
 
 
 # --- bad input ----------------------------------------------------------------------------
@@ -309,31 +478,14 @@ def test_an_out_folder_that_cannot_be_written_is_one_line(tmp_path, capsys):
                                                         str(plain / "inside")])
 
 
-@pytest.mark.parametrize("text, problem", [
-    ("hole_mm = 10\nedge_mm = 5\n", "pitch_mm: missing"),
-    ("pitch_mm = -3\nhole_mm = 10\nedge_mm = 5\n", "pitch_mm: must be millimetres"),
-    ("pitch_mm = 20\nhole_mm = 25\nedge_mm = 5\n", "hole_mm: 25 is wider than the pitch"),
-    ("pitch_mm = 20\nhole_mm = 10\nedge_mm = 5\nshape = 'hex'\n", "shape: must be one of"),
-    ("pitch_mm = 20\nhole_mm = 10\nedge_mm = 5\ncolour = 'red'\n", "colour: unknown key"),
-    ("pitch_mm = 20\nhole_mm = \n", "not valid TOML"),
-])
-def test_a_bad_pieces_file_is_one_line(text, problem, tmp_path, capsys):
-    pieces = tmp_path / "pieces.toml"
-    pieces.write_text(text)
-    assert problem in one_line_error(capsys, ["akron", "--pieces", str(pieces), "--out",
-                                              str(tmp_path / "out")])
-    assert not (tmp_path / "out").exists()
-
-
 def test_a_hole_with_no_place_on_a_grid_is_one_line(tmp_path, capsys):
     profile = tmp_path / "odd.toml"
     profile.write_text('game = "odd"\n[holes]\nnames = ["a1", "centre"]\n[chain]\n'
                        'order = ["a1", "centre"]\n[sensors]\ndriver = "simulated"\n'
-                       '[leds]\ndriver = "simulated"\nbrightness = 1\nmax_ma = 100\n')
-    pieces = tmp_path / "pieces.toml"
-    pieces.write_text("pitch_mm = 20\nhole_mm = 10\nedge_mm = 5\n")
+                       '[leds]\ndriver = "simulated"\nbrightness = 1\nmax_ma = 100\n'
+                       + BOARD)
     assert "centre names no place on a grid" in one_line_error(
-        capsys, [str(profile), "--pieces", str(pieces), "--out", str(tmp_path)])
+        capsys, [str(profile), "--out", str(tmp_path)])
 
 
 # --- the makers' guides -------------------------------------------------------------------
@@ -379,20 +531,27 @@ def test_every_board_has_a_guide_that_uses_its_drawing_and_parts(board):
     assert f"{board}-parts.csv" in guide and f"tabletop wiring {board}" in guide
     profile = load_profile(board)
     assert f"{profile.max_ma} mA" in guide
-    assert f"{load_pieces(profile.game).pitch_mm:g} mm" in guide
+    assert f"{profile.board.pitch_mm:g} mm" in guide
+    assert "--pieces" not in guide and "pieces file" not in guide
 
 
 def test_the_readme_s_pictures_are_the_boards_as_they_are_wired():
     readme = (HARDWARE / "README.md").read_text(encoding="utf-8")
     pictures = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", readme)
     svgs = [p for p in pictures if p.endswith(".svg")]
-    assert len(svgs) >= 2
+    schematics = [p for p in svgs if p.endswith("-schematic.svg")]
+    assert len(svgs) - len(schematics) >= 2 and len(schematics) >= 2
     for picture in svgs:
         path = (HARDWARE / picture).resolve()
         assert path.is_relative_to(ROOT) and path.is_file(), picture
-        board = path.stem
+        board = path.stem.removesuffix("-schematic")
         assert f"tabletop wiring {board}" in readme
         profile = load_profile(board)
-        check_drawing(ET.parse(path).getroot(), profile, load_pieces(profile.game).pitch_mm)
+        root = ET.parse(path).getroot()
+        if picture in schematics:
+            check_schematic(root, profile)
+        else:
+            check_drawing(root, profile, profile.board.pitch_mm)
+    assert "--pieces" not in readme and "app/hardware/pieces" not in readme
     links = re.findall(r"\]\(([^)]+)\)", readme)
     assert not [link for link in links if "://" in link or link.startswith("/")]

@@ -1,15 +1,18 @@
-"""``tabletop wiring PROFILE``: a board drawn to lay under it, and its pin table.
+"""``tabletop wiring PROFILE``: a board drawn to lay under it, its schematic, and its pin
+table.
 
 Writes ``PROFILE.svg`` and ``PROFILE.png`` into ``--out`` (default: here): the board at
 1:1 with every hole, its sensor channel and scan lines, and the LED chain numbered from
-LED 0, to print at actual size and lay under the board while drilling and wiring. The
-pin table (which header pin goes to which line, the LED data, free pins for buttons,
-the supplies) goes to standard output, so ``> pins.txt`` keeps it. The piece sizes are
-the game's shipped ones (app/hardware/pieces/) unless ``--pieces`` names a file of
-one's own, so a maker's own profile and pieces draw the same way.
+LED 0, to print at actual size and lay under the board while drilling and wiring. Beside
+them ``PROFILE-schematic.svg`` and ``.png``: the Pi's header (and the Pico's) with every
+pin the profile uses, the sensors' circuit, the LED chain and its supply, the buttons.
+The pin table (which header pin goes to which line, the LED data, free pins for buttons,
+the supplies) goes to standard output, so ``> pins.txt`` keeps it. The board's sizes are
+the profile's own ``[board]`` table, so a maker's own profile draws the same way.
 
-The PNG is painted with pygame-ce, the screen's library; without the [screen] extra
-the SVG alone is written and a line on standard error says why.
+The PNGs are painted with pygame-ce, the screen's library; without the [screen] extra
+the SVGs alone are written and a line on standard error says why. A profile whose
+sensors and LEDs are all simulated has nothing to wire: no schematic, and a line says so.
 """
 
 from __future__ import annotations
@@ -21,30 +24,33 @@ from pathlib import Path
 from app.errors import install_extra
 from app.hardware.pinout import format_tables, pin_tables
 from app.hardware.profile import load_profile
+from app.hardware.schematic import schematic
 from app.hardware.sheet import draw, svg
-from app.hardware.wiring import load_pieces, plan
+from app.hardware.wiring import plan
 from engines.errors import TabletopError
 
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "wiring", help="draw a board's holes, sensors and LED chain (SVG, PNG) to print at "
-                       "1:1, and print its pin table")
+                       "1:1 and its schematic, and print its pin table")
     parser.add_argument("profile", help="a shipped profile's name or a profile file")
     parser.add_argument("--out", default=".", metavar="DIR",
-                        help="the folder for PROFILE.svg and PROFILE.png (default: here)")
-    parser.add_argument("--pieces", metavar="FILE",
-                        help="your pieces' sizes, as in app/hardware/pieces/ (default: "
-                             "the game's)")
+                        help="the folder for PROFILE.svg, PROFILE-schematic.svg and their "
+                             "PNGs (default: here)")
     parser.set_defaults(run=run)
 
 
 def run(args) -> int:
     profile = load_profile(args.profile)
-    sheet = draw(plan(profile, load_pieces(profile.game.lower(), args.pieces)))
+    sheets = {profile.name: draw(plan(profile))}
+    circuit = schematic(profile)
+    if circuit is not None:
+        sheets[f"{profile.name}-schematic"] = circuit
     tables = format_tables(pin_tables(profile))
     out = Path(args.out)
-    written = [_write(out / f"{profile.name}.svg", svg(sheet).encode("utf-8"))]
+    written = [_write(out / f"{name}.svg", svg(sheet).encode("utf-8"))
+               for name, sheet in sheets.items()]
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     try:
         from app.screen.paper import png
@@ -54,8 +60,11 @@ def run(args) -> int:
         print(f"no PNG: pygame-ce paints it ({install_extra('screen', 'it')})",
               file=sys.stderr)
     else:
-        written.append(_write(out / f"{profile.name}.png", png(sheet)))
+        written += [_write(out / f"{name}.png", png(sheet)) for name, sheet in sheets.items()]
     sys.stdout.write(tables)
+    if circuit is None:
+        print(f"no schematic: {profile.name}'s sensors and LEDs are simulated, so nothing "
+              f"is wired", file=sys.stderr)
     for path in written:
         print(f"wrote {path}", file=sys.stderr)
     return 0

@@ -179,7 +179,6 @@ def _holes(names: list[str]) -> str:
 def _pi_table(profile: Profile) -> PinTable:
     sensors, leds = profile.sensors, profile.leds
     pins: list[Pin] = []
-    used: set[int] = set()
     if sensors.driver == "matrix":
         rows, columns = _line_holes(profile, scanner(profile))
         for r, gpio in enumerate(sensors.row_pins):
@@ -188,23 +187,20 @@ def _pi_table(profile: Profile) -> PinTable:
         for c, gpio in enumerate(sensors.column_pins):
             pins.append(Pin(f"column {c}", f"GPIO{gpio}", pi_pin(gpio),
                             f"the diodes' cathodes of {_holes(columns[c])}"))
-        used |= set(sensors.row_pins) | set(sensors.column_pins)
     elif sensors.driver == "serial":
         pins.append(Pin("sensor board", "USB", "", f"the Pico's USB port (power and the "
                                                    f"serial line, port {sensors.port})",
                         signal=False))
-    data = _led_data_gpio(profile)
+    data = led_data_gpio(profile)
     if data is not None:
         pins.append(Pin("LED data", f"GPIO{data}", pi_pin(data),
                         "LED 0's data in (DIN), through a 330 ohm resistor"))
-        used.add(data)
     if leds.driver == "neopixel_spi":
         others = sorted(SPI0_PINS - {SPI_DATA_GPIO})
         pins.append(Pin("SPI0", "GPIO" + ",".join(map(str, others)),
                         ",".join(pi_pin(g) for g in others),
                         "nothing: the SPI driver holds them", signal=False))
-        used |= SPI0_PINS
-    free = ", ".join(f"GPIO{g} (pin {pi_pin(g)})" for g in PI_BUTTON_GPIOS if g not in used)
+    free = ", ".join(f"GPIO{g} (pin {pi_pin(g)})" for g in free_pi_gpios(profile))
     pins.append(Pin("buttons", "free", "", f"confirm, hint, undo, new_game ([buttons] in "
                                           f"tabletop.toml): a push button from a free pin to "
                                           f"GND; free: {free}", signal=False))
@@ -223,13 +219,25 @@ def _pi_table(profile: Profile) -> PinTable:
     return PinTable(title, tuple(pins))
 
 
-def _led_data_gpio(profile: Profile) -> int | None:
+def led_data_gpio(profile: Profile) -> int | None:
     """The Pi GPIO that sends the LEDs their data; ``None`` where the Pi sends none."""
     if profile.leds.driver == "neopixel_spi":
         return SPI_DATA_GPIO
     if profile.leds.driver == "neopixel":
         return int(profile.leds.pin.removeprefix("D"))
     return None
+
+
+def free_pi_gpios(profile: Profile) -> list[int]:
+    """The Pi's GPIOs that ``profile`` leaves free, for buttons: not a matrix line, not
+    the LED data, not SPI0 where the LEDs are on SPI."""
+    used = set(profile.sensors.row_pins) | set(profile.sensors.column_pins)
+    data = led_data_gpio(profile)
+    if data is not None:
+        used.add(data)
+    if profile.leds.driver == "neopixel_spi":
+        used |= SPI0_PINS
+    return [gpio for gpio in PI_BUTTON_GPIOS if gpio not in used]
 
 
 def pico_settings(profile: Profile, scan: Scanner) -> dict[str, object]:

@@ -4,6 +4,11 @@ A profile describes one physical board (or its simulated twin) so that no driver
 game needs to know how a maker wired it. Everything is checked at load time and every
 problem is one line naming the file, the key and what is wrong, so a maker with a
 soldering iron in one hand can fix it without reading Python. See hardware/README.md.
+
+Besides the wiring, a profile may give the board's own sizes (``[board]``: the hole
+pitch, a hole's size and shape, the edge), which ``tabletop wiring`` draws the board
+at. They belong to the board, not to the game: a maker whose pieces differ writes them
+into their own profile, and a ``-sim`` twin takes them from its ``base`` with the holes.
 """
 
 from __future__ import annotations
@@ -44,6 +49,15 @@ SENSOR_DRIVERS = ("matrix", "simulated", "serial")
 #: ``serial``: the sensor board drives the LEDs (LEDS frames over its USB link).
 LED_DRIVERS = ("neopixel", "neopixel_spi", "simulated", "serial")
 TABLES = ("holes", "chain", "sensors", "leds")
+#: Tables a profile may leave out: ``board``, the sizes its holes are drawn and built
+#: at (``tabletop wiring``); nothing that plays needs them.
+OPTIONAL_TABLES = ("board",)
+#: A hole is round (a dimple for a marble or a ball, a peg's hole) or a square that a
+#: piece covers.
+HOLE_SHAPES = ("circle", "square")
+#: The keys of ``[board]``; the three sizes are millimetres above 0 and below MAX_MM.
+BOARD_KEYS = ("pitch_mm", "hole_mm", "shape", "edge_mm")
+MAX_MM = 1000
 
 
 @dataclass(frozen=True)
@@ -75,6 +89,18 @@ class LedConfig:
 
 
 @dataclass(frozen=True)
+class BoardSize:
+    """The board's own sizes, in millimetres (the profile's ``[board]`` table):
+    ``pitch_mm`` between neighbouring holes' centres, ``hole_mm`` across a hole (a
+    square's side), ``edge_mm`` from the outer holes' centres to the board's edge."""
+
+    pitch_mm: float
+    hole_mm: float
+    shape: str
+    edge_mm: float
+
+
+@dataclass(frozen=True)
 class Profile:
     """A validated board profile. ``chain`` names what each LED lights, in chain order."""
 
@@ -87,6 +113,8 @@ class Profile:
     chain: tuple[str, ...]
     sensors: SensorConfig
     leds: LedConfig
+    #: The ``[board]`` table's sizes; ``None`` where the profile gives none.
+    board: BoardSize | None = None
 
     @property
     def led_count(self) -> int:
@@ -191,7 +219,7 @@ class _Checker:
 
     # --- the whole profile ----------------------------------------------------------
     def profile(self) -> Profile:
-        self.allowed("", self.raw, ("game", "description") + TABLES)
+        self.allowed("", self.raw, ("game", "description") + TABLES + OPTIONAL_TABLES)
         game = self.get("", self.raw, "game", str, check=lambda g: _is_name(g.strip()),
                         problem="must name a game")
         description = self.get("", self.raw, "description", str, "")
@@ -214,7 +242,7 @@ class _Checker:
         return Profile(self.path.name.removesuffix(".toml"), self.path, game.strip(), description,
                        MappingProxyType(holes),
                        MappingProxyType({k: tuple(v) for k, v in area_leds.items()}),
-                       tuple(chain), sensors, leds)
+                       tuple(chain), sensors, leds, self.board())
 
     # --- holes ----------------------------------------------------------------------
     def holes(self) -> tuple[list[str], tuple[list[str], list[str]] | None]:
@@ -361,6 +389,30 @@ class _Checker:
             raise self.fail("leds.driver", f"SPI0 needs GPIO{min(used & SPI0_PINS)}, which "
                                            f"is a sensor pin")
         return LedConfig(driver, float(brightness), max_ma, order, pin)
+
+
+    # --- the board's sizes ------------------------------------------------------------
+    def board(self) -> BoardSize | None:
+        """The ``[board]`` table: optional, since nothing that plays needs it, but
+        checked like every other table when it is there."""
+        if "board" not in self.raw:
+            return None
+        data = self.table("board", self.raw, "board")
+        self.allowed("board", data, BOARD_KEYS)
+        pitch, hole, edge = (
+            float(self.get("board", data, name, (int, float), check=lambda v: 0 < v < MAX_MM,
+                           problem=f"must be millimetres above 0 and below {MAX_MM}"))
+            for name in ("pitch_mm", "hole_mm", "edge_mm"))
+        shape = self.get("board", data, "shape", str, "circle", check=HOLE_SHAPES.__contains__,
+                         problem=f"must be one of {', '.join(HOLE_SHAPES)}")
+        if hole > pitch:
+            raise self.fail("board.hole_mm", f"{hole:g} is wider than the pitch "
+                                             f"({pitch:g}): neighbouring holes would overlap")
+        if edge < hole / 2:
+            raise self.fail("board.edge_mm", f"{edge:g} is less than half a hole "
+                                             f"({hole:g} across): the outer holes would run "
+                                             f"off the board")
+        return BoardSize(pitch, hole, shape, edge)
 
 
 def grid_chain(columns: list[str], rows: list[str], order: str) -> list[str]:

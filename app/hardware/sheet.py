@@ -76,7 +76,8 @@ class Polyline:
 
 @dataclass(frozen=True)
 class Text:
-    """Text centred on ``y``; ``anchor`` is where ``x`` is: ``middle`` or ``start``."""
+    """Text centred on ``y``; ``anchor`` is where ``x`` is: ``middle``, ``start`` or
+    ``end``."""
 
     x: float
     y: float
@@ -107,8 +108,7 @@ class Sheet:
 
 def draw(plan: Plan) -> Sheet:
     """The sheet of ``plan``: the board at its top left, the legend under it."""
-    pieces = plan.pieces
-    size = LABEL_SIZE * pieces.pitch_mm
+    size = LABEL_SIZE * plan.board.pitch_mm
 
     def on_board(x: float, y: float) -> tuple[float, float]:
         return MARGIN + x, MARGIN + y
@@ -125,7 +125,7 @@ def draw(plan: Plan) -> Sheet:
                  for led in plan.leds)
     first = plan.leds[0]
     x, y = on_board(first.x, first.y)
-    below = max(pieces.hole_mm / 2, 2.5 * size) + 1.3 * size
+    below = max(plan.board.hole_mm / 2, 2.5 * size) + 1.3 * size
     start = Group("start", (Text(x, y + below, "data in", size, LED, bold=True),))
     width = max(plan.width, MIN_WIDTH) + 2 * MARGIN
     legend, bottom = _legend(plan, MARGIN, MARGIN + plan.height + GAP, width - 2 * MARGIN,
@@ -147,8 +147,8 @@ def _hole(name: str, x: float, y: float, channel: str, lines: str, plan: Plan, s
           data: tuple = ()) -> Group:
     """A hole's outline with its name above its centre (where its LED sits) and its
     channel and scan lines below."""
-    half = plan.pieces.hole_mm / 2
-    outline = (Circle(x, y, half) if plan.pieces.shape == "circle"
+    half = plan.board.hole_mm / 2
+    outline = (Circle(x, y, half) if plan.board.shape == "circle"
                else Rect(x - half, y - half, 2 * half, 2 * half))
     texts = [Text(x, y - 1.45 * size, name, size, bold=True),
              Text(x, y + 1.45 * size, channel, size)]
@@ -172,7 +172,7 @@ def _led(index: int, x: float, y: float, size: float, area: bool, lights: str) -
 def _legend(plan: Plan, left: float, top: float, width: float, size: float
             ) -> tuple[Group, float]:
     """The legend under the board, and the y where it ends."""
-    profile, pieces = plan.profile, plan.pieces
+    profile, board = plan.profile, plan.board
     shapes: list = []
     y = top
 
@@ -185,10 +185,10 @@ def _legend(plan: Plan, left: float, top: float, width: float, size: float
             y += text_size * 1.35
 
     paragraph(_heading(plan), left, TITLE_SIZE, True)
-    hole = "square" if pieces.shape == "square" else "hole"
+    hole = "square" if board.shape == "square" else "hole"
     paragraph(f"{plan.title}, board {plan.width:.0f} x {plan.height:.0f} mm, {hole}s "
-              f"{pieces.hole_mm:g} mm across and {pieces.pitch_mm:g} mm apart (sizes from "
-              f"{pieces.where}); {len(plan.holes)} sensors, {profile.led_count} LEDs. Seen "
+              f"{board.hole_mm:g} mm across and {board.pitch_mm:g} mm apart (the "
+              f"profile's [board] sizes); {len(plan.holes)} sensors, {profile.led_count} LEDs. Seen "
               f"from above: from underneath, where the wires go, left and right swap.",
               left, LEGEND_SIZE)
     samples = [("hole", f"a {hole}: its name, its sensor channel (ch) and, below, "
@@ -197,7 +197,7 @@ def _legend(plan: Plan, left: float, top: float, width: float, size: float
                        f"along the line from LED 0: LED 0 takes the data")]
     if profile.areas:
         samples.append(("area-led", f"an area's own LED, amid the {hole}s of the area"))
-    column = max(pieces.hole_mm, 4 * size)
+    column = max(board.hole_mm, 4 * size)
     for kind, words in samples:
         y += LEGEND_SIZE * 0.6
         sample = column if kind == "hole" else 3 * size

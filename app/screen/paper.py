@@ -1,5 +1,5 @@
-"""A wiring sheet (app/hardware/sheet.py) painted with pygame, saved as a PNG that
-prints at its true size.
+"""A wiring sheet (app/hardware/sheet.py) or a schematic (app/hardware/schematic.py)
+painted with pygame, saved as a PNG that prints at its true size.
 
 pygame-ce is already the screen's library, so the PNG needs no SVG renderer and no
 system library (cairo) on the Pi or the desktop. The sheet is a list of plain shapes,
@@ -70,6 +70,8 @@ def _paint(surface: pygame.Surface, shape, scale: float, fonts: dict) -> None:
         place = image.get_rect()
         if shape.anchor == "start":
             place.midleft = (px(shape.x), px(shape.y))
+        elif shape.anchor == "end":
+            place.midright = (px(shape.x), px(shape.y))
         else:
             place.center = (px(shape.x), px(shape.y))
         surface.blit(image, place)
