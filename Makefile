@@ -13,18 +13,24 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	PYTHONWARNINGS='ignore:Editable installation' $(PY) -m pip install --quiet -e '.[screen,pi,test]'
+	PYTHONWARNINGS='ignore:Editable installation' $(PY) -m pip install --quiet -e '.[screen,pi,web,test]'
 	touch $(STAMP)
 
 run: $(STAMP)
 	$(VENV)/bin/tabletop simulate
 
 # The tests check the systemd unit with systemd-analyze; Debian ships it in `systemd`.
+# The web page's test drives a real browser: Debian's Chromium and its chromium-driver.
 system-tools:
 	@command -v systemd-analyze >/dev/null || { \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  echo "installing systemd (for systemd-analyze)"; \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq systemd >/dev/null; }
+	@{ command -v chromium && command -v chromedriver; } >/dev/null || { \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  echo "installing chromium and chromium-driver (for the web page's browser test)"; \
+	  $$SUDO apt-get update -qq && \
+	  $$SUDO apt-get install -y -qq chromium chromium-driver >/dev/null; }
 
 # The firmware's checks under real MicroPython (its WebAssembly port) need node and npm;
 # without them those tests are skipped and say so.

@@ -80,11 +80,12 @@ INSTALLED = "/opt/tabletop"
 
 
 def install_extra(extra: str, brings: str = "") -> str:
-    """How to install one of Tabletop's extras (``pi``, ``screen``, ``firmware``), in the
-    one wording every message uses. Tabletop is not on the package index, where the name
-    ``tabletop`` belongs to another project, so asking pip for an extra by that name
-    would install someone else's program: an extra comes from the checkout, or on a Pi
-    from the copy of it that install.sh keeps beside its environment."""
+    """How to install one of Tabletop's extras (``pi``, ``screen``, ``web``,
+    ``firmware``), in the one wording every message uses. Tabletop is not on the package
+    index, where the name ``tabletop`` belongs to another project, so asking pip for an
+    extra by that name would install someone else's program: an extra comes from the
+    checkout, or on a Pi from the copy of it that install.sh keeps beside its
+    environment."""
     which = f", which brings {brings}" if brings else ""
     return (f"install Tabletop's [{extra}] extra from its checkout{which}: pip install "
             f"'.[{extra}]' there, or {INSTALLED}/venv/bin/pip install "

@@ -114,8 +114,9 @@ for entry in "$SOURCE"/*; do
     esac
 done
 python3 -m venv --system-site-packages "$PREFIX/venv"
-# Not editable: the service runs what was installed, with the screen and the Pi's libraries.
-"$PREFIX/venv/bin/pip" install --quiet "$PREFIX/src[screen,pi]"
+# Not editable: the service runs what was installed, with the screen, the Pi's libraries
+# and the web page.
+"$PREFIX/venv/bin/pip" install --quiet "$PREFIX/src[screen,pi,web]"
 
 echo "== configuration"
 install -d -m 0755 /etc/tabletop

@@ -1,5 +1,6 @@
-"""Shared test set-up: headless pygame, mock GPIO, a throw-away data directory, and the
-sensor board's serial links closed after each test that opens them."""
+"""Shared test set-up: headless pygame, mock GPIO, a throw-away data directory, no web
+page unless a test asks for one, and the sensor board's serial links closed after each
+test that opens them."""
 
 import atexit
 import os
@@ -17,6 +18,15 @@ os.environ.setdefault("BLINKA_OS_AGNOSTIC", "1")
 os.environ.pop("STATE_DIRECTORY", None)
 os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="tabletop-tests-")
 atexit.register(shutil.rmtree, os.environ["XDG_DATA_HOME"], ignore_errors=True)
+
+
+@pytest.fixture(autouse=True)
+def no_web_page_by_default(monkeypatch):
+    """``tabletop run`` serves its page on port 80 and announces it on the network unless
+    told not to; a test of the loop runs without it, and the web tests start their own
+    on a free local port."""
+    from app.table import config
+    monkeypatch.setattr(config, "WEB_DEFAULT", None)
 
 
 @pytest.fixture

@@ -92,7 +92,7 @@ def test_the_start_points_are_ringed_on_the_empty_board():
 def test_the_screen_offers_no_piece_by_button_and_names_no_owned_areas():
     from app.games import GAMES
     from app.screen.console import Console
-    from app.screen.legend import legend_roles
+    from app.table.legend import legend_roles
 
     session = Session(played(3), seats={"b": "person", "w": "person"}, seed=1)
     console = Console(session, tuple(GAMES))

@@ -2,6 +2,7 @@
 line naming the key and the allowed values; then carried through the session into the
 record and back, and never applied to a game under way."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -145,9 +146,9 @@ def test_tabletop_run_opens_the_strip_at_the_configured_brightness(tmp_path, mon
     """The one place the strip is opened takes the configuration's brightness; without
     the key it keeps the profile's."""
     from app.cli import main
-    from app.cli import run as run_command
     from app.errors import DeviceError
     from app.hardware.devices import open_strip
+    from app.table import assembly
 
     opened = []
 
@@ -155,7 +156,7 @@ def test_tabletop_run_opens_the_strip_at_the_configured_brightness(tmp_path, mon
         opened.append(open_strip(profile))
         raise DeviceError("stop here")
 
-    monkeypatch.setattr(run_command, "open_strip", strip_then_stop)
+    monkeypatch.setattr(assembly, "open_strip", strip_then_stop)
     dim = config_file(tmp_path, "[leds]\nbrightness = 0.25\n")
     assert main(["run", "--profile", "kulami-sim", "--config", str(dim)]) == 1
     plain = config_file(tmp_path, "", "plain.toml")
@@ -191,3 +192,22 @@ def test_a_data_dir_with_a_nul_character_is_one_line_naming_the_key(tmp_path, va
     assert message.startswith(f"{path}: data_dir: must be a directory's path, which holds "
                               f"no NUL character, not '")
     assert "\\x00" in message and "\x00" not in message and "\n" not in message
+
+
+def test_the_web_page_is_on_by_default_and_its_keys_are_checked(tmp_path, monkeypatch):
+    monkeypatch.undo()  # the tests' own default (conftest.py) is no page
+    assert load_config(config_file(tmp_path, "")).web == "lan:80"
+    assert load_config(config_file(tmp_path, "[web]\n", "empty.toml")).web == "lan:80"
+    off = load_config(config_file(tmp_path, "[web]\nenabled = false\n", "off.toml"))
+    assert off.web is None
+    fixed = load_config(config_file(tmp_path, '[web]\nhost = "127.0.0.1"\nport = 8080\n'
+                                              'pairing_code = "123456"\n', "fixed.toml"))
+    assert fixed.web == "127.0.0.1:8080" and fixed.pairing_code == "123456"
+    for text, line in (('[web]\nport = 0\n', "web.port: must be a port, 1 to 65535"),
+                       ('[web]\nport = "80"\n', "web.port: must be int"),
+                       ('[web]\npairing_code = "12ab56"\n', "web.pairing_code: must be 6 "
+                                                            "digits"),
+                       ('[web]\nhost = "a b"\n', "web.host: must be \"lan\" or an address"),
+                       ('[web]\nexposed = true\n', "web.exposed: unknown key")):
+        with pytest.raises(ConfigError, match=re.escape(line)):
+            load_config(config_file(tmp_path, text, "bad.toml"))

@@ -429,7 +429,8 @@ def lamp_runs(surface, row_y, left, right, colour):
 def test_the_legend_names_each_light_in_use_beside_a_lamp_of_its_colour(all_states, game,
                                                                         name, size):
     from app.colours import role_of
-    from app.screen.legend import TITLE, legend_roles, meaning
+    from app.screen.legend import TITLE
+    from app.table.legend import legend_roles, meaning
     from app.screen.status import LEGEND
     from app.table.scene import role_colour
     status = all_states[game][name]
@@ -452,7 +453,7 @@ def test_the_legend_names_each_light_in_use_beside_a_lamp_of_its_colour(all_stat
 
 
 def test_the_legend_follows_the_state(all_states):
-    from app.screen.legend import legend_roles
+    from app.table.legend import legend_roles
     kulami = all_states["kulami"]
     start = snapshot(played("kulami", 0))
     assert legend_roles(start) == ["legal"]
@@ -469,7 +470,7 @@ def test_the_legend_follows_the_state(all_states):
 
 
 def test_the_legend_words_name_the_players_and_the_moment(all_states):
-    from app.screen.legend import meaning
+    from app.table.legend import meaning
     kulami = all_states["kulami"]
     assert meaning(kulami["playing"], "owned_w") == "Owned by Black"
     assert meaning(all_states["conhex"]["playing"], "owned_w") == "Owned by Blue"
@@ -484,7 +485,7 @@ def test_the_legend_shows_the_roles_the_board_lights():
     piece just noticed, lit for less than a settle time, aside) and nothing else, but
     for an owned panel the status cannot tell is hidden under the off-limits light."""
     from app.hardware.sensors import SimulatedSensors
-    from app.screen.legend import legend_roles
+    from app.table.legend import legend_roles
     from app.table.session import Session
 
     board = new_game("kulami")
@@ -548,3 +549,14 @@ def test_moves_the_sensors_cannot_see_are_offered_through_confirm():
     _, drawn = render(snapshot(middle, message="Your move."))
     assert drawn.action_at(drawn.button("Confirm").rect.center) is None
     assert "cannot see" not in drawn.text
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_the_web_page_s_address_and_code_follow_the_players_line(name):
+    from app.screen.status import draw_status
+    surface = pygame.Surface((800, 480))
+    status = snapshot(played(name, 3))
+    note = "web code 424242"
+    drawn = draw_status(surface, status, note=note)
+    assert "code 424242" in drawn.text
+    assert drawn.overlaps() == [] and drawn.outside(surface.get_rect()) == []

@@ -92,6 +92,8 @@ def test_sdl_told_to_draw_nowhere_is_said_so_not_a_missing_display(monkeypatch, 
     assert capsys.readouterr().out.startswith(
         "tabletop simulate: no display (SDL_VIDEODRIVER=dummy draws nowhere a person can "
         "see); playing an engine-against-engine demo in the terminal instead.")
+    assert main(["simulate", "--pause", "0", "--seed", "1", "--web"]) == 0
+    assert "instead (no web page: --web needs the window)." in capsys.readouterr().out
     monkeypatch.delenv("SDL_VIDEODRIVER")
     assert display.no_display_reason() == "no DISPLAY or WAYLAND_DISPLAY, no KMS/DRM device"
 
@@ -309,6 +311,7 @@ def test_the_same_arguments_make_the_same_picture_and_the_moves_show(tmp_path, c
      "argument --moves: must be 0 moves or more, not -1"),
     (["kulami", "--moves", "3"], "--moves and --play set out a position for a picture"),
     (["kulami", "--serial", "--screen", "{tmp}/x.png"], "--serial needs the window"),
+    (["kulami", "--web", "--screen", "{tmp}/x.png"], "--web serves a window's board"),
 ])
 def test_bad_picture_input_is_one_line_and_exit_status_2(argv, line, tmp_path, capsys):
     (tmp_path / "folder.png").mkdir()

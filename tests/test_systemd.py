@@ -86,7 +86,7 @@ def test_the_install_script_is_valid_shell_and_joins_the_device_groups():
 def test_the_install_script_installs_the_package_with_its_pi_extras_not_editable():
     script = (SYSTEMD / "install.sh").read_text()
     installs = re.findall(r'^\s*"\$PREFIX/venv/bin/pip" install (.*)$', script, re.MULTILINE)
-    assert installs == ['--quiet "$PREFIX/src[screen,pi]"']
+    assert installs == ['--quiet "$PREFIX/src[screen,pi,web]"']
     assert " -e " not in installs[0] and "--editable" not in installs[0]
 
 

@@ -2,9 +2,10 @@
 
 It builds the table from the profile and the configuration and turns the table loop
 (:mod:`app.table.loop`): scan the sensors, play the moves, light the scene, draw the
-status screen, feed systemd's watchdog. The screen is the Pi's display (SDL's KMS/DRM
-driver without a desktop); with no display at all the board says so in one log line and
-plays on without one. The devices are opened before anything else: a board that cannot
+status screen, publish to the web page, feed systemd's watchdog. The screen is the Pi's
+display (SDL's KMS/DRM driver without a desktop); with no display at all the board says
+so in one log line and plays on without one, and likewise without its web page
+(``[web]``) when that cannot be served. The devices are opened before anything else: a board that cannot
 light or sense its pieces leaves no game behind. Games are saved after every move and the
 game of this board (its game and profile) is resumed at the next start; the screen's load
 list continues any other saved game.
@@ -76,7 +77,7 @@ def _run(args) -> int:
         header, readings = read_log_file(args.log, profile)  # of the profile's game
         options = dict(header.options)
     notifier = Notifier.from_environ()
-    devices = None
+    devices = assembly = remote = None
     with stop_on_signals():
         try:
             # The devices first: a board that cannot light or sense its pieces cannot
@@ -91,14 +92,19 @@ def _run(args) -> int:
             assembly = Assembly(store, profile, settings=dict(
                 seats=config.seats, level=config.level, seed=config.seed,
                 show_legal=config.show_legal),
-                thinker=InlineThinker() if readings is not None else Thinker())
+                thinker=InlineThinker() if readings is not None else Thinker(),
+                engines=config.engines)
             session = assembly.session(profile.game, options)
             screen = status_screen(session, load=None if readings is not None
                                    else _continue_saved,
                                    board=profile.sensors.driver != "simulated")
+            if config.web is not None and readings is None:
+                remote = web_page(config, store, profile.game)
+                if remote is not None and screen is not None:
+                    screen.console.note = remote.note
             while True:
                 table = assembly.table(session, devices, screen=screen, notifier=notifier,
-                                       blink_s=config.blink_s)
+                                       blink_s=config.blink_s, remote=remote)
                 notifier.ready(f"playing {session.board.game}")
                 try:
                     if readings is None:
@@ -118,11 +124,36 @@ def _run(args) -> int:
             log.info("stopping on %s", stop)
         finally:
             notifier.stopping()
+            for part in (remote, assembly):
+                if part is not None:
+                    part.close()
             if devices is not None:
                 devices.close()
                 log.info("LEDs off, stopped")
             notifier.close()
     return 0
+
+
+def web_page(config, store: RecordStore, game: str):
+    """The board's page on the home network (``[web]``), serving until closed; ``None``,
+    said in one WARNING line, when it cannot be served: the board plays on without it,
+    as it does without a screen."""
+    from app.web.address import web_address
+    try:
+        from app.web.pairing import Pairing
+        from app.web.server import Actions, WebError, WebFront, new_game_on
+    except ImportError as error:
+        log.warning("no web page (the %s library is not installed): playing without it; "
+                    "%s", error.name, install_extra("web"))
+        return None
+    try:
+        host, port = web_address(config.web)
+        pairing = Pairing(code=config.pairing_code) if config.pairing_code else Pairing()
+        return WebFront(store, Actions(new_game_on, (game,)), host=host, port=port,
+                        pairing=pairing).start()
+    except (ValueError, WebError) as error:
+        log.warning("%s: playing without the web page", error)
+        return None
 
 
 def _continue_saved(saved: Saved) -> None:

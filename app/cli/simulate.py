@@ -60,6 +60,10 @@ def register(subparsers) -> None:
     parser.add_argument("--serial", action="store_true",
                         help="the board is a virtual sensor board read by the real serial "
                              "driver, over a pseudo-terminal (the mouse sets its sensors)")
+    parser.add_argument("--web", nargs="?", const="lan:8080", default=None,
+                        metavar="[HOST:]PORT",
+                        help="serve the board's web page too, on the LAN address and port "
+                             "8080 unless told (the pairing code is on the status screen)")
     parser.add_argument("--pause", type=seconds, default=0.3, metavar="SECONDS",
                         help="seconds between moves of the terminal demo (default 0.3)")
     pictures = parser.add_argument_group(
@@ -93,6 +97,8 @@ def run(args) -> int:
     from app.screen.display import NoDisplayError, choose_display, no_display_reason
     board = game_from_args(args)
     if args.screenshot is not None or args.screen is not None:
+        if args.web is not None:
+            raise TabletopError("--web serves a window's board: it takes no pictures")
         return pictures(board, args)
     if args.moves or args.play is not None:
         raise TabletopError("--moves and --play set out a position for a picture: give "
@@ -105,7 +111,9 @@ def run(args) -> int:
             why = str(error)
     else:
         why = no_display_reason()
-    unused = " (no sensor board: --serial needs the window)" if args.serial else ""
+    unused = "".join(f" (no {what}: {flag} needs the window)" for what, flag, asked in (
+        ("sensor board", "--serial", args.serial), ("web page", "--web", args.web))
+        if asked)
     print(f"tabletop simulate: no display ({why}); playing an engine-against-engine "
           f"demo in the terminal instead{unused}.", flush=True)
     return demo(board, random.Random(args.seed), sys.stdout, args.pause, args.level)
@@ -130,14 +138,47 @@ def _window(board, display, args) -> int:
     surface = open_display(display, WINDOW, caption="Tabletop simulator")
     store = RecordStore(default_data_dir())
     log.info("games are saved in %s", store.games)
-    simulator = Simulator(Choice(board.game, dict(board.options), seats, args.level),
-                          seed=args.seed, store=store, resume=not (args.new or args.options),
-                          serial=args.serial)
-    if args.serial:
-        log.info("sensor board: a virtual device on %s, read by the serial driver",
-                 simulator.device.path)
-    simulator.run(surface)
+    remote = None
+    if args.web is not None:
+        remote = _web_page(args.web, store, lambda: simulator)
+    try:
+        simulator = Simulator(Choice(board.game, dict(board.options), seats, args.level),
+                              seed=args.seed, store=store,
+                              resume=not (args.new or args.options), serial=args.serial,
+                              remote=remote)
+        if remote is not None:
+            simulator.console.note = remote.note
+        if args.serial:
+            log.info("sensor board: a virtual device on %s, read by the serial driver",
+                     simulator.device.path)
+        simulator.run(surface)
+    finally:
+        if remote is not None:
+            remote.close()
     return 0
+
+
+def _web_page(address: str, store, simulator):
+    """The web page for the simulator at ``address`` (``[HOST:]PORT``): every game
+    offered, a new one started as the simulator's menu starts it (``simulator()`` is the
+    simulator, made once the page is up)."""
+    from app.errors import install_extra
+    from app.games import GAMES
+    from app.screen.menu import Choice
+    from app.web.address import web_address
+    try:
+        host, port = web_address(address)
+    except ValueError as error:
+        raise TabletopError(f"--web: {error}") from None
+    try:
+        from app.web.server import Actions, WebFront
+    except ImportError as error:
+        raise TabletopError(f"--web needs {error.name}: {install_extra('web')}") from None
+
+    def new_game(table, game, options, seats, level) -> None:
+        simulator().choose(Choice(game, dict(options), dict(seats), level))
+
+    return WebFront(store, Actions(new_game, tuple(GAMES)), host=host, port=port).start()
 
 
 def pictures(board, args) -> int:

@@ -82,6 +82,9 @@ class Console:
         self.load = load
         self.menu: Menu | None = None
         self.drawn = Drawn()
+        #: A line about the table that no game says (where its web page is, and the
+        #: pairing code that lets a browser change the table).
+        self.note = ""
         #: The moves offered by button in the last position asked about.
         self._offered: tuple[object, tuple[str, ...]] = (None, ())
 
@@ -89,7 +92,8 @@ class Console:
         if self.menu is not None:
             self.drawn = self.menu.draw(surface, area)
         else:
-            self.drawn = draw_status(surface, self.session.status(), area, self.offers())
+            self.drawn = draw_status(surface, self.session.status(), area, self.offers(),
+                                     note=self.note)
         return self.drawn
 
     def offers(self) -> tuple[str, ...]:

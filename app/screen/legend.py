@@ -4,17 +4,17 @@ One row per role the board lights in this state, most urgent first: a lamp in th
 colour, as the LEDs show it and the simulator draws it (a blinking role has an unlit
 lamp beside it, so blinking reads without colour), and the meaning in words. The roles
 are read from the :class:`~app.table.status.Status` alone, as the rest of the screen
-is; the colours and words come from :mod:`app.colours`, the one colour language.
+is (:mod:`app.table.legend`, which the web page shares); the colours come from
+:mod:`app.colours`, the one colour language.
 """
 
 from __future__ import annotations
 
 import pygame
 
-from app.colours import ROLES, RGB, role_of
-from app.games import game
+from app.colours import RGB, role_of
 from app.screen.paint import MUTED, PANEL, TEXT, Painter
-from app.table import texts as words
+from app.table.legend import legend_roles, meaning
 from app.table.scene import role_colour
 from app.table.status import Status
 
@@ -24,67 +24,6 @@ TITLE = "Lights"
 ROW_H, MIN_ROW_H = 28, 17
 TITLE_H = 30
 LAMP_X, OFF_LAMP_X, TEXT_X = 20, 42, 58
-
-
-def legend_roles(status: Status) -> list[str]:
-    """The roles the board lights for ``status``, most urgent first (``seen`` lasts
-    less than a settle time and is left out)."""
-    if status.state == "setup":
-        return ["setup"]
-    shown: set[str] = set()
-    if status.faults:
-        shown.add("fault")
-    if status.sync_fill or status.sync_empty or status.state == "sync":
-        shown.update(role for role, holes in (("fill", status.sync_fill),
-                                              ("empty", status.sync_empty)) if holes)
-        return _ordered(shown)
-    if status.message_kind == "error":
-        shown.add("error")
-    if status.pending or len(status.candidates) > 1 or _hint(status):
-        shown.add("suggestion")
-    if status.candidates:
-        shown.add("candidate")
-    playing = status.outcome is None
-    if playing:
-        shown.add("legal")
-        if status.moves:
-            shown.add("last")
-            if "off_limits" in game(status.game).roles:
-                shown.add("off_limits")
-    for player in ("b", "w"):
-        if status.scores.get(player):
-            won = status.outcome is not None and status.outcome.winner == player
-            role = f"{'won' if won else 'owned'}_{player}"
-            if role in game(status.game).roles:  # a game with areas to own
-                shown.add(role)
-    return _ordered(shown)
-
-
-def _ordered(roles: set[str]) -> list[str]:
-    """In :data:`~app.colours.ROLES` order (``owned_b`` where ``owned`` is), then by name."""
-    rank = {name: i for i, name in enumerate(ROLES)}
-    return sorted(roles, key=lambda r: (rank[r if r in ROLES else r.rpartition("_")[0]], r))
-
-
-def _hint(status: Status) -> bool:
-    return status.message.startswith(words.hint(""))
-
-
-def meaning(status: Status, role: str) -> str:
-    """The legend's words for ``role`` in this state."""
-    look, player = role_of(role)
-    if role == "suggestion":
-        if len(status.candidates) > 1:
-            return "Move chosen"
-        if status.pending:
-            return "Engine's move"
-        if _hint(status):
-            return "Hint"
-    if role == "candidate" and len(status.candidates) > 1:
-        return "Other possible move"
-    if player is not None:
-        return look.meaning.format(player=words.player(status.game, player))
-    return look.meaning
 
 
 def lamp_colour(game_name: str, role: str) -> RGB:

@@ -60,7 +60,7 @@ from app.screen.scoresheet import winning_areas
 from app.screen.supplies import draw_supplies, has_supplies, split as split_supplies
 from app.screen.tray import FLIP, ROTATE, Tray, has_tray, split
 from app.screen.paint import BACKGROUND, MUTED, PANEL, TEXT, Action, Drawn, Painter, columns
-from app.table.loop import BLINK_S
+from app.table.loop import BLINK_S, Remote
 from app.table.simulated_board import SimulatedBoard
 from app.table.store import RecordStore
 from app.table.thinker import Thinker
@@ -111,7 +111,7 @@ class Simulator(SimulatedBoard):
     def __init__(self, choice: Choice, *, clock: Callable[[], float] = time.monotonic,
                  seed: int | None = None, store: RecordStore | None = None,
                  thinker: Thinker | None = None, resume: bool = False,
-                 serial: bool = False) -> None:
+                 serial: bool = False, remote: Remote | None = None) -> None:
         self.surface: pygame.Surface | None = None
         self.drawn = Drawn()
         #: The leave dialog is open: Esc was pressed during a game.
@@ -131,7 +131,7 @@ class Simulator(SimulatedBoard):
                                load=self.load if store is not None else None)
         super().__init__(choice.game, choice.options, choice.seats, choice.level,
                          clock=clock, seed=seed, store=store, thinker=thinker,
-                         resume=resume, serial=serial)
+                         resume=resume, serial=serial, remote=remote)
 
     def choose(self, choice: Choice) -> None:
         """The menu's new game."""

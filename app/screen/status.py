@@ -52,13 +52,15 @@ BUTTONS = (LEFT_X, 404, 768, 64)
 
 
 def draw_status(surface: pygame.Surface, status: Status,
-                area: pygame.Rect | None = None, offers: Sequence[str] = ()) -> Drawn:
+                area: pygame.Rect | None = None, offers: Sequence[str] = (),
+                note: str = "") -> Drawn:
     """Draw ``status`` into ``area`` (default: the whole surface); return what was drawn.
     ``offers`` are moves a person may make only by button (ConHex's swap): each gets a
-    button of its own and a line saying what it does."""
+    button of its own and a line saying what it does. ``note`` follows the players'
+    line (the web page's address and pairing code)."""
     paint = Painter(surface, area)
     paint.fill(paint.area, BACKGROUND)
-    _header(paint, status)
+    _header(paint, status, note)
     _turn(paint, status)
     _scores(paint, status)
     _message(paint, status, offers)
@@ -68,11 +70,12 @@ def draw_status(surface: pygame.Surface, status: Status,
     return paint.drawn
 
 
-def _header(paint: Painter, status: Status) -> None:
+def _header(paint: Painter, status: Status, note: str = "") -> None:
     line = f"{words.title(status.game)}: {words.options(status.game, status.options)}"
     paint.fitted(line, paint.rect(*HEADER), 36, TEXT, min_size=24)
-    paint.fitted(words.seats(status.game, status.seats, status.level), paint.rect(*SEATS),
-                 30, MUTED, min_size=22)
+    seats = words.seats(status.game, status.seats, status.level)
+    paint.fitted(f"{seats} · {note}" if note else seats, paint.rect(*SEATS), 30, MUTED,
+                 min_size=22)
 
 
 def _turn(paint: Painter, status: Status) -> None:

@@ -23,7 +23,8 @@ from app.hardware.sensors import SensorSource
 from app.table.loop import Table
 from app.table.session import Session
 from app.table.store import RecordStore
-from app.table.thinker import Thinker
+from app.table.outside_engine import EngineCommand, OutsideEngines
+from app.table.thinker import InlineThinker, Thinker
 
 
 @dataclass
@@ -71,12 +72,24 @@ class Assembly:
     played on; ``None``: nothing is saved, and only new games are played), the
     ``profile`` (``None`` for a game with no board), and what a new session is given
     (seats, level, seed, ``show_legal``, a ``thinker``); a resumed game keeps what its
-    record says of them."""
+    record says of them. ``engines`` are the configuration's outside engines (game ->
+    command): the games they name are theirs to play, with the ``thinker`` (our own
+    search) for the others and after a failure; :meth:`close` ends their programs."""
 
     store: RecordStore | None
     profile: Profile | None = None
     settings: Mapping[str, Any] = field(default_factory=dict)
     thinker: Thinker | None = None
+    engines: Mapping[str, EngineCommand] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.engines:
+            self.thinker = OutsideEngines(self.engines, self.thinker or InlineThinker())
+
+    def close(self) -> None:
+        """The table stops: end what the thinker keeps running (outside engines)."""
+        if self.thinker is not None:
+            self.thinker.close()
 
     def _kwargs(self, overrides: Mapping[str, Any]) -> dict[str, Any]:
         physical = self.profile is not None

@@ -10,6 +10,15 @@ file serves whichever board it is installed with. Each is checked by its game's 
 options, as a record's are: ``handicap = 2.0`` is refused by name with the allowed
 values instead of reaching a record. They are for a new game: a game in progress keeps
 the options, seats and level of its record.
+
+``[engines]`` names an outside engine per game, a GTP program that plays the engine's
+moves and gives the hints in place of our own search (:mod:`app.table.outside_engine`):
+``blokus-duo = "pentobi-gtp --game duo --level 5 --quiet --nobook"``, a command line split
+as a shell would, or a table ``[engines.blokus-duo]`` with ``command`` and a
+``timeout_s`` of its own. ``timeout_s`` in ``[engines]`` is how long every engine may
+take for one answer (default 60 seconds); a program that fails is reported and our own
+engine plays on. A missing program is such a failure, not a configuration error: the
+board still plays.
 """
 
 from __future__ import annotations
@@ -24,6 +33,7 @@ from typing import Any
 from app import games
 from app.errors import ConfigError
 from app.hardware.profile import GPIO_PINS, SPI0_PINS, Profile
+from app.table.outside_engine import DEFAULT_TIMEOUT_S, MAX_TIMEOUT_S, EngineCommand
 from app.table.store import SEAT_KINDS
 from app.table.store import default_data_dir
 from app.textfile import read_text
@@ -32,6 +42,12 @@ from engines.players import DEFAULT_LEVEL, LEVELS, MAX_LEVEL
 
 #: Where ``tabletop run`` looks when no ``--config`` is given.
 SYSTEM_CONFIG = Path("/etc/tabletop/tabletop.toml")
+#: Digits in the web page's pairing code (app/web/pairing.py): a fixed one is checked
+#: here, as the rest of the file is.
+CODE_DIGITS = 6
+#: Where ``tabletop run`` serves its web page unless ``[web]`` says otherwise: the LAN
+#: address, port 80, so that ``http://tabletop.local/`` finds it.
+WEB_DEFAULT = "lan:80"
 #: What the buttons do, in the order a maker usually wires them.
 BUTTON_ACTIONS = ("confirm", "hint", "undo", "new_game")
 
@@ -51,6 +67,13 @@ class Config:
     blink_s: float = 0.5
     #: ``[leds] brightness``: overrides the profile's, 0 < b <= 1 (``None``: the profile's).
     brightness: float | None = None
+    #: ``[engines]``: game name -> the outside engine that plays it (none: ours).
+    engines: Mapping[str, EngineCommand] = field(default_factory=dict)
+    #: ``[web]``: the page on the home network, as ``[HOST:]PORT`` (``lan`` for the
+    #: LAN address), or ``None`` when it is off; a fixed pairing code, or a new one at
+    #: each start (``None``).
+    web: str | None = field(default_factory=lambda: WEB_DEFAULT)
+    pairing_code: str | None = None
 
     def options_for(self, game: str) -> dict[str, Any]:
         """The options for a new game of ``game`` (none given: its defaults)."""
@@ -157,8 +180,61 @@ class _Reader:
             raise self.fail(where, str(error)) from None
         return checked
 
+    def engines(self) -> dict[str, EngineCommand]:
+        """``[engines]``: per game a command line, or a table of ``command`` and
+        ``timeout_s``; ``timeout_s`` beside them is every engine's time limit."""
+        table = self.table(self.raw, "engines", (*games.GAMES, "timeout_s"))
+        default = self.timeout(table, "engines.timeout_s", DEFAULT_TIMEOUT_S)
+        engines = {}
+        for game, entry in table.items():
+            if game == "timeout_s":
+                continue
+            where, timeout = f"engines.{game}", default
+            if isinstance(entry, dict):
+                for key in entry:
+                    if key not in ("command", "timeout_s"):
+                        raise self.fail(f"{where}.{key}",
+                                        "unknown key (known: command, timeout_s)")
+                timeout = self.timeout(entry, f"{where}.timeout_s", default)
+                if "command" not in entry:
+                    raise self.fail(f"{where}.command", "missing: the engine's command line")
+                where, entry = f"{where}.command", entry["command"]
+            if not isinstance(entry, str):
+                raise self.fail(where, f"must be a command line in quotes, not {entry!r}")
+            try:
+                engines[game] = EngineCommand.parse(entry, timeout)
+            except ValueError as error:
+                raise self.fail(where, f"must be a command line that names a program, not "
+                                       f"{entry!r} ({error})") from None
+        return engines
+
+    def web(self) -> tuple[str | None, str | None]:
+        """``[web]``: ``enabled``, ``host``, ``port`` and ``pairing_code``, as the address
+        the page is served on (``None``: off) and the fixed code, if any."""
+        table = self.table(self.raw, "web", ("enabled", "host", "port", "pairing_code"))
+        if not table:
+            return WEB_DEFAULT, None
+        enabled = self.value(table, "web.enabled", "enabled", bool, True)
+        host = self.value(table, "web.host", "host", str, "lan",
+                          lambda v: bool(v.strip()) and not any(c in v for c in " /\0"),
+                          "must be \"lan\" or an address of this machine")
+        port = self.value(table, "web.port", "port", int, 80, lambda v: 1 <= v <= 65535,
+                          "must be a port, 1 to 65535")
+        code = self.value(table, "web.pairing_code", "pairing_code", str, None,
+                          lambda v: len(v) == CODE_DIGITS and v.isdigit(),
+                          f"must be {CODE_DIGITS} digits")
+        return (f"{host}:{port}" if enabled else None), code
+
+    def timeout(self, table: dict, key: str, default: float) -> float:
+        value = table.get("timeout_s", default)
+        if (isinstance(value, bool) or not isinstance(value, (int, float))
+                or not 0 < value <= MAX_TIMEOUT_S):
+            raise self.fail(key, f"must be a number of seconds above 0 and at most "
+                                 f"{MAX_TIMEOUT_S:g}, not {value!r}")
+        return float(value)
+
     def config(self, environ: Mapping[str, str]) -> Config:
-        known = ("data_dir", "game", "options", "buttons", "loop", "leds")
+        known = ("data_dir", "game", "options", "buttons", "loop", "leds", "engines", "web")
         for key in self.raw:
             if key not in known:
                 raise self.fail(key, f"unknown key (known: {', '.join(known)})")
@@ -202,4 +278,4 @@ class _Reader:
             self.value(game, "game.seed", "seed", int, None),
             self.value(game, "game.show_legal", "show_legal", bool, True),
             self.options(), dict(buttons), poll / 1000, blink / 1000,
-            None if brightness is None else float(brightness))
+            None if brightness is None else float(brightness), self.engines(), *self.web())

@@ -52,15 +52,28 @@ class Screen(Protocol):
         """Draw the session as it is now."""
 
 
+class Remote(Protocol):
+    """What the loop needs of a front end in another thread (the web page): to be told of
+    every change, and to hand over what it was asked to do, which the loop carries out
+    in its own thread, as it does a button's press."""
+
+    def publish(self, session: Session) -> None:
+        """The session changed (or is another one)."""
+
+    def commands(self) -> list[Callable[["Table"], None]]:
+        """What was asked since the last call, oldest first."""
+
+
 class Table:
-    """A session wired to its sensors, LEDs, buttons, screen and systemd."""
+    """A session wired to its sensors, LEDs, buttons, screen, web page and systemd."""
 
     def __init__(self, session: Session, profile: Profile, strip: LedStrip,
                  source: SensorSource | None = None, *, screen: Screen | None = None,
                  buttons: Buttons | None = None, notifier: Notifier | None = None,
-                 blink_s: float = BLINK_S) -> None:
+                 blink_s: float = BLINK_S, remote: Remote | None = None) -> None:
         self.session, self.profile, self.strip = session, profile, strip
         self.source, self.screen, self.buttons = source, screen, buttons
+        self.remote = remote
         self.notifier = notifier or Notifier(None)
         self.blink_s = blink_s
         self._scan = None  # the last scan, to skip unchanged ones at C speed
@@ -118,6 +131,8 @@ class Table:
             log.info("button: %s", action)
             {"confirm": session.confirm, "hint": session.hint, "undo": session.undo,
              "new_game": session.new_game}[action]()
+        for command in self.remote.commands() if self.remote else ():
+            command(self)
         self.show(t)
         self.notifier.watchdog()
 
@@ -129,6 +144,8 @@ class Table:
             self._shown = (session, session.revision)
             self._scene = session.scene()
             self._report()
+            if self.remote is not None:
+                self.remote.publish(session)
         blink_on = int(t / self.blink_s) % 2 == 0
         lit = False
         if self._lit != (session, session.revision, blink_on):
@@ -141,6 +158,14 @@ class Table:
         screen = self.screen
         if screen is not None and (changed or screen.dirty or (lit and screen.shows_leds)):
             screen.redraw()
+
+    def set_brightness(self, brightness: float) -> None:
+        """Light the LEDs at ``brightness`` (above 0, at most 1) from now on: the frame
+        is sent again at once."""
+        if not 0 < brightness <= 1:
+            raise ValueError(f"brightness must be above 0 and at most 1, not {brightness}")
+        self.strip.brightness = brightness
+        self._lit = self._frame = None
 
     def _report(self) -> None:
         """A new message goes to the journal and to systemd's status line."""

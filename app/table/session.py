@@ -81,14 +81,8 @@ class Session:
                  settle: float = SETTLE_S, colour_sensing: bool = False,
                  thinker: Thinker | None = None, physical: bool = True,
                  lay_out: bool = True) -> None:
-        self.seats = dict(seats or {"b": "person", "w": "person"})
-        if sorted(self.seats) != ["b", "w"] or not set(self.seats.values()) <= set(SEAT_KINDS):
-            raise SessionError(f"seats must give b and w each person or engine, not "
-                               f"{self.seats}")
-        if level < 1:
-            raise SessionError(f"engine level must be 1 or more, not {level}")
+        self.seats, self.level = _players(seats or {"b": "person", "w": "person"}, level)
         self.board = board
-        self.level = level
         self.physical = physical
         #: Whether a new game whose areas are loose pieces starts by laying them out:
         #: not where they are drawn in place (the simulator's board).
@@ -107,6 +101,8 @@ class Session:
         self.thought: Thought | None = None
         self._thinking_for = ""  # "move" or "hint"
         self._progress_step = 0  # the engine's progress as shown, in PROGRESS_STEPs
+        #: Why an outside engine did not choose the pending move (our own engine did).
+        self._pending_note = ""
         self.pending: Hashable | None = None
         self.suggestion: Hashable | None = None
         self.sync: OutOfSync | None = None
@@ -433,6 +429,8 @@ class Session:
         if thought is None:
             return
         if not thought.done:
+            if thought.failure and self.message != thought.failure:
+                self._say(thought.failure)  # our own engine takes over the search
             step = int(thought.progress / PROGRESS_STEP)
             if step != self._progress_step:
                 self._progress_step = step
@@ -442,18 +440,23 @@ class Session:
         self.revision += 1
         if thought.move is None:
             return
+        # An outside engine that gave up (our own engine found the move) is said in its
+        # one line in place of the move's own: the move is lit all the same.
         if self._thinking_for == "hint":
             self.suggestion = thought.move
-            self._say(texts.hint(self.board.move_text(thought.move)))
+            self._say(thought.failure or texts.hint(self.board.move_text(thought.move)))
         elif self.physical:
-            self.pending = thought.move
+            self.pending, self._pending_note = thought.move, thought.failure
             self._announce_pending()
         else:
             self._play(thought.move)  # nothing is sensed: no events come of it
+            if thought.failure:
+                self._say(thought.failure)
 
     def _announce_pending(self) -> None:
         if self.pending is not None and self.sync is None and not self.error:
-            self._say(texts.place_engine_move(self.board.move_text(self.pending)), "waiting")
+            self._say(self._pending_note
+                      or texts.place_engine_move(self.board.move_text(self.pending)), "waiting")
 
     def _forget_engine(self) -> None:
         """The game moved on: any search under way and its move are no longer wanted."""
@@ -461,6 +464,7 @@ class Session:
             self.thought.cancel()
             self.thought = None
         self.pending = self.suggestion = None
+        self._pending_note = ""
 
     def _rng(self) -> random.Random:
         moves = " ".join(self.board.move_text(m) for m in self.board.move_stack)
@@ -479,6 +483,14 @@ class Session:
             taken.append(self.board.pop())
         self._say(texts.took_back(self.board.move_text(m) for m in taken))
         self._handle(self._changed(by_hand=False))
+
+    def set_players(self, seats: Mapping[str, str], level: int) -> None:
+        """Who plays from now on, and the engine's level (the web page's new game sets
+        them before it starts): the engine thinks again if it is now to move."""
+        self.seats, self.level = _players(seats, level)
+        self.revision += 1
+        self._forget_engine()
+        self._plan_engine()
 
     def hint(self, step: int = 1) -> None:
         """Show the legal targets and a suggested move; with moves to choose between,
@@ -561,6 +573,7 @@ class Session:
         board = new_game(game, **options)
         self.revision += 1
         self._forget_engine()
+        self.thinker.new_game()  # an outside engine that failed is tried again
         self.board = board
         if self.store is not None:
             self._saving(lambda: self.store.start(self.board))
@@ -689,3 +702,13 @@ class Session:
         self.message, self.message_kind = message, kind
         self.revision += 1
 
+
+def _players(seats: Mapping[str, str], level: int) -> tuple[dict[str, str], int]:
+    """``seats`` and ``level`` checked: b and w each a person or the engine, a level of
+    1 or more."""
+    seats = dict(seats)
+    if sorted(seats) != ["b", "w"] or not set(seats.values()) <= set(SEAT_KINDS):
+        raise SessionError(f"seats must give b and w each person or engine, not {seats}")
+    if level < 1:
+        raise SessionError(f"engine level must be 1 or more, not {level}")
+    return seats, level

@@ -25,7 +25,7 @@ from app.games import game as game_info
 from app.hardware.profile import Profile, load_profile
 from app.table.assembly import Assembly, Devices, open_devices
 from app.table.hand import Hand
-from app.table.loop import BLINK_S
+from app.table.loop import BLINK_S, Remote
 from app.table.session import Session
 from app.table.store import RecordStore, Saved
 from app.table.thinker import Thinker
@@ -47,8 +47,10 @@ class SimulatedBoard:
                  level: int, *, clock: Callable[[], float] = time.monotonic,
                  seed: int | None = None, store: RecordStore | None = None,
                  thinker: Thinker | None = None, resume: bool = False,
-                 serial: bool = False) -> None:
+                 serial: bool = False, remote: Remote | None = None) -> None:
         self.clock = clock
+        #: A front end in another thread that follows the table (the web page).
+        self.remote = remote
         self.serial = serial
         self.store = store
         self.thinker = thinker or Thinker()
@@ -136,7 +138,7 @@ class SimulatedBoard:
         if set_out:
             self.hand.set_out(session.board)
         self.table = Assembly(self.store, self.profile).table(
-            session, self.devices, screen=self.screen, blink_s=BLINK_S)
+            session, self.devices, screen=self.screen, remote=self.remote, blink_s=BLINK_S)
         self._began()
         self.step()
 

@@ -10,6 +10,7 @@ its entry in :mod:`app.games`.
 from __future__ import annotations
 
 import re
+import signal
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -244,3 +245,58 @@ def game_over(game: str, outcome: Outcome) -> str:
     scores = ", ".join(f"{players[p].name} {outcome.scores[p]}" for p in "bw")
     winner = f"{players[outcome.winner].name} wins" if outcome.winner else "a draw"
     return f"game over ({named(game, outcome.reason)}): {scores}; {winner}"
+
+
+# --- an outside engine (a GTP program the configuration names for a game) --------------
+def outside_engine_failed(program: str, why: str) -> str:
+    """The one line said when an outside engine gives up; our own engine takes over."""
+    return f"the outside engine {program} stopped: {why}; our own engine plays instead"
+
+
+def outside_not_started(reason: str) -> str:
+    return f"it did not start ({reason})"
+
+
+def outside_exited(status: int, command: str) -> str:
+    if status < 0:
+        try:
+            how = signal.Signals(-status).name
+        except ValueError:
+            how = f"signal {-status}"
+        return f"it was killed by {how} at {command}"
+    return f"it exited with status {status} at {command}"
+
+
+def outside_closed_output(command: str) -> str:
+    return f"it closed its output at {command}"
+
+
+def outside_no_answer(command: str, seconds: float) -> str:
+    return f"no answer to {command} within {seconds:g} s"
+
+
+def outside_refused(command: str, reason: str) -> str:
+    return f"it refused {command} ({reason or 'no reason given'})"
+
+
+def outside_not_gtp(command: str, answer: str) -> str:
+    return f"its answer to {command} is not GTP: {answer!r}"
+
+
+def outside_wrong_id(command: str, sent: int, got: str) -> str:
+    return f"its answer to {command} has the id {got}, not {sent}"
+
+
+def outside_no_move(answer: str, reason: str) -> str:
+    return f"it answered {answer!r}, which is no move ({reason})"
+
+
+def outside_illegal(move: str, reason: str) -> str:
+    return f"it played {move}, which is not legal ({reason})"
+
+
+OUTSIDE_RESIGNED = "it resigned"
+
+
+def outside_error(error: Exception) -> str:
+    return f"{type(error).__name__}: {error}"

@@ -9,6 +9,11 @@ on is never touched by the worker, so a cancelled search leaves nothing to clean
 
 :class:`InlineThinker` does the same work at once in the caller's thread: replays,
 tests and the terminal use it where waiting is the point.
+
+An outside engine (a GTP program the configuration names, :mod:`app.table.outside_engine`)
+is one more kind of thinker: its thought has the same progress and cancelling, and when
+the program fails, the thought says so in :attr:`Thought.failure` and our own search
+finishes it.
 """
 
 from __future__ import annotations
@@ -36,6 +41,9 @@ class Thought:
         self._cancelled = threading.Event()
         self._done = threading.Event()
         self._move: Hashable | None = None
+        #: Why an outside engine gave up on this thought, in one line for the status
+        #: screen, while our own search finishes it; empty otherwise.
+        self.failure = ""
 
     def report(self, fraction: float) -> None:
         """The engine's progress callback; ends the search once cancelled."""
@@ -68,6 +76,14 @@ class Thought:
         finally:
             self._done.set()
 
+    def finish(self, move: Hashable | None) -> None:
+        """End the thought with ``move`` found elsewhere (an outside engine's; ``None``:
+        cancelled)."""
+        self._move = None if self.cancelled else move
+        if self._move is not None:
+            self.progress = 1.0
+        self._done.set()
+
     def wait(self, timeout: float | None = None) -> bool:
         return self._done.wait(timeout)
 
@@ -76,6 +92,9 @@ class Thinker:
     """Starts each search in a daemon thread of its own: a stopped service never waits
     for a search nobody wants any more."""
 
+    #: Whether :meth:`think` returns only once the thought is done.
+    inline = False
+
     def think(self, board: Board, level: int, rng: random.Random) -> Thought:
         thought = Thought()
         worker = threading.Thread(target=thought.run, args=(board.copy(), level, rng),
@@ -83,9 +102,17 @@ class Thinker:
         worker.start()
         return thought
 
+    def new_game(self) -> None:
+        """A new game begins at the table (nothing to do for our own search)."""
+
+    def close(self) -> None:
+        """The table stops: end whatever this thinker keeps running (nothing here)."""
+
 
 class InlineThinker(Thinker):
     """Searches at once, in the caller's thread: the thought is done when returned."""
+
+    inline = True
 
     def think(self, board: Board, level: int, rng: random.Random) -> Thought:
         thought = Thought()

@@ -1,0 +1,455 @@
+"""The page on the home network: the board live, its saved games, and its settings.
+
+The server runs beside the table loop, in a thread with its own asyncio loop (aiohttp),
+and never touches the session: the loop remains its only owner. After every change the
+loop hands the server the session (:meth:`WebFront.publish`, in the loop's thread); the
+server makes a snapshot of it there (:mod:`app.web.snapshot`) and pushes the JSON to
+every open page over a WebSocket, so a move reaches the pages within a loop turn, with
+no polling. A change asked from a page (a new game, a takeback, the LED brightness) is
+queued as a command that the loop takes and carries out on its next turn, like a
+button press (:meth:`WebFront.commands`).
+
+Watching and downloading are open to the home network; every change needs a token that
+only the pairing code earns (:mod:`app.web.pairing`), sent in a header. Requests are
+small and bounded, saved games are named only as the store lists them (no path ever
+reaches the file system from a request), and the server binds the LAN address alone
+unless configured otherwise.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import json
+import logging
+import os
+import queue
+import re
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from app.errors import DeviceError
+from app.games import GAMES, game
+from app.table import texts
+from app.table.session import Session
+from app.table.store import RecordStore
+from app.web.mdns import Advertised, advertise
+from app.web.pairing import TOKEN_HEADER, WRONG_DELAY_S, Pairing
+from app.web.snapshot import board_view, players, snapshot
+from engines.errors import EngineError, TabletopError
+from engines.players import DEFAULT_LEVEL, LEVEL_WORDS, LEVELS
+
+log = logging.getLogger("tabletop")
+
+#: The page's files.
+STATIC = Path(__file__).with_name("static")
+#: The largest request body taken (a command is a few hundred bytes).
+MAX_BODY = 16 * 1024
+#: The largest WebSocket frame taken from a page (pages only listen).
+MAX_FRAME = 1024
+#: Log lines the settings page shows.
+LOG_LINES = 50
+#: A saved game's name as the store writes it: nothing else names a file.
+_RECORD_NAME = re.compile(r"\d{6}-[a-z0-9-]+\.sgf")
+
+#: What a command does to the table (the loop's :class:`~app.table.loop.Table`).
+Command = Callable[[Any], None]
+
+
+class WebError(DeviceError):
+    """The page cannot be served (the address is taken, or not this machine's)."""
+
+
+@dataclass(frozen=True)
+class Actions:
+    """How the front end that assembled the table starts a new game from the page:
+    ``new_game(table, game, options, seats, level)``, in the loop's thread, for one of
+    ``games`` (on a board only its own game; the simulator changes boards)."""
+
+    new_game: Callable[[Any, str, Mapping[str, Any], Mapping[str, str], int], None]
+    games: tuple[str, ...]
+
+
+def new_game_on(table, game: str, options: Mapping[str, Any], seats: Mapping[str, str],
+                level: int) -> None:
+    """A new game on the same board and session: a board's own game, with these
+    players."""
+    table.session.set_players(seats, level)
+    table.session.new_game(game, **options)
+
+
+class LogTail(logging.Handler):
+    """The last log lines, for the settings page."""
+
+    def __init__(self, lines: int = LOG_LINES) -> None:
+        super().__init__(logging.INFO)
+        self.lines: collections.deque[str] = collections.deque(maxlen=lines)
+        self.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s",
+                                            "%H:%M:%S"))
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(self.format(record))
+
+
+class WebFront:
+    """The web page's side of one table: serve it on ``host``:``port`` (0: any free
+    port), publish the loop's session to it, and queue its commands for the loop."""
+
+    def __init__(self, store: RecordStore | None, actions: Actions, *, host: str,
+                 port: int, pairing: Pairing | None = None) -> None:
+        self.store, self.actions = store, actions
+        self.host, self.port = host, port
+        self.pairing = pairing or Pairing()
+        self.log = LogTail()
+        self._commands: queue.SimpleQueue[Command] = queue.SimpleQueue()
+        self._latest = "{}"
+        self._revision: tuple[int, int] | None = None
+        self._sockets: set[web.WebSocketResponse] = set()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._runner: web.AppRunner | None = None
+        self._thread: threading.Thread | None = None
+        self._advertised: Advertised | None = None
+
+    @property
+    def note(self) -> str:
+        """What the status screen says of the page: its pairing code."""
+        return f"web code {self.pairing.code}"
+
+    # --- the table loop's side -----------------------------------------------------
+    def publish(self, session: Session) -> None:
+        """The session changed (or is another one): push its snapshot to every page."""
+        key = (id(session), session.revision)
+        if key == self._revision:
+            return
+        self._revision = key
+        self._latest = json.dumps(snapshot(session), separators=(",", ":"))
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self._broadcast, self._latest)
+
+    def commands(self) -> list[Command]:
+        """The commands pages asked for since the last call, oldest first."""
+        found = []
+        while True:
+            try:
+                found.append(self._commands.get_nowait())
+            except queue.Empty:
+                return found
+
+    # --- the server ----------------------------------------------------------------
+    @property
+    def url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}/"
+
+    def start(self) -> "WebFront":
+        """Serve in a thread of its own; returns once the address is bound, or raises
+        :class:`WebError` in one line when it cannot be."""
+        ready: queue.SimpleQueue[BaseException | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._serve, args=(ready,),
+                                        name="web page", daemon=True)
+        self._thread.start()
+        problem = ready.get()
+        if problem is not None:
+            errno = getattr(problem, "errno", None)
+            why = os.strerror(errno) if errno else str(problem)
+            raise WebError(f"web page: cannot serve on {self.host}:{self.port}: {why}")
+        logging.getLogger().addHandler(self.log)
+        log.info("web page on %s (pairing code %s)", self.url, self.pairing.code)
+        self._advertised = advertise(self.host, self.port)
+        return self
+
+    def close(self) -> None:
+        """Stop serving: open pages are closed, the name withdrawn, the thread ends."""
+        logging.getLogger().removeHandler(self.log)
+        if self._advertised is not None:
+            self._advertised.close()
+            self._advertised = None
+        if self._loop is not None and self._thread is not None:
+            asyncio.run_coroutine_threadsafe(self._stop(), self._loop).result(timeout=10)
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(timeout=10)
+        self._loop = None
+
+    def _serve(self, ready) -> None:
+        loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        try:
+            # A stop waits this long for requests under way, not a minute: the table
+            # is shutting down and its page can be reloaded.
+            self._runner = web.AppRunner(self.application(), handle_signals=False,
+                                         access_log=None, shutdown_timeout=1.0)
+            loop.run_until_complete(self._runner.setup())
+            site = web.TCPSite(self._runner, self.host, self.port)
+            loop.run_until_complete(site.start())
+            self.port = site._server.sockets[0].getsockname()[1]
+        except (OSError, RuntimeError) as error:
+            loop.run_until_complete(self._runner.cleanup())
+            loop.close()
+            ready.put(error)
+            return
+        self._loop = loop
+        ready.put(None)
+        try:
+            loop.run_forever()
+        finally:
+            loop.close()
+
+    async def _stop(self) -> None:
+        for socket in list(self._sockets):
+            await socket.close()
+        await self._runner.cleanup()
+
+    def _broadcast(self, text: str) -> None:
+        for socket in list(self._sockets):
+            if not socket.closed:
+                asyncio.ensure_future(self._send(socket, text))
+
+    async def _send(self, socket: web.WebSocketResponse, text: str) -> None:
+        try:
+            await socket.send_str(text)
+        except (ConnectionError, RuntimeError):
+            self._sockets.discard(socket)
+
+    # --- the routes -----------------------------------------------------------------
+    def application(self) -> web.Application:
+        app = web.Application(client_max_size=MAX_BODY, middlewares=[_errors_as_json])
+        app.add_routes([
+            web.get("/", self._page),
+            web.static("/static", STATIC, follow_symlinks=False),
+            web.get("/ws", self._socket),
+            web.get("/api/state", self._state),
+            web.get("/api/catalogue", self._catalogue),
+            web.get("/api/games", self._games),
+            web.get("/api/games/{name}", self._game),
+            web.get("/api/games/{name}/record", self._record),
+            web.post("/api/pair", self._pair),
+            web.post("/api/command", self._command),
+            web.get("/api/log", self._log_lines),
+        ])
+        return app
+
+    async def _page(self, request: web.Request) -> web.StreamResponse:
+        return web.FileResponse(STATIC / "index.html")
+
+    async def _catalogue(self, request: web.Request) -> web.Response:
+        """The games this table starts, each with its options as the new-game menu
+        offers them, and the engine's levels."""
+        return web.json_response({
+            "games": [{"name": name, "title": game(name).title,
+                       "options": [{"key": option.key, "label": option.label,
+                                    "values": [{"value": value, "words": option.words(value)}
+                                               for value in option.choices()]}
+                                   for option in game(name).menu]}
+                      for name in self.actions.games],
+            "levels": [{"level": level, "words": LEVEL_WORDS[level]} for level in LEVELS],
+            "level": DEFAULT_LEVEL})
+
+    async def _state(self, request: web.Request) -> web.Response:
+        return web.Response(text=self._latest, content_type="application/json")
+
+    async def _socket(self, request: web.Request) -> web.WebSocketResponse:
+        socket = web.WebSocketResponse(max_msg_size=MAX_FRAME, heartbeat=20)
+        await socket.prepare(request)
+        self._sockets.add(socket)
+        try:
+            await socket.send_str(self._latest)
+            async for message in socket:  # pages only listen: anything sent is ignored
+                if message.type == WSMsgType.ERROR:
+                    break
+        finally:
+            self._sockets.discard(socket)
+        return socket
+
+    # --- saved games ----------------------------------------------------------------
+    def _saved(self, name: str) -> Path:
+        """The record the store lists under ``name``; 404 for any other name."""
+        if self.store is not None and _RECORD_NAME.fullmatch(name):
+            for saved in self.store.saved():
+                if saved.path.name == name:
+                    return saved.path
+        raise web.HTTPNotFound(text=json.dumps({"error": f"no saved game {name!r}"}),
+                               content_type="application/json")
+
+    async def _games(self, request: web.Request) -> web.Response:
+        listed = await asyncio.to_thread(self._list_games)
+        return web.json_response(listed)
+
+    def _list_games(self) -> list[dict[str, Any]]:
+        """Every saved game, newest first: game, players, date, moves and result."""
+        listed = []
+        for saved in self.store.saved() if self.store is not None else ():
+            if saved.game not in GAMES:
+                continue
+            resumed = self.store.read(saved.path)
+            board = resumed.board
+            entry = {"name": saved.path.name, "game": saved.game,
+                     "title": game(saved.game).title,
+                     "date": datetime.fromtimestamp(saved.path.stat().st_mtime,
+                                                    timezone.utc).isoformat(),
+                     "loads": board is not None}
+            if board is None:
+                entry["problem"] = resumed.problem
+            else:
+                outcome = board.outcome()
+                seats = resumed.table.get("seats", {})
+                entry.update(moves=len(board.move_stack),
+                             players=texts.seats(board.game, seats,
+                                                 resumed.table.get("level", 0)),
+                             result=texts.won_by(board.game, outcome) if outcome
+                             else "unfinished")
+            listed.append(entry)
+        return listed
+
+    async def _game(self, request: web.Request) -> web.Response:
+        path = self._saved(request.match_info["name"])
+        return web.json_response(await asyncio.to_thread(self._replay, path))
+
+    def _replay(self, path: Path) -> dict[str, Any]:
+        """A saved game move by move: the board after each move, from the start."""
+        resumed = self.store.read(path)
+        board = resumed.board
+        if board is None:
+            raise web.HTTPUnprocessableEntity(text=json.dumps({"error": resumed.problem}),
+                                              content_type="application/json")
+        moves = list(board.move_stack)
+        replay = board.copy()
+        while replay.move_stack:
+            replay.pop()
+        positions = [board_view(replay)]
+        for move in moves:
+            replay.push(move)
+            positions.append(board_view(replay))
+        return {"name": path.name, "game": board.game, "title": game(board.game).title,
+                "players": players(board.game),
+                "moves": [board.move_text(m) for m in moves], "positions": positions,
+                "sheet": texts.score_sheet(board),
+                "result": texts.won_by(board.game, board.outcome())
+                if board.outcome() else "unfinished"}
+
+    async def _record(self, request: web.Request) -> web.StreamResponse:
+        path = self._saved(request.match_info["name"])
+        return web.FileResponse(path, headers={
+            "Content-Type": "application/x-go-sgf",
+            "Content-Disposition": f'attachment; filename="{path.name}"'})
+
+    # --- changes: the pairing code, then a token ------------------------------------
+    async def _pair(self, request: web.Request) -> web.Response:
+        address = request.remote or "?"
+        wait = self.pairing.locked_for(address)
+        if wait:
+            raise _refused(web.HTTPTooManyRequests, f"too many wrong codes: try again in "
+                           f"{int(wait) + 1} s", headers={"Retry-After": str(int(wait) + 1)})
+        body = await _json_body(request)
+        code = body.get("code")
+        if not isinstance(code, str):
+            raise _refused(web.HTTPBadRequest, "the pairing code is missing")
+        token = self.pairing.pair(address, code)
+        if token is None:
+            await asyncio.sleep(WRONG_DELAY_S)
+            raise _refused(web.HTTPForbidden, "wrong pairing code: it is on the board's "
+                           "screen")
+        log.info("web page: a browser at %s paired", address)
+        return web.json_response({"token": token})
+
+    def _check_token(self, request: web.Request) -> None:
+        if not self.pairing.allows(request.headers.get(TOKEN_HEADER)):
+            raise _refused(web.HTTPUnauthorized, "pair this browser first: type the code "
+                           "on the board's screen")
+
+    async def _command(self, request: web.Request) -> web.Response:
+        self._check_token(request)
+        body = await _json_body(request)
+        command = self._parse(body)
+        self._commands.put(command)
+        return web.json_response({"queued": body["action"]}, status=202)
+
+    def _parse(self, body: Mapping[str, Any]) -> Command:
+        """The command a page's JSON asks for, checked here (one clear refusal, the
+        table untouched), to be carried out in the loop's thread."""
+        action = body.get("action")
+        simple = {"undo": lambda table: table.session.undo(),
+                  "hint": lambda table: table.session.hint(),
+                  "confirm": lambda table: table.session.confirm()}
+        if action in simple:
+            return simple[action]
+        if action == "new_game":
+            name = body.get("game")
+            if name not in self.actions.games:
+                raise _refused(web.HTTPBadRequest, f"this table plays "
+                               f"{', '.join(self.actions.games)}, not {name!r}")
+            options, seats, level = body.get("options", {}), body.get("seats"), \
+                body.get("level")
+            try:
+                checked = game(name).new_board(**_strings(options)).options
+                seats = _seats(seats)
+                level = _level(level)
+            except (EngineError, TypeError, ValueError) as error:
+                raise _refused(web.HTTPBadRequest, str(error)) from None
+            return lambda table: self.actions.new_game(table, name, dict(checked), seats,
+                                                       level)
+        if action == "brightness":
+            value = body.get("value")
+            if (not isinstance(value, (int, float)) or isinstance(value, bool)
+                    or not 0 < value <= 1):
+                raise _refused(web.HTTPBadRequest, "brightness must be above 0 and at "
+                               "most 1")
+            return lambda table: table.set_brightness(float(value))
+        raise _refused(web.HTTPBadRequest, f"no such command: {str(action)[:40]!r}")
+
+    async def _log_lines(self, request: web.Request) -> web.Response:
+        self._check_token(request)
+        return web.json_response(list(self.log.lines))
+
+
+def _refused(kind, message: str, headers: Mapping[str, str] | None = None):
+    return kind(text=json.dumps({"error": message}), content_type="application/json",
+                headers=headers)
+
+
+async def _json_body(request: web.Request) -> dict[str, Any]:
+    try:
+        body = await request.json()
+    except (ValueError, UnicodeDecodeError):
+        raise _refused(web.HTTPBadRequest, "the request is not JSON") from None
+    if not isinstance(body, dict):
+        raise _refused(web.HTTPBadRequest, "the request is not a JSON object")
+    return body
+
+
+def _strings(options: Any) -> dict[str, str]:
+    """Game options as the engine takes them from text (``key=value``)."""
+    if not isinstance(options, dict) or len(options) > 16:
+        raise ValueError("options must be a small object of key: value")
+    return {str(key)[:40]: str(value).lower() if isinstance(value, bool) else str(value)[:200]
+            for key, value in options.items()}
+
+
+def _seats(seats: Any) -> dict[str, str]:
+    if (not isinstance(seats, dict) or sorted(seats) != ["b", "w"]
+            or not all(kind in ("person", "engine") for kind in seats.values())):
+        raise ValueError("seats must give b and w each person or engine")
+    return dict(seats)
+
+
+def _level(level: Any) -> int:
+    if isinstance(level, bool) or level not in LEVELS:
+        raise ValueError(f"the engine's level is one of {', '.join(map(str, LEVELS))}")
+    return level
+
+
+@web.middleware
+async def _errors_as_json(request: web.Request, handler):
+    """Every refusal as JSON with one line of error; no traceback ever reaches a page
+    (an unexpected one is logged, and answered as a plain 500)."""
+    try:
+        return await handler(request)
+    except web.HTTPException:
+        raise
+    except TabletopError as error:
+        raise _refused(web.HTTPBadRequest, str(error)) from None

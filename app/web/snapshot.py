@@ -1,0 +1,111 @@
+"""The table as the web page shows it: one plain, JSON-ready snapshot after each change.
+
+The table loop makes a snapshot whenever the session's ``revision`` moves, from the same
+:class:`~app.table.status.Status` the status screen draws and the same scene the LEDs
+light, so the page, the screen and the board never disagree. The page draws the board
+from it alone: every place a piece can stand at its column, row and level (read off its
+name, :mod:`engines.grid`), the areas as lists of holes (Kulami's panels, ConHex's
+cells), the pieces, each lit place's role and colour, the legend, and the game in words.
+How the pieces look is the registry's: shaped pieces (``tray``) are squares, stacking
+pieces (``pile``) balls by level, any other a marble in its hole.
+
+Nothing here imports pygame or the web server, so the snapshot is tested as data and
+made on a Pi without a screen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from app.games import game
+from app.table import texts
+from app.table.legend import legend_roles, meaning
+from app.table.scene import last_move_holes, role_colour
+from app.table.session import Session
+from app.table.status import Status
+from engines.core import Board
+from engines.grid import column_row, level
+
+RGB = tuple[int, int, int]
+
+
+def hex_colour(colour: RGB) -> str:
+    return "#{:02x}{:02x}{:02x}".format(*colour)
+
+
+def places(names: Iterable[str]) -> dict[str, list[int]]:
+    """Each name that is a place on the grid -> ``[column, row, level]``."""
+    found = {}
+    for name in names:
+        place = column_row(name)
+        if place is not None:
+            found[name] = [place[0], place[1], level(name)]
+    return found
+
+
+def board_view(board: Board) -> dict[str, Any]:
+    """What a board looks like, apart from its lights: the places, the areas and the
+    pieces, and how the game's pieces are drawn. Also the page's replay of a saved game,
+    one of these a move."""
+    pieces = board.piece_view()
+    info = game(board.game)
+    return {
+        "holes": places(board.holes),
+        "places": places(pieces),  # pieces above the holes (a pile's) stand here too
+        "areas": {name: sorted(holes) for name, holes in board.areas.items()},
+        "pieces": pieces,
+        "last": sorted(last_move_holes(board)) if board.move_stack else [],
+        "shape": "square" if info.tray else "ball" if info.pile else "marble",
+    }
+
+
+def players(name: str) -> dict[str, dict[str, str]]:
+    return {wire: {"name": player.name, "title": player.title,
+                   "colour": hex_colour(player.piece), "led": hex_colour(player.led)}
+            for wire, player in game(name).players.items()}
+
+
+def status_view(status: Status) -> dict[str, Any]:
+    """The game in words, as the status screen shows it."""
+    outcome = status.outcome
+    return {
+        "turn": status.turn,
+        "state": status.state,
+        "scores": dict(status.scores),
+        "score_label": game(status.game).score_label(status.options),
+        "in_hand": dict(status.in_hand) if status.in_hand is not None else None,
+        "hand": game(status.game).hand,
+        "moves": list(status.moves),
+        "message": texts.sentence(status.message),
+        "message_kind": status.message_kind,
+        "pending": status.pending,
+        "thinking": status.thinking,
+        "options": texts.options(status.game, status.options),
+        "seats": texts.seats(status.game, status.seats, status.level),
+        "result": None if outcome is None else {
+            "winner": outcome.winner, "text": texts.won_by(status.game, outcome),
+            "record": outcome.result()},
+    }
+
+
+def snapshot(session: Session) -> dict[str, Any]:
+    """Everything the page shows of ``session`` now."""
+    board = session.board
+    status = session.status()
+    lights = {name: {"role": light.role, "colour": hex_colour(light.colour),
+                     "blink": light.blink}
+              for name, light in session.scene().lights.items()}
+    legend = [{"role": role, "colour": hex_colour(role_colour(board.game, role)),
+               "meaning": meaning(status, role)} for role in legend_roles(status)]
+    return {
+        "revision": session.revision,
+        "game": board.game,
+        "title": game(board.game).title,
+        "players": players(board.game),
+        "board": board_view(board),
+        "lights": lights,
+        "legend": legend,
+        "status": status_view(status),
+        "sheet": texts.score_sheet(board),
+    }

@@ -1,0 +1,327 @@
+// The page: the board live from the table's snapshots (one WebSocket, no polling), the
+// saved games replayed move by move, and the settings, which need this browser paired.
+"use strict";
+
+const SVG = "http://www.w3.org/2000/svg";
+const TOKEN_KEY = "tabletop-token";
+const HOLE = "#28201a";
+const WOOD = "#6b4b2e";
+const PANEL_TONES = ["#7a5a3a", "#8a6844", "#6c4e32", "#94744e"];
+let token = localStorage.getItem(TOKEN_KEY);
+let latest = null;
+let catalogue = null;
+
+// --- drawing a board ------------------------------------------------------------------
+function el(name, attributes, parent) {
+  const node = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+function hull(points) {
+  // The convex hull of points (Andrew's monotone chain), for an area's outline.
+  const sorted = [...points].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  if (sorted.length < 3) return sorted;
+  const cross = (o, a, b) => (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
+  const half = (list) => {
+    const out = [];
+    for (const p of list) {
+      while (out.length >= 2 && cross(out[out.length - 2], out[out.length - 1], p) <= 0) out.pop();
+      out.push(p);
+    }
+    out.pop();
+    return out;
+  };
+  return half(sorted).concat(half(sorted.reverse()));
+}
+
+function spacing(holes) {
+  // The distance between neighbouring holes, in grid steps (2 on a board whose holes
+  // leave room for places above them between).
+  const xs = [...new Set(Object.values(holes).map((h) => h[0]))].sort((a, b) => a - b);
+  let step = Infinity;
+  for (let i = 1; i < xs.length; i++) step = Math.min(step, xs[i] - xs[i - 1]);
+  return Number.isFinite(step) ? step : 1;
+}
+
+function drawBoard(svg, view, lights, players) {
+  svg.replaceChildren();
+  const holes = view.holes;
+  const all = Object.values(holes).concat(Object.values(view.places));
+  const step = spacing(holes);
+  const xs = all.map((p) => p[0]), ys = all.map((p) => p[1]);
+  const minX = Math.min(...xs) - step, maxX = Math.max(...xs) + step;
+  const minY = Math.min(...ys) - step, maxY = Math.max(...ys) + step;
+  svg.setAttribute("viewBox", `${minX - 0.6} ${-maxY - 0.6} ${maxX - minX + 1.2} ${maxY - minY + 1.2}`);
+  const at = (p) => [p[0], -p[1]];
+  el("rect", {x: minX - 0.6, y: -maxY - 0.6, width: maxX - minX + 1.2, height: maxY - minY + 1.2,
+              fill: WOOD, rx: 0.4}, svg);
+  // Areas: loose pieces that share no hole (Kulami's panels) are the hull of their
+  // holes widened around them; areas between holes (ConHex's cells, whose corners are
+  // holes shared with their neighbours) are the polygon of their holes, outlined.
+  const seen = new Set();
+  const sharing = Object.values(view.areas).some(
+    (members) => members.some((h) => seen.has(h) || !seen.add(h)));
+  Object.entries(view.areas).forEach(([name, members], i) => {
+    const points = members.filter((h) => holes[h]).map((h) => at(holes[h]));
+    const light = lights[name];
+    const fill = light ? light.colour : PANEL_TONES[i % PANEL_TONES.length];
+    const shape = hull(points).map((p) => p.join(",")).join(" ");
+    el("polygon", {points: shape, fill, stroke: sharing ? "#00000066" : fill,
+                   "stroke-width": sharing ? 0.05 : 0.84 * step, "stroke-linejoin": "round",
+                   class: light && light.blink ? "blink" : "", "data-area": name}, svg);
+  });
+  // Column letters and row numbers.
+  const columns = new Map(), rows = new Map();
+  for (const [name, p] of Object.entries(holes)) {
+    const match = /^\d?([a-z])(\d+)$/.exec(name);
+    if (!match) continue;
+    columns.set(p[0], match[1]);
+    rows.set(p[1], match[2]);
+  }
+  for (const [x, letter] of columns) {
+    el("text", {x, y: -minY + 0.25 * step, class: "label", "font-size": 0.45 * step}, svg)
+      .textContent = letter;
+  }
+  for (const [y, number] of rows) {
+    el("text", {x: minX + 0.1 * step, y: -y + 0.15 * step, class: "label",
+                "font-size": 0.45 * step}, svg).textContent = number;
+  }
+  const square = view.shape === "square";
+  for (const [name, p] of Object.entries(holes)) {
+    const [x, y] = at(p);
+    const light = lights[name];
+    if (square) {
+      el("rect", {x: x - 0.46, y: y - 0.46, width: 0.92, height: 0.92, fill: HOLE,
+                  "data-hole": name}, svg);
+      if (light) el("rect", {x: x - 0.44, y: y - 0.44, width: 0.88, height: 0.88, fill: "none",
+                             stroke: light.colour, "stroke-width": 0.12,
+                             class: `light ${light.blink ? "blink" : ""}`, "data-light": name}, svg);
+    } else {
+      if (light) el("circle", {cx: x, cy: y, r: 0.45 * step, fill: light.colour,
+                               class: `light ${light.blink ? "blink" : ""}`, "data-light": name}, svg);
+      el("circle", {cx: x, cy: y, r: 0.22 * step, fill: HOLE, "data-hole": name}, svg);
+    }
+  }
+  // The pieces, lowest level first so a pile's upper balls lie on top.
+  const pieces = Object.entries(view.pieces)
+    .map(([name, owner]) => [name, owner, holes[name] || view.places[name]])
+    .filter(([, , p]) => p)
+    .sort((a, b) => a[2][2] - b[2][2]);
+  for (const [name, owner, p] of pieces) {
+    const [x, y] = at(p);
+    const colour = players[owner].colour;
+    if (square) {
+      el("rect", {x: x - 0.42, y: y - 0.42, width: 0.84, height: 0.84, fill: colour, rx: 0.08,
+                  stroke: "#ffffffaa", "stroke-width": 0.05, "data-piece": name, "data-owner": owner}, svg);
+    } else {
+      const r = view.shape === "ball" ? 0.48 * step : 0.34 * step;
+      el("circle", {cx: x, cy: y, r, fill: colour, stroke: "#000000aa", "stroke-width": 0.05,
+                    "data-piece": name, "data-owner": owner}, svg);
+    }
+  }
+  for (const name of view.last) {
+    const p = holes[name] || view.places[name];
+    if (!p) continue;
+    const [x, y] = at(p);
+    el("circle", {cx: x, cy: y, r: 0.1 * step, fill: "#ffffff", stroke: "#000", "stroke-width": 0.03,
+                  class: "last", "data-last": name}, svg);
+  }
+}
+
+// --- the live view --------------------------------------------------------------------
+function show(state) {
+  latest = state;
+  document.getElementById("title").textContent = `Tabletop: ${state.title}`;
+  drawBoard(document.getElementById("board"), state.board, state.lights, state.players);
+  const status = state.status;
+  const turn = status.turn ? `${state.players[status.turn].title} to move` : "Game over";
+  document.getElementById("turn").textContent = turn;
+  const message = document.getElementById("message");
+  message.textContent = status.message;
+  message.className = status.message_kind;
+  const thinking = document.getElementById("thinking");
+  thinking.hidden = status.thinking === null;
+  if (status.thinking !== null) thinking.value = status.thinking;
+  const each = ["b", "w"].map((p) => `${state.players[p].title} ${status.scores[p]}`).join(", ");
+  let score = `${status.score_label}: ${each}`;
+  if (status.in_hand) {
+    score += `; ${status.hand}: ` + ["b", "w"].map((p) => `${state.players[p].title} ${status.in_hand[p]}`).join(", ");
+  }
+  document.getElementById("score").textContent = score;
+  document.getElementById("options").textContent = `${status.options}; ${status.seats}`;
+  const legend = document.getElementById("legend");
+  legend.replaceChildren(...state.legend.map((entry) => {
+    const item = document.createElement("li");
+    const lamp = document.createElement("span");
+    lamp.className = "lamp";
+    lamp.style.background = entry.colour;
+    item.append(lamp, entry.meaning);
+    return item;
+  }));
+  fillMoves(document.getElementById("moves"), status.moves);
+  const sheet = document.getElementById("sheet");
+  sheet.replaceChildren(...state.sheet.concat(status.result ? [status.result.text] : [])
+    .map((line) => Object.assign(document.createElement("p"), {textContent: line})));
+  document.body.dataset.revision = state.revision;
+}
+
+function fillMoves(list, moves) {
+  const pairs = [];
+  for (let i = 0; i < moves.length; i += 2) pairs.push(moves.slice(i, i + 2).join("  "));
+  list.replaceChildren(...pairs.map((text) => Object.assign(document.createElement("li"), {textContent: text})));
+  list.scrollTop = list.scrollHeight;
+}
+
+function connect() {
+  const status = document.getElementById("connection");
+  const socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
+  socket.onopen = () => { status.textContent = "live"; status.className = "online"; };
+  socket.onmessage = (event) => {
+    const state = JSON.parse(event.data);
+    if (state.game) show(state);
+  };
+  socket.onclose = () => {
+    status.textContent = "reconnecting";
+    status.className = "offline";
+    setTimeout(connect, 1000);
+  };
+}
+
+// --- changing the table ---------------------------------------------------------------
+function paired(yes) {
+  document.body.classList.toggle("paired", yes);
+}
+
+async function send(body) {
+  const error = document.getElementById("command-error");
+  error.textContent = "";
+  const answer = await fetch("/api/command", {
+    method: "POST", headers: {"Content-Type": "application/json", "X-Tabletop-Token": token || ""},
+    body: JSON.stringify(body)});
+  if (answer.status === 401) { paired(false); localStorage.removeItem(TOKEN_KEY); }
+  if (!answer.ok) error.textContent = (await answer.json()).error;
+  return answer.ok;
+}
+
+async function pair(event) {
+  event.preventDefault();
+  const error = document.getElementById("pair-error");
+  error.textContent = "pairing...";
+  const answer = await fetch("/api/pair", {method: "POST", headers: {"Content-Type": "application/json"},
+                                           body: JSON.stringify({code: document.getElementById("code").value})});
+  const body = await answer.json();
+  if (answer.ok) {
+    token = body.token;
+    localStorage.setItem(TOKEN_KEY, token);
+    error.textContent = "";
+    paired(true);
+  } else {
+    error.textContent = body.error;
+  }
+}
+
+async function loadCatalogue() {
+  catalogue = await (await fetch("/api/catalogue")).json();
+  const choice = document.getElementById("game-choice");
+  choice.replaceChildren(...catalogue.games.map((g) => new Option(g.title, g.name)));
+  document.getElementById("level").replaceChildren(...catalogue.levels.map(
+    (l) => new Option(`${l.level} (${l.words})`, String(l.level), false, l.level === catalogue.level)));
+  choice.onchange = showOptions;
+  showOptions();
+}
+
+function showOptions() {
+  const game = catalogue.games.find((g) => g.name === document.getElementById("game-choice").value);
+  document.getElementById("game-options").replaceChildren(...game.options.map((option) => {
+    const label = document.createElement("label");
+    const select = document.createElement("select");
+    select.dataset.key = option.key;
+    select.append(...option.values.map((v) => new Option(v.words, JSON.stringify(v.value))));
+    label.append(`${option.label} `, select);
+    return label;
+  }));
+}
+
+async function newGame(event) {
+  event.preventDefault();
+  const options = {};
+  for (const select of document.querySelectorAll("#game-options select")) {
+    options[select.dataset.key] = JSON.parse(select.value);
+  }
+  await send({action: "new_game", game: document.getElementById("game-choice").value, options,
+              seats: {b: document.getElementById("seat-b").value, w: document.getElementById("seat-w").value},
+              level: Number(document.getElementById("level").value)});
+}
+
+async function refreshLog() {
+  const answer = await fetch("/api/log", {headers: {"X-Tabletop-Token": token || ""}});
+  if (answer.ok) document.getElementById("log").textContent = (await answer.json()).join("\n");
+}
+
+// --- saved games ----------------------------------------------------------------------
+async function listGames() {
+  const games = await (await fetch("/api/games")).json();
+  const body = document.querySelector("#game-list tbody");
+  body.replaceChildren(...games.map((entry) => {
+    const row = document.createElement("tr");
+    const cells = [entry.title, entry.players || "", new Date(entry.date).toLocaleString(),
+                   entry.moves ?? "", entry.loads ? entry.result : entry.problem];
+    for (const text of cells) row.append(Object.assign(document.createElement("td"), {textContent: String(text)}));
+    const open = document.createElement("td");
+    if (entry.loads) {
+      const button = Object.assign(document.createElement("button"), {textContent: "Replay"});
+      button.onclick = () => replay(entry.name);
+      open.append(button);
+    }
+    row.append(open);
+    row.dataset.name = entry.name;
+    return row;
+  }));
+}
+
+async function replay(name) {
+  const game = await (await fetch(`/api/games/${encodeURIComponent(name)}`)).json();
+  const box = document.getElementById("replay");
+  box.hidden = false;
+  document.getElementById("replay-title").textContent = `${game.title}: ${game.name}`;
+  document.getElementById("download").href = `/api/games/${encodeURIComponent(name)}/record`;
+  document.getElementById("replay-result").textContent = game.sheet.concat([game.result]).join(" · ");
+  let ply = game.moves.length;
+  const draw = () => {
+    drawBoard(document.getElementById("replay-board"), game.positions[ply], {}, game.players);
+    document.getElementById("ply").textContent = ply ? `move ${ply}: ${game.moves[ply - 1]}` : "start";
+  };
+  document.getElementById("first").onclick = () => { ply = 0; draw(); };
+  document.getElementById("back").onclick = () => { ply = Math.max(0, ply - 1); draw(); };
+  document.getElementById("forward").onclick = () => { ply = Math.min(game.moves.length, ply + 1); draw(); };
+  document.getElementById("last").onclick = () => { ply = game.moves.length; draw(); };
+  draw();
+}
+
+// --- the page -------------------------------------------------------------------------
+function switchTo(view) {
+  for (const section of document.querySelectorAll(".view")) section.hidden = section.id !== view;
+  for (const button of document.querySelectorAll("nav button")) {
+    button.classList.toggle("current", button.dataset.view === view);
+  }
+  if (view === "games") listGames();
+}
+
+window.addEventListener("DOMContentLoaded", () => {
+  paired(Boolean(token));
+  for (const button of document.querySelectorAll("nav button")) button.onclick = () => switchTo(button.dataset.view);
+  for (const button of document.querySelectorAll("[data-command]")) {
+    button.onclick = () => send({action: button.dataset.command});
+  }
+  document.getElementById("pair-form").onsubmit = pair;
+  document.getElementById("new-game").onsubmit = newGame;
+  document.getElementById("brightness-form").onsubmit = (event) => {
+    event.preventDefault();
+    send({action: "brightness", value: Number(document.getElementById("brightness").value)});
+  };
+  document.getElementById("refresh-log").onclick = refreshLog;
+  loadCatalogue();
+  connect();
+});

@@ -1,0 +1,168 @@
+"""The page in a real browser (Debian's Chromium, driven by Selenium) beside a simulated
+board: the board drawn live as pieces go down, pairing with a wrong and a right code, a
+takeback asked from the page, the saved game replayed and downloaded, and the page
+coming back by itself after the server was away."""
+
+import shutil
+import time
+import urllib.request
+
+import pytest
+
+from app.games import GAMES
+from app.table.simulated_board import SimulatedBoard
+from app.table.store import RecordStore
+from app.table.thinker import InlineThinker
+from app.web import server
+from app.web.pairing import Pairing
+from app.web.server import Actions, WebFront, new_game_on
+
+webdriver = pytest.importorskip("selenium.webdriver")
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+CODE = "135790"
+CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
+if CHROMIUM is None or DRIVER is None:  # `make test` installs both (Debian's packages)
+    pytest.fail("the browser test needs Debian's chromium and chromium-driver: make test "
+                "installs them", pytrace=False)
+
+
+class Clock:
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
+@pytest.fixture
+def table(tmp_path, monkeypatch):
+    monkeypatch.setattr(server, "WRONG_DELAY_S", 0.0)
+    store = RecordStore(tmp_path)
+    front = WebFront(store, Actions(new_game_on, ("kulami",)), host="127.0.0.1", port=0,
+                     pairing=Pairing(code=CODE)).start()
+    clock = Clock()
+    board = SimulatedBoard("kulami", {}, {"b": "person", "w": "person"}, 2, clock=clock,
+                           store=store, thinker=InlineThinker(), remote=front)
+    board.clock_ = clock
+    yield board, front
+    front.close()
+    board.close()
+
+
+@pytest.fixture
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu",
+                 "--disable-dev-shm-usage", "--window-size=1280,900"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(options=options,
+                              service=webdriver.ChromeService(executable_path=DRIVER))
+    yield driver
+    driver.quit()
+
+
+def wait(driver, condition, timeout=10.0):
+    return WebDriverWait(driver, timeout, poll_frequency=0.01).until(
+        lambda d: condition(d))
+
+
+def settle(board):
+    board.clock_.now += 2.0
+    board.step()
+
+
+def pieces(driver):
+    return {e.get_attribute("data-piece"): e.get_attribute("data-owner")
+            for e in driver.find_elements(By.CSS_SELECTOR, "#board [data-piece]")}
+
+
+def test_a_game_seen_paired_taken_back_and_replayed_in_the_browser(table, browser):
+    board, front = table
+    browser.get(front.url)
+    wait(browser, lambda d: d.find_element(By.ID, "connection").text == "live")
+    game = board.session.board
+    holes = browser.find_elements(By.CSS_SELECTOR, "#board [data-hole]")
+    assert sorted(h.get_attribute("data-hole") for h in holes) == sorted(game.holes)
+    areas = browser.find_elements(By.CSS_SELECTOR, "#board [data-area]")
+    assert sorted(a.get_attribute("data-area") for a in areas) == sorted(game.areas)
+
+    # Live: a marble put down reaches the page with no reload.
+    board.place("d4")
+    settle(board)
+    started = time.monotonic()
+    wait(browser, lambda d: pieces(d) == {"d4": "b"})
+    latency = time.monotonic() - started
+    assert latency < 1.0  # (the bench measures it: bench/web.py)
+    assert "d4" in browser.find_element(By.ID, "moves").text
+    assert browser.find_element(By.ID, "turn").text == "Black to move"
+    assert browser.find_elements(By.CSS_SELECTOR, '#board [data-last="d4"]')
+
+    # Pairing: a wrong code is refused on the page, the right one pairs it.
+    browser.find_element(By.CSS_SELECTOR, 'nav [data-view="settings"]').click()
+    code = browser.find_element(By.ID, "code")
+    code.send_keys("000000")
+    browser.find_element(By.CSS_SELECTOR, "#pair-form button").click()
+    wait(browser, lambda d: "wrong pairing code" in d.find_element(By.ID, "pair-error").text)
+    assert "paired" not in browser.find_element(By.TAG_NAME, "body").get_attribute("class")
+    code.clear()
+    code.send_keys(CODE)
+    browser.find_element(By.CSS_SELECTOR, "#pair-form button").click()
+    wait(browser, lambda d: "paired" in d.find_element(By.TAG_NAME, "body")
+         .get_attribute("class"))
+
+    # A takeback from the page: the loop carries it out on its next turn, and the
+    # page shows the marble to lift.
+    browser.find_element(By.CSS_SELECTOR, 'nav [data-view="live"]').click()
+    browser.find_element(By.CSS_SELECTOR, '[data-command="undo"]').click()
+    wait(browser, lambda d: True)
+    deadline = time.monotonic() + 10
+    while board.session.board.move_stack and time.monotonic() < deadline:
+        board.step()
+        time.sleep(0.02)
+    assert board.session.board.move_stack == []
+    wait(browser, lambda d: pieces(d) == {})
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, '#board [data-light="d4"]'))
+    board.lift("d4")
+    settle(board)
+    for hole in ("d4", "d7"):
+        board.place(hole)
+        settle(board)
+    wait(browser, lambda d: pieces(d) == {"d4": "b", "d7": "w"})
+
+    # The saved game: listed, replayed move by move, and its record downloaded.
+    browser.find_element(By.CSS_SELECTOR, 'nav [data-view="games"]').click()
+    row = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#game-list tbody tr"))[0]
+    assert "Kulami" in row.text and "unfinished" in row.text
+    row.find_element(By.TAG_NAME, "button").click()
+    wait(browser, lambda d: d.find_element(By.ID, "ply").text == "move 2: d7")
+    browser.find_element(By.ID, "back").click()
+    wait(browser, lambda d: d.find_element(By.ID, "ply").text == "move 1: d4")
+    assert {e.get_attribute("data-piece") for e in browser.find_elements(
+        By.CSS_SELECTOR, "#replay-board [data-piece]")} == {"d4"}
+    link = browser.find_element(By.ID, "download").get_attribute("href")
+    with urllib.request.urlopen(link) as answer:
+        record = answer.read().decode()
+    loaded = GAMES["kulami"].board_class.from_record(record)
+    assert [loaded.move_text(m) for m in loaded.move_stack] == ["d4", "d7"]
+
+
+def test_the_page_comes_back_by_itself_when_the_server_returns(table, browser):
+    board, front = table
+    browser.get(front.url)
+    wait(browser, lambda d: d.find_element(By.ID, "connection").text == "live")
+    port = front.port
+    front.close()
+    wait(browser, lambda d: d.find_element(By.ID, "connection").text == "reconnecting")
+    again = WebFront(board.store, Actions(new_game_on, ("kulami",)), host="127.0.0.1",
+                     port=port, pairing=Pairing(code=CODE)).start()
+    try:
+        board.table.remote = again
+        board.place("e5")
+        settle(board)
+        wait(browser, lambda d: d.find_element(By.ID, "connection").text == "live")
+        wait(browser, lambda d: pieces(d) == {"e5": "b"})
+    finally:
+        again.close()

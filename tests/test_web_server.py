@@ -1,0 +1,308 @@
+"""The page on the home network, served by a real server on this machine beside a
+simulated board: the live snapshot over a WebSocket, the saved games, and every change
+refused without the pairing code's token."""
+
+import asyncio
+import json
+
+import aiohttp
+import pytest
+
+from app.games import GAMES
+from app.table.simulated_board import SimulatedBoard
+from app.table.store import RecordStore
+from app.table.thinker import InlineThinker
+from app.web import pairing, server
+from app.web.pairing import TOKEN_HEADER, Pairing
+from app.web.server import Actions, WebError, WebFront, new_game_on
+
+CODE = "424242"
+
+
+class Clock:
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
+@pytest.fixture
+def table(tmp_path, monkeypatch):
+    """A simulated Kulami board for two people with the page on a free port."""
+    monkeypatch.setattr(server, "WRONG_DELAY_S", 0.0)
+    store = RecordStore(tmp_path)
+    front = WebFront(store, Actions(new_game_on, ("kulami",)), host="127.0.0.1", port=0,
+                     pairing=Pairing(code=CODE))
+    clock = Clock()
+    board = SimulatedBoard("kulami", {}, {"b": "person", "w": "person"}, 2, clock=clock,
+                           store=store, thinker=InlineThinker(), remote=front.start())
+    board.clock_ = clock
+    yield board, front
+    front.close()
+    board.close()
+
+
+def settle(board):
+    board.clock_.now += 2.0
+    board.step()
+
+
+def call(method, url, **kwargs):
+    """One request: (status, parsed JSON or text, headers)."""
+    async def go():
+        async with aiohttp.ClientSession() as client:
+            async with client.request(method, url, **kwargs) as answer:
+                text = await answer.text()
+                try:
+                    body = json.loads(text)
+                except ValueError:
+                    body = text
+                return answer.status, body, answer.headers
+    return asyncio.run(go())
+
+
+def paired(front):
+    status, body, _ = call("POST", front.url + "api/pair", json={"code": CODE})
+    assert status == 200
+    return {TOKEN_HEADER: body["token"]}
+
+
+def test_the_page_and_its_snapshot_show_the_board_as_it_is(table):
+    board, front = table
+    status, page, _ = call("GET", front.url)
+    assert status == 200 and "<svg id=\"board\"" in page
+    board.place("d4")
+    settle(board)
+    status, state, _ = call("GET", front.url + "api/state")
+    assert state["game"] == "kulami" and state["status"]["moves"] == ["d4"]
+    assert state["board"]["pieces"] == {"d4": "b"} and state["board"]["last"] == ["d4"]
+    assert state["board"]["holes"]["d4"] == [3, 4, 1]
+    assert state["status"]["turn"] == "w" and state["players"]["w"]["title"] == "Black"
+    assert {entry["role"] for entry in state["legend"]} >= {"legal", "last"}
+    assert state["lights"]["d4"]["role"] == "last"
+
+
+def test_an_open_page_hears_of_a_move_without_asking(table):
+    board, front = table
+
+    async def watch():
+        async with aiohttp.ClientSession() as client:
+            async with client.ws_connect(front.url + "ws") as socket:
+                first = json.loads((await socket.receive(timeout=5)).data)
+                await asyncio.to_thread(lambda: (board.place("d4"), settle(board)))
+                while True:
+                    state = json.loads((await socket.receive(timeout=5)).data)
+                    if state["status"]["moves"]:
+                        return first, state
+
+    first, moved = asyncio.run(watch())
+    assert first["status"]["moves"] == [] and moved["status"]["moves"] == ["d4"]
+
+
+def test_every_change_needs_the_token_that_only_the_code_earns(table):
+    board, front = table
+    board.place("d4")
+    settle(board)
+    status, body, _ = call("POST", front.url + "api/command", json={"action": "undo"})
+    assert status == 401 and "pair this browser first" in body["error"]
+    status, body, _ = call("POST", front.url + "api/command", json={"action": "undo"},
+                           headers={TOKEN_HEADER: "guessed"})
+    assert status == 401
+    board.step()
+    assert len(board.session.board.move_stack) == 1  # nothing changed
+    status, body, _ = call("POST", front.url + "api/command", json={"action": "undo"},
+                           headers=paired(front))
+    assert status == 202
+    board.step()  # the loop carries it out on its next turn
+    assert board.session.board.move_stack == []
+
+
+def test_wrong_codes_are_refused_then_locked_out(table):
+    board, front = table
+    for _ in range(pairing.TRIES):
+        status, body, _ = call("POST", front.url + "api/pair", json={"code": "000000"})
+        assert status == 403 and "wrong pairing code" in body["error"]
+    status, body, headers = call("POST", front.url + "api/pair", json={"code": CODE})
+    assert status == 429 and int(headers["Retry-After"]) > 0  # even the right code waits
+    assert front.pairing.tokens == set()
+
+
+def test_bad_commands_are_one_clear_refusal_and_change_nothing(table):
+    board, front = table
+    token = paired(front)
+    cases = [({"action": "new_game", "game": "chess"}, "not 'chess'"),
+             ({"action": "new_game", "game": "kulami", "options": {"scoring": "9"},
+               "seats": {"b": "person", "w": "engine"}, "level": 2}, "scoring"),
+             ({"action": "new_game", "game": "kulami", "seats": {"b": "robot", "w": "person"},
+               "level": 2}, "seats"),
+             ({"action": "new_game", "game": "kulami", "seats": {"b": "person",
+               "w": "person"}, "level": 9}, "level"),
+             ({"action": "brightness", "value": 2}, "brightness"),
+             ({"action": "brightness", "value": True}, "brightness"),
+             ({"action": "format the disk"}, "no such command"),
+             ([1, 2], "not a JSON object")]
+    for body, words in cases:
+        status, answer, _ = call("POST", front.url + "api/command", json=body, headers=token)
+        assert status == 400 and words in answer["error"], body
+    status, answer, _ = call("POST", front.url + "api/command", data=b"{not json",
+                             headers=token)
+    assert status == 400 and "not JSON" in answer["error"]
+    status, _, _ = call("POST", front.url + "api/command", data=b"x" * 20000, headers=token)
+    assert status == 413
+    board.step()
+    assert front.commands() == [] and board.session.board.game == "kulami"
+
+
+def test_a_new_game_and_the_brightness_are_set_from_the_page(table):
+    board, front = table
+    token = paired(front)
+    status, _, _ = call("POST", front.url + "api/command", headers=token, json={
+        "action": "new_game", "game": "kulami", "options": {"scoring": 2},
+        "seats": {"b": "engine", "w": "person"}, "level": 1})
+    assert status == 202
+    status, _, _ = call("POST", front.url + "api/command", headers=token,
+                        json={"action": "brightness", "value": 0.25})
+    assert status == 202
+    board.step()
+    session = board.session
+    assert session.board.options["scoring"] == 2 and session.seats["b"] == "engine"
+    assert session.level == 1 and board.strip.brightness == 0.25
+
+
+def test_saved_games_are_listed_replayed_and_downloaded_by_name_only(table):
+    board, front = table
+    for hole in ("d4", "d7"):
+        board.place(hole)
+        settle(board)
+    status, games, _ = call("GET", front.url + "api/games")
+    assert status == 200 and len(games) == 1
+    entry = games[0]
+    assert entry["game"] == "kulami" and entry["moves"] == 2
+    assert entry["result"] == "unfinished" and "Red: person" in entry["players"]
+    status, replay, _ = call("GET", front.url + f"api/games/{entry['name']}")
+    assert replay["moves"] == ["d4", "d7"] and len(replay["positions"]) == 3
+    assert replay["positions"][0]["pieces"] == {}
+    assert replay["positions"][2]["pieces"] == {"d4": "b", "d7": "w"}
+    status, record, headers = call("GET", front.url + f"api/games/{entry['name']}/record")
+    assert status == 200 and "attachment" in headers["Content-Disposition"]
+    loaded = GAMES["kulami"].board_class.from_record(record)
+    assert [loaded.move_text(m) for m in loaded.move_stack] == ["d4", "d7"]
+    for name in ("..%2F..%2Fetc%2Fpasswd", "999999-kulami.sgf", "000001-kulami.sgf%00"):
+        status, body, _ = call("GET", front.url + f"api/games/{name}/record")
+        assert status == 404, name
+
+
+def test_an_address_taken_is_one_line(table):
+    board, front = table
+    other = WebFront(None, Actions(new_game_on, ("kulami",)), host="127.0.0.1",
+                     port=front.port)
+    with pytest.raises(WebError, match=r"web page: cannot serve on 127\.0\.0\.1:\d+: "):
+        other.start()
+
+
+def test_the_simulator_s_page_starts_any_game_as_its_menu_does(tmp_path, monkeypatch):
+    """``tabletop simulate --web``: a new game of another game from the page changes the
+    simulated board, as the simulator's own menu does."""
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    from app.cli.simulate import _web_page
+    from app.screen.menu import Choice
+    from app.screen.simulator import Simulator
+
+    store = RecordStore(tmp_path)
+    front = _web_page("127.0.0.1:0", store, lambda: simulator)
+    try:
+        simulator = Simulator(Choice("kulami", {}, {"b": "person", "w": "person"}, 2),
+                              clock=Clock(), store=store, thinker=InlineThinker(),
+                              remote=front)
+        simulator.console.note = front.note
+        assert front.note == f"web code {front.pairing.code}"
+        token = {TOKEN_HEADER: front.pairing.pair("test", front.pairing.code)}
+        status, _, _ = call("POST", front.url + "api/command", headers=token, json={
+            "action": "new_game", "game": "conhex", "options": {"pie": False},
+            "seats": {"b": "person", "w": "engine"}, "level": 2})
+        assert status == 202
+        simulator.step()
+        assert simulator.session.board.game == "conhex"
+        assert simulator.profile.name == "conhex-sim" and simulator.table.remote is front
+        status, state, _ = call("GET", front.url + "api/state")
+        assert state["game"] == "conhex"
+    finally:
+        front.close()
+        simulator.close()
+
+
+def test_tabletop_run_serves_its_board_s_page_with_the_configured_code(tmp_path, monkeypatch,
+                                                                       caplog):
+    """``[web]`` in the configuration: the board's page on the address given, the fixed
+    pairing code, a new game only of the board's own game; an address that cannot be
+    served is one WARNING line, and the board plays on."""
+    import signal
+    import threading
+    from app.cli import main
+    from app.cli import run as run_command
+    from app.table.service import ServiceStop
+
+    seen = {}
+
+    class Screen:  # the loop's screen, here only to look at the page while it runs
+        shows_leds, dirty = False, False
+
+        def __init__(self, session, load, board):
+            self.console = type("Console", (), {"session": session, "note": ""})()
+            self.turns = 0
+
+        def pump(self):
+            self.turns += 1
+            if self.turns == 3:
+                remote = run_command_remote()
+                if remote is None:
+                    raise ServiceStop(signal.SIGTERM)
+                seen["note"] = self.console.note
+                seen["state"] = call("GET", remote.url + "api/state")[1]
+                seen["games"] = call("GET", remote.url + "api/catalogue")[1]
+                seen["pair"] = call("POST", remote.url + "api/pair",
+                                    json={"code": "246810"})[0]
+                raise ServiceStop(signal.SIGTERM)
+            return True
+
+        def redraw(self):
+            pass
+
+    fronts = []
+    real = run_command.web_page
+
+    def recorded(*args):
+        fronts.append(real(*args))
+        return fronts[-1]
+
+    def run_command_remote():
+        return fronts[-1]
+
+    monkeypatch.setattr(run_command, "status_screen", Screen)
+    monkeypatch.setattr(run_command, "web_page", recorded)
+    import socket
+    with socket.socket() as probe:  # a port free just now
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    config = tmp_path / "tabletop.toml"
+    config.write_text(f'data_dir = "{tmp_path / "data"}"\n[web]\nhost = "127.0.0.1"\n'
+                      f'port = {port}\npairing_code = "246810"\n')
+    assert main(["run", "--profile", "conhex-sim", "--config", str(config)]) == 0
+    assert seen["note"] == "web code 246810" and seen["pair"] == 200
+    assert seen["state"]["game"] == "conhex"
+    assert [g["name"] for g in seen["games"]["games"]] == ["conhex"]
+    assert fronts[0]._loop is None  # closed with the board
+    assert not [t for t in threading.enumerate() if t.name == "web page"]
+    taken = tmp_path / "taken.toml"  # the same port, held by another server
+    taken.write_text(f'data_dir = "{tmp_path / "data"}"\n[web]\nhost = "127.0.0.1"\n'
+                     f'port = {port}\n')
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", port))
+        holder.listen()
+        fronts.clear()
+        assert main(["run", "--profile", "conhex-sim", "--config", str(taken)]) == 0
+    assert fronts == [None]
+    assert [r.getMessage() for r in caplog.records if r.levelname == "WARNING"] == [
+        f"web page: cannot serve on 127.0.0.1:{port}: Address already in use: playing "
+        f"without the web page"]

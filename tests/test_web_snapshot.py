@@ -1,0 +1,60 @@
+"""The snapshot the page draws: every game's places, areas, pieces and lights, as plain
+JSON, from the same status and scene the screen and the LEDs show."""
+
+import json
+
+import pytest
+
+from app.games import GAMES, new_game
+from app.table.session import Session
+from app.web.snapshot import snapshot
+from engines.players import choose_move
+
+#: A few moves of each game, and what its pieces look like on the page.
+GAMES_SEEN = {"kulami": "marble", "conhex": "marble", "blokus-duo": "square", "akron": "ball"}
+
+
+def played(name, moves=6, seed=3):
+    import random
+    board, rng = new_game(name), random.Random(seed)
+    for _ in range(moves):
+        board.push(choose_move(board, 1, rng))
+    return board
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_each_game_s_snapshot_places_every_hole_and_piece(name):
+    board = played(name)
+    session = Session(board, seats={"b": "person", "w": "person"})
+    state = json.loads(json.dumps(snapshot(session)))  # plain JSON, nothing else
+    view = state["board"]
+    assert view["shape"] == GAMES_SEEN[name]
+    assert set(view["holes"]) == set(board.holes)
+    assert view["pieces"] == board.piece_view()
+    assert set(view["pieces"]) <= set(view["holes"]) | set(view["places"])
+    assert set(state["lights"]) <= set(board.holes) | set(board.areas)
+    assert {area: set(holes) for area, holes in view["areas"].items()} == \
+        {area: set(holes) for area, holes in board.areas.items()}
+    assert state["status"]["moves"] == [board.move_text(m) for m in board.move_stack]
+    assert view["last"] and set(view["last"]) <= set(view["holes"]) | set(view["places"])
+    for entry in state["legend"]:
+        assert entry["colour"].startswith("#") and entry["meaning"]
+
+
+def test_a_ball_above_the_holes_is_placed_at_its_level():
+    from tests.test_akron_simulator import PYRAMID, played as akron_played
+    board = akron_played(PYRAMID)
+    view = snapshot(Session(board))["board"]
+    assert view["places"]["3c3"] == [2, 3, 3] and view["places"]["2b2"] == [1, 2, 2]
+    assert "3c3" not in view["holes"]
+
+
+def test_the_end_of_a_game_carries_its_sheet_and_result():
+    board = new_game("akron")
+    for row in range(1, 16, 2):
+        board.push_text(f"1a{row}")
+        board.push_text(f"1o{row}")
+    state = snapshot(Session(board))
+    assert state["status"]["turn"] is None
+    assert state["status"]["result"] == {"winner": "b", "text": "White wins", "record": "B+"}
+    assert state["sheet"][0] == "Balls on the board: White 8, Red 8"
