@@ -264,7 +264,7 @@ def test_a_table_property_this_version_refuses_is_named(tmp_path):
                                             "SEATW[person]")
     (records.games / "000001-kulami.sgf").write_text(text)
     problem = RecordStore(tmp_path).resume("kulami", "").problem
-    assert "SEATB must be person or engine, not 'robot'" in problem and "kept as it is" in problem
+    assert "SEATB must be person, engine or remote, not 'robot'" in problem and "kept as it is" in problem
 
 
 @pytest.mark.parametrize("properties, message", [

@@ -306,3 +306,91 @@ def test_tabletop_run_serves_its_board_s_page_with_the_configured_code(tmp_path,
     assert [r.getMessage() for r in caplog.records if r.levelname == "WARNING"] == [
         f"web page: cannot serve on 127.0.0.1:{port}: Address already in use: playing "
         f"without the web page"]
+
+
+def command(front, token, **body):
+    return call("POST", front.url + "api/command", json=body, headers=token)
+
+
+def test_a_remote_seat_s_move_is_lit_for_the_table_to_place(table):
+    board, front = table
+    alice, bob = paired(front), paired(front)
+    assert command(front, alice, action="take_seat", colour="w")[0] == 202
+    status, body, _ = command(front, bob, action="take_seat", colour="w")
+    assert status == 409 and "another browser" in body["error"]
+    assert call("GET", front.url + "api/me", headers=alice)[1] == {"paired": True,
+                                                                   "seat": "w"}
+    board.step()
+    assert board.session.seats == {"b": "person", "w": "remote"}
+    board.place("d4")
+    settle(board)
+    state = call("GET", front.url + "api/state")[1]
+    assert state["seats"]["w"] == "remote" and "d7" in state["legal"]
+    assert "comes from the web page" in state["status"]["message"]
+    board.place("d7")  # a piece put down for the browser's player is refused
+    settle(board)
+    assert len(board.session.board.move_stack) == 1
+    assert "plays from the web page" in board.session.message
+    board.lift("d7")
+    settle(board)
+    status, body, _ = command(front, bob, action="move", move="d7")
+    assert status == 403 and "take a seat first" in body["error"]
+    assert command(front, alice, action="move", move="e5")[0] == 202  # not in d4's line
+    board.step()
+    assert board.session.pending is None and "not a legal move" in board.session.message
+    assert command(front, alice, action="move", move="d7")[0] == 202
+    board.step()
+    assert board.session.board.move_text(board.session.pending) == "d7"
+    assert board.hole_leds()["d7"] != (0, 0, 0)
+    assert "Black plays d7 from the web page" in call("GET", front.url + "api/state")[1][
+        "status"]["message"]
+    board.place("d7")
+    settle(board)
+    assert [board.session.board.move_text(m) for m in board.session.board.move_stack] == \
+        ["d4", "d7"]
+
+
+def test_either_side_offers_a_takeback_and_the_other_accepts(table):
+    board, front = table
+    alice = paired(front)
+    command(front, alice, action="take_seat", colour="w")
+    board.step()
+    board.place("d4")
+    settle(board)
+    command(front, alice, action="move", move="d7")
+    board.step()
+    board.place("d7")
+    settle(board)
+    # The player in the browser offers; the table's Confirm accepts: back to their turn.
+    command(front, alice, action="offer_takeback")
+    board.step()
+    assert board.session.offer == "w"
+    board.session.confirm()
+    assert [board.session.board.move_text(m) for m in board.session.board.move_stack] == \
+        ["d4"]
+    board.lift("d7")
+    settle(board)
+    # The table offers (its takeback button); only the browser's player accepts.
+    board.session.undo()
+    assert board.session.offer == "table" and len(board.session.board.move_stack) == 1
+    board.session.accept_takeback("table")  # the offerer cannot accept its own offer
+    assert len(board.session.board.move_stack) == 1
+    command(front, alice, action="accept")
+    board.step()
+    assert board.session.board.move_stack == [] and board.session.offer is None
+
+
+def test_a_dropped_browser_keeps_its_seat_and_leaving_gives_it_to_the_table(table):
+    board, front = table
+    alice = paired(front)
+    command(front, alice, action="take_seat", colour="b")
+    board.step()
+    # The page's connection went away: its token still plays black.
+    assert call("GET", front.url + "api/me", headers=alice)[1]["seat"] == "b"
+    assert command(front, alice, action="move", move="d4")[0] == 202
+    board.step()
+    assert board.session.board.move_text(board.session.pending) == "d4"
+    command(front, alice, action="leave_seat")
+    board.step()
+    assert board.session.seats["b"] == "person"
+    assert call("GET", front.url + "api/me", headers=alice)[1]["seat"] is None

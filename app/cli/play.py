@@ -25,7 +25,8 @@ from app.games import GAMES, game
 from app.table import texts
 from app.table.assembly import Assembly
 from app.table.session import Session
-from app.table.store import SEAT_KINDS, RecordStore, Resumed, Saved, default_data_dir
+from app.table.store import (TABLE_SEAT_KINDS, RecordStore, Resumed, Saved,
+                             default_data_dir)
 from app.table.thinker import InlineThinker
 from engines import Board, EngineError, RecordError
 from engines.errors import OptionError
@@ -86,7 +87,7 @@ def register(subparsers) -> None:
     for colour in colours():
         first = [info.title for info in GAMES.values() if info.players["b"].name == colour]
         second = [info.title for info in GAMES.values() if info.players["w"].name == colour]
-        parser.add_argument(f"--{colour}", dest=f"seat_{colour}", choices=SEAT_KINDS,
+        parser.add_argument(f"--{colour}", dest=f"seat_{colour}", choices=TABLE_SEAT_KINDS,
                             default=None, metavar="KIND",
                             help=f"who plays {colour}: person or engine; " + "; ".join(
                                 [f"first in {', '.join(first)} (default: person)"] * bool(first)

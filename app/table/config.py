@@ -34,7 +34,7 @@ from app import games
 from app.errors import ConfigError
 from app.hardware.profile import GPIO_PINS, SPI0_PINS, Profile
 from app.table.outside_engine import DEFAULT_TIMEOUT_S, MAX_TIMEOUT_S, EngineCommand
-from app.table.store import SEAT_KINDS
+from app.table.store import TABLE_SEAT_KINDS
 from app.table.store import default_data_dir
 from app.textfile import read_text
 from engines import OptionError
@@ -248,7 +248,7 @@ class _Reader:
         game = self.table(self.raw, "game", ("first", "second", "level", "seed",
                                              "show_legal"))
         seats = {player: self.value(game, f"game.{name}", name, str, default,
-                                    SEAT_KINDS.__contains__, "must be person or engine")
+                                    TABLE_SEAT_KINDS.__contains__, "must be person or engine")
                  for player, name, default in (("b", "first", "person"),
                                                ("w", "second", "engine"))}
         buttons = self.table(self.raw, "buttons", BUTTON_ACTIONS)

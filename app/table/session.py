@@ -118,6 +118,9 @@ class Session:
         self.listener: Callable[[str, dict[str, Any]], None] | None = None
         self.choice = 0
         self.setting_up = False
+        #: A takeback offered and not yet answered, in a game with a remote seat: by
+        #: whom (``table``, or the colour of the remote player who offered).
+        self.offer: str | None = None
         #: Whether this game was saved before and continues here (:meth:`resume_or_start`).
         self.resumed = False
         self.message, self.message_kind = "", "info"
@@ -248,8 +251,9 @@ class Session:
             self._say(texts.took_back([self.board.move_text(event.move)]))
             return self._changed()
         if isinstance(event, Correction):
-            if self.seats[self.board.mover()] == "engine":
-                # The engine's move stays where the engine put it: fix the board.
+            if self.seats[self.board.mover()] != "person":
+                # The engine's (or a remote player's) move stays where it was put: fix
+                # the board.
                 self._on_out_of_sync(self._difference())
                 return []
             self.sync, self.error, self.candidates = None, frozenset(), ()
@@ -286,6 +290,11 @@ class Session:
 
     def _on_moved(self, move: Hashable) -> list[Event]:
         self.setting_up = False
+        if self.pending is None and self.seats[self.board.turn] == "remote":
+            # The player in the browser chooses: a piece put down for them is refused.
+            self.sync, self.error = None, self.board.holes_of(move)
+            self._say(texts.remote_waits(self.board.game, self.board.turn), "error")
+            return []
         if self.pending is not None and move != self.pending:
             text = self.board.move_text
             self.sync, self.error = None, self.board.holes_of(move)
@@ -368,6 +377,7 @@ class Session:
     # --- changing the game --------------------------------------------------------------
     def _play(self, move: Hashable, by_hand: bool = True) -> list[Event]:
         mover = self.board.turn
+        self.offer = None  # a move declines a takeback on offer
         self._tell("moved", player=mover, move=self.board.move_text(move))
         self.board.push(move)
         self._say(texts.played(self.board.game, mover, self.board.move_text(move)))
@@ -403,6 +413,9 @@ class Session:
         a person to place it on a board, and is played without one (see :meth:`poll`)."""
         if self.board.is_game_over() or self.seats[self.board.turn] != "engine":
             self.pending = None
+            if not self.board.is_game_over() and self.seats[self.board.turn] == "remote" \
+                    and self.sync is None and not self.error:
+                self._say(texts.remote_to_move(self.board.game, self.board.turn), "waiting")
             return
         if self.pending is None and self.thought is None:
             self._think("move")
@@ -455,8 +468,11 @@ class Session:
 
     def _announce_pending(self) -> None:
         if self.pending is not None and self.sync is None and not self.error:
-            self._say(self._pending_note
-                      or texts.place_engine_move(self.board.move_text(self.pending)), "waiting")
+            move, turn = self.board.move_text(self.pending), self.board.turn
+            self._say(self._pending_note or (
+                texts.place_remote_move(self.board.game, turn, move)
+                if self.seats[turn] == "remote" else texts.place_engine_move(move)),
+                "waiting")
 
     def _forget_engine(self) -> None:
         """The game moved on: any search under way and its move are no longer wanted."""
@@ -472,17 +488,68 @@ class Session:
 
     def undo(self) -> None:
         """Take back to the last position a person was to move in; on a board the LEDs
-        then show which pieces to lift."""
+        then show which pieces to lift. With a player in a browser, the table only
+        offers it (:meth:`offer_takeback`): the takeback is theirs to accept."""
         self.revision += 1
         if not self.board.move_stack:
             self._say(texts.NOTHING_TO_TAKE_BACK)
             return
+        if "remote" in self.seats.values():
+            self.offer_takeback("table")
+            return
+        self._take_back("person")
+
+    def _take_back(self, to: str) -> None:
+        """Take back the last move, and the moves after ``to``'s last turn (``person``:
+        any person's; a colour: that player's)."""
         taken = [self.board.pop()]
-        while (self.board.move_stack and self.seats[self.board.turn] == "engine"
-               and "person" in self.seats.values()):
+        while self.board.move_stack and not (
+                self.board.turn == to or self.seats[self.board.turn] == to
+                or to == "person" and "person" not in self.seats.values()):
             taken.append(self.board.pop())
+        self.offer = None
         self._say(texts.took_back(self.board.move_text(m) for m in taken))
         self._handle(self._changed(by_hand=False))
+
+    def offer_takeback(self, by: str) -> None:
+        """``by`` (``table``, or a remote player's colour) offers to take back to its last
+        turn; the other side accepts (:meth:`accept_takeback`), and any move declines."""
+        self.revision += 1
+        if not self.board.move_stack:
+            self._say(texts.NOTHING_TO_TAKE_BACK)
+            return
+        self.offer = by
+        who = "The table" if by == "table" else \
+            game_info(self.board.game).players[by].title
+        self._say(texts.takeback_offered(who), "confirm")
+
+    def accept_takeback(self, by: str) -> None:
+        """``by`` accepts the takeback the other side offered: the board goes back to the
+        offerer's last turn; an offer of one's own is not one's to accept."""
+        self.revision += 1
+        offer = self.offer
+        if offer is None or offer == by:
+            return
+        self._take_back("person" if offer == "table" else offer)
+
+    def remote_move(self, player: str, text: str) -> None:
+        """The move of the player in a browser at ``player``'s seat: lit, as the engine's
+        is, for a person at the table to place. One clear line, and nothing else, for a
+        move that is not theirs to make or not legal."""
+        self.revision += 1
+        board = self.board
+        if board.is_game_over() or self.seats.get(player) != "remote" or board.turn != player:
+            self._say(texts.not_your_turn(board.game, player), "error")
+            return
+        move = self._parse(text)
+        if move is None:
+            return
+        if not board.is_legal(move):
+            self._say(texts.not_legal(board.illegal_reason(move)), "error")
+            return
+        self.offer = None
+        self.pending = move
+        self._announce_pending()
 
     def set_players(self, seats: Mapping[str, str], level: int) -> None:
         """Who plays from now on, and the engine's level (the web page's new game sets
@@ -506,8 +573,12 @@ class Session:
     def confirm(self, move_text: str | None = None) -> None:
         """Take the correction on offer, or the chosen candidate (or ``move_text``), or
         finish setting up. A move the sensors cannot see at all (a ConHex swap) is
-        entered here as text."""
+        entered here as text. A takeback a player in a browser offered is accepted here
+        first."""
         self.revision += 1
+        if self.offer not in (None, "table") and move_text is None:
+            self.accept_takeback("table")
+            return
         correction = self.correction
         if correction is not None and (move_text is None or move_text.strip().lower()
                                        == self.board.move_text(correction.move).lower()):
@@ -633,7 +704,7 @@ class Session:
             in_hand=(None if board.left_in_hand("b") is None
                      else {player: board.left_in_hand(player) for player in ("b", "w")}),
             unseen=self._unseen_to_confirm(),
-            state=self.state.value, thinking=self._thinking_progress(),
+            state=self.state.value, thinking=self._thinking_progress(), offer=self.offer,
             faults=tuple(texts.fault(hole, problem)
                          for hole, problem in sorted(self.faults.items())),
             saving=texts.saving_fails(self.store.failure)

@@ -47,4 +47,6 @@ class Status:
     #: Why games cannot be saved just now, in words; empty while saving works.
     saving: str = ""
     state: str = "waiting"  # the session's State, by value
+    #: A takeback offered in a game with a remote seat: by ``table`` or a colour.
+    offer: str | None = None
     outcome: Outcome | None = None

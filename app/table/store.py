@@ -55,9 +55,14 @@ APP_NAME = "tabletop"
 #: Where a Pi keeps its games (systemd's ``StateDirectory=tabletop`` creates it).
 SYSTEM_DATA_DIR = Path("/var/lib/tabletop")
 _RECORD = re.compile(r"(\d{6,})-([a-z0-9-]+)\.sgf")
-#: Who may sit at a colour: what a record, the session, the configuration and the menus
-#: accept (defined here, where records are read, since the session imports this module).
-SEAT_KINDS = ("person", "engine")
+#: Who may sit at a colour: a person at the table, the engine, or a player in a browser
+#: on the web page (``remote``), whose moves the table lights for a person to place; what
+#: a record and the session accept (defined here, where records are read, since the
+#: session imports this module).
+SEAT_KINDS = ("person", "engine", "remote")
+#: The seats the table's own menus, flags and configuration give: a remote seat is taken
+#: from a browser.
+TABLE_SEAT_KINDS = SEAT_KINDS[:2]
 #: The table's root properties, read through options as the games' own are.
 _TABLE = {
     "SEATB": Option("b", "person", str, "who plays b", choices=SEAT_KINDS),

@@ -33,7 +33,7 @@ def options(game: str, values: Mapping[str, Any]) -> str:
 
 
 def seat(kind: str, level: int) -> str:
-    return f"engine level {level}" if kind == "engine" else "person"
+    return {"engine": f"engine level {level}", "remote": "web page"}.get(kind, "person")
 
 
 def seats(game: str, kinds: Mapping[str, str], level: int) -> str:
@@ -202,6 +202,30 @@ def wrong_colour(game: str, colour: str, turn: str, hole: str) -> str:
     players = game_info(game).players
     return (f"a {players[colour].name} piece on {hole}, but {players[turn].name} is to "
             f"move: take it off")
+
+
+def remote_to_move(game: str, player: str) -> str:
+    return f"{game_info(game).players[player].name}'s move comes from the web page"
+
+
+def place_remote_move(game: str, player: str, move: str) -> str:
+    return f"{game_info(game).players[player].name} plays {move} from the web page: " \
+           f"place it there"
+
+
+def remote_waits(game: str, player: str) -> str:
+    return (f"{game_info(game).players[player].name} plays from the web page: take the "
+            f"piece off and wait for the move")
+
+
+def not_your_turn(game: str, player: str) -> str:
+    return f"it is not {game_info(game).players[player].name}'s move from the web page now"
+
+
+def takeback_offered(by: str) -> str:
+    """A takeback offered by ``by`` (a player's name, or the table), for the other side
+    to accept."""
+    return f"{by} offers to take back the last move: the other side accepts"
 
 
 def engine_plays(move: str) -> str:

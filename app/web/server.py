@@ -115,6 +115,10 @@ class WebFront:
         self._runner: web.AppRunner | None = None
         self._thread: threading.Thread | None = None
         self._advertised: Advertised | None = None
+        #: The remote seats: colour -> the token of the browser that plays it, kept when
+        #: its connection drops, for its player to come back to.
+        self._holders: dict[str, str] = {}
+        self._holders_lock = threading.Lock()
 
     @property
     def note(self) -> str:
@@ -128,6 +132,9 @@ class WebFront:
         if key == self._revision:
             return
         self._revision = key
+        with self._holders_lock:  # a seat given to the table or the engine is no one's
+            for colour in [c for c in self._holders if session.seats.get(c) != "remote"]:
+                del self._holders[colour]
         self._latest = json.dumps(snapshot(session), separators=(",", ":"))
         if self._loop is not None:
             self._loop.call_soon_threadsafe(self._broadcast, self._latest)
@@ -231,6 +238,7 @@ class WebFront:
             web.post("/api/pair", self._pair),
             web.post("/api/command", self._command),
             web.get("/api/log", self._log_lines),
+            web.get("/api/me", self._me),
         ])
         return app
 
@@ -362,17 +370,73 @@ class WebFront:
             raise _refused(web.HTTPUnauthorized, "pair this browser first: type the code "
                            "on the board's screen")
 
+    async def _me(self, request: web.Request) -> web.Response:
+        """What this browser is: paired or not, and the colour it plays, if any."""
+        token = request.headers.get(TOKEN_HEADER)
+        return web.json_response({"paired": self.pairing.allows(token),
+                                  "seat": self._seat_of(token)})
+
+    def _seat_of(self, token: str | None) -> str | None:
+        with self._holders_lock:
+            return next((c for c, held in self._holders.items() if held == token), None)
+
     async def _command(self, request: web.Request) -> web.Response:
         self._check_token(request)
         body = await _json_body(request)
-        command = self._parse(body)
+        command = self._parse(body, request.headers[TOKEN_HEADER])
         self._commands.put(command)
         return web.json_response({"queued": body["action"]}, status=202)
 
-    def _parse(self, body: Mapping[str, Any]) -> Command:
+    def _seat_command(self, action: str, body: Mapping[str, Any], token: str) -> Command:
+        """A player's command at a remote seat: take one (a colour no other browser
+        holds), leave it, move, offer or accept a takeback."""
+        if action == "take_seat":
+            colour = body.get("colour")
+            if colour not in ("b", "w"):
+                raise _refused(web.HTTPBadRequest, "a seat is b or w")
+            with self._holders_lock:
+                held = self._holders.get(colour)
+                if held is not None and held != token:
+                    raise _refused(web.HTTPConflict, "another browser plays that colour")
+                for other in [c for c, t in self._holders.items() if t == token]:
+                    del self._holders[other]  # one colour a browser
+                self._holders[colour] = token
+
+            def take(table) -> None:
+                seats = dict(table.session.seats)
+                with self._holders_lock:  # a remote seat no browser holds: the table's
+                    seats.update({c: "person" for c, kind in seats.items()
+                                  if kind == "remote" and c not in self._holders})
+                seats[colour] = "remote"
+                table.session.set_players(seats, table.session.level)
+            return take
+        colour = self._seat_of(token)
+        if colour is None:
+            raise _refused(web.HTTPForbidden, "take a seat first: this browser plays no "
+                           "colour")
+        if action == "leave_seat":
+            with self._holders_lock:
+                self._holders.pop(colour, None)
+
+            def leave(table) -> None:
+                table.session.set_players({**table.session.seats, colour: "person"},
+                                          table.session.level)
+            return leave
+        if action == "move":
+            move = body.get("move")
+            if not isinstance(move, str) or not move.strip() or len(move) > 200:
+                raise _refused(web.HTTPBadRequest, "a move is its text, such as d4")
+            return lambda table: table.session.remote_move(colour, move)
+        if action == "offer_takeback":
+            return lambda table: table.session.offer_takeback(colour)
+        return lambda table: table.session.accept_takeback(colour)
+
+    def _parse(self, body: Mapping[str, Any], token: str) -> Command:
         """The command a page's JSON asks for, checked here (one clear refusal, the
         table untouched), to be carried out in the loop's thread."""
         action = body.get("action")
+        if action in ("take_seat", "leave_seat", "move", "offer_takeback", "accept"):
+            return self._seat_command(action, body, token)
         simple = {"undo": lambda table: table.session.undo(),
                   "hint": lambda table: table.session.hint(),
                   "confirm": lambda table: table.session.confirm()}

@@ -98,8 +98,15 @@ def snapshot(session: Session) -> dict[str, Any]:
               for name, light in session.scene().lights.items()}
     legend = [{"role": role, "colour": hex_colour(role_colour(board.game, role)),
                "meaning": meaning(status, role)} for role in legend_roles(status)]
+    to_move = status.turn
+    remote_to_move = (to_move is not None and session.seats.get(to_move) == "remote"
+                      and session.pending is None)
     return {
         "revision": session.revision,
+        "seats": dict(session.seats),
+        "offer": session.offer,
+        # The moves a player in a browser may make now (none while the table is to act).
+        "legal": [board.move_text(m) for m in board.legal_moves] if remote_to_move else [],
         "game": board.game,
         "title": game(board.game).title,
         "players": players(board.game),

@@ -10,6 +10,7 @@ const PANEL_TONES = ["#7a5a3a", "#8a6844", "#6c4e32", "#94744e"];
 let token = localStorage.getItem(TOKEN_KEY);
 let latest = null;
 let catalogue = null;
+let mySeat = null;  // the colour this browser plays, if any (the server says: /api/me)
 
 // --- drawing a board ------------------------------------------------------------------
 function el(name, attributes, parent) {
@@ -161,6 +162,7 @@ function show(state) {
     return item;
   }));
   fillMoves(document.getElementById("moves"), status.moves);
+  showSeats(state);
   const sheet = document.getElementById("sheet");
   sheet.replaceChildren(...state.sheet.concat(status.result ? [status.result.text] : [])
     .map((line) => Object.assign(document.createElement("p"), {textContent: line})));
@@ -189,6 +191,61 @@ function connect() {
   };
 }
 
+// --- a seat played from this browser ---------------------------------------------------
+function button(text, action) {
+  const b = Object.assign(document.createElement("button"), {textContent: text});
+  b.onclick = action;
+  return b;
+}
+
+function showSeats(state) {
+  // Who plays each colour, and for a paired browser: take a seat, leave it, offer or
+  // accept a takeback; at its turn, tap a lit hole or type the move.
+  const box = document.getElementById("seats");
+  const kinds = {person: "at the table", engine: "the engine", remote: "the web page"};
+  const lines = ["b", "w"].map((colour) => {
+    const line = document.createElement("p");
+    const you = mySeat === colour;
+    line.append(`${state.players[colour].title}: ${you ? "you, here" : kinds[state.seats[colour]]} `);
+    if (token && !you && state.seats[colour] !== "remote") {
+      line.append(button(`Play ${state.players[colour].name} from here`,
+                         () => send({action: "take_seat", colour}).then(whoAmI)));
+    }
+    if (you) line.append(button("Leave the seat", () => send({action: "leave_seat"}).then(whoAmI)));
+    return line;
+  });
+  box.replaceChildren(...lines);
+  if (mySeat) {
+    const offer = state.offer;
+    if (offer && offer !== mySeat) box.append(button("Accept the takeback", () => send({action: "accept"})));
+    else if (!offer && state.status.turn) box.append(button("Offer a takeback", () => send({action: "offer_takeback"})));
+  }
+  const myTurn = mySeat && state.status.turn === mySeat && state.legal.length > 0;
+  const form = document.getElementById("move-form");
+  form.hidden = !myTurn;
+  document.getElementById("legal-moves").replaceChildren(
+    ...(myTurn ? state.legal : []).slice(0, 2000).map((m) => new Option(m, m)));
+  document.getElementById("board").classList.toggle("my-turn", Boolean(myTurn));
+}
+
+async function whoAmI() {
+  if (!token) { mySeat = null; return; }
+  const answer = await fetch("/api/me", {headers: {"X-Tabletop-Token": token}});
+  const me = await answer.json();
+  if (!me.paired) { localStorage.removeItem(TOKEN_KEY); token = null; paired(false); }
+  mySeat = me.seat;
+  if (latest) show(latest);
+}
+
+function tapBoard(event) {
+  // A tap on a hole plays it, when it is one of this browser's legal moves now.
+  const target = event.target.closest("[data-hole], [data-light], [data-piece]");
+  if (!target || !latest || !latest.legal.length || latest.status.turn !== mySeat) return;
+  const name = target.dataset.hole || target.dataset.light || target.dataset.piece;
+  if (latest.legal.includes(name)) send({action: "move", move: name});
+  else document.getElementById("move").value = name;
+}
+
 // --- changing the table ---------------------------------------------------------------
 function paired(yes) {
   document.body.classList.toggle("paired", yes);
@@ -201,7 +258,13 @@ async function send(body) {
     method: "POST", headers: {"Content-Type": "application/json", "X-Tabletop-Token": token || ""},
     body: JSON.stringify(body)});
   if (answer.status === 401) { paired(false); localStorage.removeItem(TOKEN_KEY); }
-  if (!answer.ok) error.textContent = (await answer.json()).error;
+  if (!answer.ok) {
+    const why = (await answer.json()).error;
+    error.textContent = why;
+    document.getElementById("command-note").textContent = why;
+  } else {
+    document.getElementById("command-note").textContent = "";
+  }
   return answer.ok;
 }
 
@@ -217,6 +280,7 @@ async function pair(event) {
     localStorage.setItem(TOKEN_KEY, token);
     error.textContent = "";
     paired(true);
+    whoAmI();
   } else {
     error.textContent = body.error;
   }
@@ -322,6 +386,12 @@ window.addEventListener("DOMContentLoaded", () => {
     send({action: "brightness", value: Number(document.getElementById("brightness").value)});
   };
   document.getElementById("refresh-log").onclick = refreshLog;
+  document.getElementById("board").addEventListener("click", tapBoard);
+  document.getElementById("move-form").onsubmit = (event) => {
+    event.preventDefault();
+    send({action: "move", move: document.getElementById("move").value});
+  };
   loadCatalogue();
+  whoAmI();
   connect();
 });
