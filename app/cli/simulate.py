@@ -79,6 +79,10 @@ def register(subparsers) -> None:
     pictures.add_argument("--screen", type=Path, metavar="PATH",
                           help="save the status screen alone, 800x480 as on the Pi's "
                                "display, as a PNG")
+    pictures.add_argument("--page", type=Path, metavar="PATH",
+                          help="save the board's web page as a browser shows it, "
+                               f"{PAGE_SIZE[0]}x{PAGE_SIZE[1]}, as a PNG (drawn by "
+                               "Chromium, headless)")
     position = pictures.add_mutually_exclusive_group()
     position.add_argument("--moves", type=move_count, default=0, metavar="N",
                           help="first play N moves the engine chooses at --level, seeded "
@@ -89,6 +93,8 @@ def register(subparsers) -> None:
     parser.set_defaults(run=run)
 
 
+#: The browser window the web page is pictured in: a laptop's.
+PAGE_SIZE = (1280, 860)
 #: A number of moves to play, 0 or more.
 move_count = number_type("a number of moves", "0 moves or more", lambda v: v >= 0, kind=int)
 
@@ -96,7 +102,7 @@ move_count = number_type("a number of moves", "0 moves or more", lambda v: v >= 
 def run(args) -> int:
     from app.screen.display import NoDisplayError, choose_display, no_display_reason
     board = game_from_args(args)
-    if args.screenshot is not None or args.screen is not None:
+    if any(path is not None for path in (args.screenshot, args.screen, args.page)):
         if args.web is not None:
             raise TabletopError("--web serves a window's board: it takes no pictures")
         return pictures(board, args)
@@ -192,7 +198,7 @@ def pictures(board, args) -> int:
     refused before anything is drawn."""
     if args.serial:
         raise TabletopError("--serial needs the window: a picture reads no sensor board")
-    paths = [path for path in (args.screenshot, args.screen) if path is not None]
+    paths = [path for path in (args.screenshot, args.screen, args.page) if path is not None]
     for path in paths:
         _check_writable(path)
     seed = 0 if args.seed is None else args.seed
@@ -234,7 +240,39 @@ def pictures(board, args) -> int:
                 except (pygame.error, OSError) as error:
                     raise TabletopError(f"cannot write {path}: {error}") from None
                 print(f"saved {path}", flush=True)
+        if args.page is not None:
+            _page_picture(simulator, store, args.page)
+            print(f"saved {args.page}", flush=True)
     return 0
+
+
+def _page_picture(simulator, store, path: Path) -> None:
+    """The board's web page for ``simulator``'s position, as Chromium draws it headless:
+    the page served on this machine alone, on a free port, for as long as it takes."""
+    import shutil
+    import subprocess
+    from app.web.server import Actions, WebFront
+    browser = next(filter(None, map(shutil.which, ("chromium", "chromium-browser"))), None)
+    if browser is None:
+        raise TabletopError("--page needs Chromium to draw the page: install Debian's "
+                            "chromium package")
+    front = WebFront(store, Actions(lambda *_: None, ()), host="127.0.0.1", port=0).start()
+    try:
+        simulator.remote = simulator.table.remote = front
+        front.publish(simulator.session)
+        # Root (a container, CI) must give up Chromium's sandbox to start it at all; the
+        # page is this program's own, on this machine.
+        sandbox = ["--no-sandbox"] if os.geteuid() == 0 else []
+        done = subprocess.run(
+            [browser, "--headless=new", *sandbox, "--disable-gpu", "--hide-scrollbars",
+             f"--window-size={PAGE_SIZE[0]},{PAGE_SIZE[1]}", "--virtual-time-budget=4000",
+             f"--screenshot={path.resolve()}", front.url],
+            capture_output=True, text=True, timeout=120)
+        if done.returncode != 0 or not path.exists():
+            raise TabletopError(f"cannot picture the page: Chromium ended with "
+                                f"{done.returncode}: {done.stderr.strip()[-200:]}")
+    finally:
+        front.close()
 
 
 class _Clock:

@@ -82,7 +82,7 @@ function drawBoard(svg, view, lights, players) {
     rows.set(p[1], match[2]);
   }
   for (const [x, letter] of columns) {
-    el("text", {x, y: -minY + 0.25 * step, class: "label", "font-size": 0.45 * step}, svg)
+    el("text", {x, y: -minY + 0.15 * step, class: "label", "font-size": 0.45 * step}, svg)
       .textContent = letter;
   }
   for (const [y, number] of rows) {
@@ -100,7 +100,9 @@ function drawBoard(svg, view, lights, players) {
                              stroke: light.colour, "stroke-width": 0.12,
                              class: `light ${light.blink ? "blink" : ""}`, "data-light": name}, svg);
     } else {
-      if (light) el("circle", {cx: x, cy: y, r: 0.45 * step, fill: light.colour,
+      // The ring of LED light around a hole (narrower where balls fill the spacing).
+      const glow = (view.shape === "ball" ? 0.36 : 0.45) * step;
+      if (light) el("circle", {cx: x, cy: y, r: glow, fill: light.colour,
                                class: `light ${light.blink ? "blink" : ""}`, "data-light": name}, svg);
       el("circle", {cx: x, cy: y, r: 0.22 * step, fill: HOLE, "data-hole": name}, svg);
     }
