@@ -325,3 +325,13 @@ def test_bad_picture_input_is_one_line_and_exit_status_2(argv, line, tmp_path, c
     assert err.count("\n") == 1 and err.startswith("tabletop simulate: ")
     assert line.replace("{tmp}", str(tmp_path)) in err
     assert not [path for path in tmp_path.rglob("*") if path.is_file()]  # no picture
+
+
+def test_a_page_picture_without_chromium_is_one_line(tmp_path, monkeypatch, capsys):
+    import shutil
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    status = main(["simulate", "kulami", "--page", str(tmp_path / "page.png")])
+    err = capsys.readouterr().err
+    assert status == 2 and err == ("tabletop simulate: --page needs Chromium to draw the "
+                                   "page: install Debian's chromium package\n")
+    assert not (tmp_path / "page.png").exists()
