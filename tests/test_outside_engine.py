@@ -15,7 +15,6 @@ import pytest
 
 from app.errors import ConfigError
 from app.games import new_game
-from app.hardware.sensors import SimulatedSensors
 from app.table import texts
 from app.table.assembly import Assembly
 from app.table.config import load_config
@@ -23,6 +22,7 @@ from app.table.outside_engine import DEFAULT_TIMEOUT_S, EngineCommand, OutsideEn
 from app.table.session import Session, State
 from app.table.store import RecordStore
 from app.table.thinker import InlineThinker, Thinker
+from tests.hands import Board
 
 ROOT = Path(__file__).resolve().parents[1]
 STANDIN = Path(__file__).with_name("gtp_standin.py")
@@ -65,38 +65,6 @@ def first_longest(board):
     return next(move for move in moves if len(board.move_text(move)) == longest)
 
 
-class Table:
-    """A simulated board under a session, with a clock that people's hands advance."""
-
-    def __init__(self, session):
-        self.session = session
-        self.sensors = SimulatedSensors([f"{c}{r}" for c in "abcdefgh" for r in range(1, 9)])
-        self.t = 0.0
-        session.tick(self.t)
-
-    def _read(self):
-        for hole, on in self.sensors.read().items():
-            self.session.on_reading(hole, on, self.t)
-
-    def place(self, *holes):
-        for hole in holes:
-            self.t += 0.2
-            self.sensors.place(hole)
-            self._read()
-        self.settle()
-
-    def lift(self, *holes):
-        for hole in holes:
-            self.t += 0.2
-            self.sensors.lift(hole)
-            self._read()
-        self.settle()
-
-    def settle(self):
-        self.t += 2.0
-        self.session.tick(self.t)
-
-
 @pytest.fixture
 def engines():
     """Outside engines made by a test, all closed after it."""
@@ -130,7 +98,7 @@ def test_the_outside_engines_move_is_lit_and_counts_once_a_person_places_it(
     store = RecordStore(tmp_path / "games")
     game = Session.start_new(store, "kulami", {}, seats=PEOPLE_FIRST, seed=1,
                              thinker=engines({"kulami": standin(log)}))
-    table = Table(game)
+    table = Board(game, 8, 8)
     table.place("a1")
     reply = first_longest(_after(["a1"]))
     assert game.pending == reply and game.state is State.PLACING
@@ -175,7 +143,7 @@ def test_a_failing_outside_engine_is_one_line_and_our_engine_plays_on(
     store = RecordStore(tmp_path / "games")
     thinker = engines({"kulami": standin(log, mode, timeout=1.0 if mode == "hang" else 20.0)})
     game = Session.start_new(store, "kulami", {}, seats=PEOPLE_FIRST, seed=1, thinker=thinker)
-    table = Table(game)
+    table = Board(game, 8, 8)
     table.place("a1")
     status = game.status()
     assert status.message_kind == "waiting" and "\n" not in status.message
@@ -201,7 +169,7 @@ def test_a_program_that_does_not_start_is_one_line_too(tmp_path, engines):
     missing = EngineCommand((str(tmp_path / "no-such-engine"), "--level", "5"))
     game = Session(new_game("kulami"), seats=PEOPLE_FIRST, seed=1,
                    thinker=engines({"kulami": missing}))
-    Table(game).place("a1")
+    Board(game, 8, 8).place("a1")
     assert game.status().message == texts.outside_engine_failed(
         "no-such-engine", "it did not start (No such file or directory)")
     assert game.pending == ours(["a1"])
@@ -241,7 +209,7 @@ def test_the_question_runs_off_the_loop_with_progress_and_a_takeback_cancels_it(
     log = tmp_path / "engine.log"
     thinker = engines({"kulami": standin(log, "slow", timeout=4.0, delay=1.5)}, Thinker())
     game = Session(new_game("kulami"), seats=PEOPLE_FIRST, seed=1, thinker=thinker)
-    table = Table(game)
+    table = Board(game, 8, 8)
     table.place("a1")
     assert game.state is State.THINKING and game.pending is None
 
@@ -274,7 +242,7 @@ def test_a_hanging_program_is_given_up_after_its_time_limit_off_the_loop(tmp_pat
     log = tmp_path / "engine.log"
     thinker = engines({"kulami": standin(log, "hang", timeout=1.0)}, Thinker())
     game = Session(new_game("kulami"), seats=PEOPLE_FIRST, seed=1, thinker=thinker)
-    table = Table(game)
+    table = Board(game, 8, 8)
     started = time.monotonic()
     table.place("a1")
     assert time.monotonic() - started < 0.9  # the loop never waited for it
@@ -400,7 +368,7 @@ def test_closing_while_the_program_thinks_kills_it_and_says_nothing(tmp_path, en
     log = tmp_path / "engine.log"
     thinker = engines({"kulami": standin(log, "hang", timeout=30.0)}, Thinker())
     game = Session(new_game("kulami"), seats=PEOPLE_FIRST, seed=1, thinker=thinker)
-    Table(game).place("a1")
+    Board(game, 8, 8).place("a1")
     assert wait_for(lambda: "genmove w" in received(log))
     thought = game.thought
     started = time.monotonic()

@@ -7,41 +7,9 @@ import random
 import pytest
 
 from app.games import new_game
-from app.hardware.sensors import SimulatedSensors
 from app.table.session import Session, SessionError, State
 from app.table.store import RecordStore
-
-
-class Board:
-    """A simulated board under a session, with a clock that people's hands advance."""
-
-    def __init__(self, session):
-        self.session = session
-        self.sensors = SimulatedSensors([f"{c}{r}" for c in "abcdefghij" for r in range(1, 11)])
-        self.t = 0.0
-        self.session.tick(self.t)
-
-    def _read(self):
-        for hole, on in self.sensors.read().items():
-            self.session.on_reading(hole, on, self.t)
-
-    def place(self, *holes):
-        for hole in holes:
-            self.t += 0.2
-            self.sensors.place(hole)
-            self._read()
-        self.settle()
-
-    def lift(self, *holes):
-        for hole in holes:
-            self.t += 0.2
-            self.sensors.lift(hole)
-            self._read()
-        self.settle()
-
-    def settle(self):
-        self.t += 2.0
-        self.session.tick(self.t)
+from tests.hands import Board
 
 
 def session(tmp_path=None, moves=(), **kwargs):

@@ -1,26 +1,23 @@
 """The page in a real browser (Debian's Chromium, driven by Selenium) beside a simulated
 board: the board drawn live as pieces go down, pairing with a wrong and a right code, a
 takeback asked from the page, the saved game replayed and downloaded, and the page
-coming back by itself after the server was away."""
+coming back by itself after the server was away, and a whole game with one colour
+played from the browser."""
 
 import shutil
 import time
 import urllib.request
 
 import pytest
+from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
 
 from app.games import GAMES
-from app.table.simulated_board import SimulatedBoard
-from app.table.store import RecordStore
-from app.table.thinker import InlineThinker
-from app.web import server
 from app.web.pairing import Pairing
 from app.web.server import Actions, WebFront, new_game_on
-
-webdriver = pytest.importorskip("selenium.webdriver")
-from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
-from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+from tests.web_table import served, settle
 
 CODE = "135790"
 CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
@@ -29,27 +26,10 @@ if CHROMIUM is None or DRIVER is None:  # `make test` installs both (Debian's pa
                 "installs them", pytrace=False)
 
 
-class Clock:
-    def __init__(self):
-        self.now = 0.0
-
-    def __call__(self):
-        return self.now
-
-
 @pytest.fixture
 def table(tmp_path, monkeypatch):
-    monkeypatch.setattr(server, "WRONG_DELAY_S", 0.0)
-    store = RecordStore(tmp_path)
-    front = WebFront(store, Actions(new_game_on, ("kulami",)), host="127.0.0.1", port=0,
-                     pairing=Pairing(code=CODE)).start()
-    clock = Clock()
-    board = SimulatedBoard("kulami", {}, {"b": "person", "w": "person"}, 2, clock=clock,
-                           store=store, thinker=InlineThinker(), remote=front)
-    board.clock_ = clock
-    yield board, front
-    front.close()
-    board.close()
+    with served(tmp_path, monkeypatch, CODE) as pair:
+        yield pair
 
 
 @pytest.fixture
@@ -78,11 +58,6 @@ def names(driver, selector, attribute):
     return driver.execute_script(
         "return Array.from(document.querySelectorAll(arguments[0]), "
         "e => e.getAttribute(arguments[1]))", selector, attribute)
-
-
-def settle(board):
-    board.clock_.now += 2.0
-    board.step()
 
 
 def pieces(driver):
@@ -180,15 +155,7 @@ def test_a_whole_game_with_one_colour_played_from_the_browser(tmp_path, monkeypa
     import random
     from engines.players import choose_move
 
-    monkeypatch.setattr(server, "WRONG_DELAY_S", 0.0)
-    store = RecordStore(tmp_path)
-    front = WebFront(store, Actions(new_game_on, ("conhex",)), host="127.0.0.1", port=0,
-                     pairing=Pairing(code=CODE)).start()
-    clock = Clock()
-    board = SimulatedBoard("conhex", {"pie": False}, {"b": "person", "w": "person"}, 2,
-                           clock=clock, store=store, thinker=InlineThinker(), remote=front)
-    board.clock_ = clock
-    try:
+    with served(tmp_path, monkeypatch, CODE, "conhex", {"pie": False}) as (board, front):
         browser.get(front.url)
         wait(browser, lambda d: d.find_element(By.ID, "connection").text == "live")
         browser.find_element(By.CSS_SELECTOR, 'nav [data-view="settings"]').click()
@@ -230,6 +197,3 @@ def test_a_whole_game_with_one_colour_played_from_the_browser(tmp_path, monkeypa
         result = browser.find_element(By.ID, "sheet").text
         assert ("Red wins" in result) or ("Blue wins" in result)
         assert len(game.move_stack) > 10
-    finally:
-        front.close()
-        board.close()

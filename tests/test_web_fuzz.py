@@ -7,12 +7,8 @@ import random
 
 import aiohttp
 
-from app.table.simulated_board import SimulatedBoard
-from app.table.store import RecordStore
-from app.table.thinker import InlineThinker
-from app.web import server
-from app.web.pairing import TOKEN_HEADER, Pairing
-from app.web.server import Actions, WebFront, new_game_on
+from app.web.pairing import TOKEN_HEADER
+from tests.web_table import served, settle
 
 REQUESTS, FRAMES = 2500, 500
 PATHS = ["/", "/ws", "/api/state", "/api/games", "/api/games/000001-kulami.sgf",
@@ -44,17 +40,14 @@ def junk(rng: random.Random) -> bytes:
 
 def test_random_and_malformed_requests_change_nothing_and_break_nothing(tmp_path,
                                                                        monkeypatch):
-    monkeypatch.setattr(server, "WRONG_DELAY_S", 0.0)
-    store = RecordStore(tmp_path)
-    front = WebFront(store, Actions(new_game_on, ("kulami",)), host="127.0.0.1", port=0,
-                     pairing=Pairing(code="112233")).start()
-    t = [0.0]
-    board = SimulatedBoard("kulami", {}, {"b": "person", "w": "person"}, 2,
-                           clock=lambda: t[0], store=store, thinker=InlineThinker(),
-                           remote=front)
-    board.place("d4")
-    t[0] += 2.0
-    board.step()
+    with served(tmp_path, monkeypatch, "112233") as (board, front):
+        board.place("d4")
+        settle(board)
+        attack_and_check(board, front)
+
+
+def attack_and_check(board, front) -> None:
+    """Send the requests and frames, then check the page and the game are as before."""
     rng = random.Random(20261125)
 
     async def attack() -> list[int]:
@@ -96,15 +89,11 @@ def test_random_and_malformed_requests_change_nothing_and_break_nothing(tmp_path
         assert state["status"]["moves"] == ["d4"]
         return statuses
 
-    try:
-        statuses = asyncio.run(attack())
-        assert 500 not in statuses and statuses[-1] == 200
-        assert {400, 401, 404, 405, 413} & set(statuses)  # the refusals were exercised
-        board.step()
-        assert front.commands() == []
-        assert [board.session.board.move_text(m) for m in board.session.board.move_stack] \
-            == ["d4"]
-        assert front.pairing.tokens == set()
-    finally:
-        front.close()
-        board.close()
+    statuses = asyncio.run(attack())
+    assert 500 not in statuses and statuses[-1] == 200
+    assert {400, 401, 404, 405, 413} & set(statuses)  # the refusals were exercised
+    board.step()
+    assert front.commands() == []
+    assert [board.session.board.move_text(m) for m in board.session.board.move_stack] \
+        == ["d4"]
+    assert front.pairing.tokens == set()

@@ -9,43 +9,21 @@ import aiohttp
 import pytest
 
 from app.games import GAMES
-from app.table.simulated_board import SimulatedBoard
 from app.table.store import RecordStore
 from app.table.thinker import InlineThinker
-from app.web import pairing, server
-from app.web.pairing import TOKEN_HEADER, Pairing
+from app.web import pairing
+from app.web.pairing import TOKEN_HEADER
 from app.web.server import Actions, WebError, WebFront, new_game_on
+from tests.web_table import Clock, served, settle
 
 CODE = "424242"
-
-
-class Clock:
-    def __init__(self):
-        self.now = 0.0
-
-    def __call__(self):
-        return self.now
 
 
 @pytest.fixture
 def table(tmp_path, monkeypatch):
     """A simulated Kulami board for two people with the page on a free port."""
-    monkeypatch.setattr(server, "WRONG_DELAY_S", 0.0)
-    store = RecordStore(tmp_path)
-    front = WebFront(store, Actions(new_game_on, ("kulami",)), host="127.0.0.1", port=0,
-                     pairing=Pairing(code=CODE))
-    clock = Clock()
-    board = SimulatedBoard("kulami", {}, {"b": "person", "w": "person"}, 2, clock=clock,
-                           store=store, thinker=InlineThinker(), remote=front.start())
-    board.clock_ = clock
-    yield board, front
-    front.close()
-    board.close()
-
-
-def settle(board):
-    board.clock_.now += 2.0
-    board.step()
+    with served(tmp_path, monkeypatch, CODE) as pair:
+        yield pair
 
 
 def call(method, url, **kwargs):
