@@ -4,10 +4,12 @@
 ``column_pins``, up to 16 each), ``"shift"`` (a chain of ``chips`` 74HC165 on
 ``load_pin``, ``clock_pin`` and ``data_pin``) or ``"hall"`` (analog hall sensors, rows
 powered through ``row_pins``, columns through a multiplexer on ``select_pins`` into
-``adc_pin``, ``columns`` of them; this board senses which pole is up). Pins are GPIO
-numbers (GP0 to GP28). ``leds_pin`` and ``leds`` drive the LED chain from the Pico;
-leave ``leds`` at 0 when the Pi drives them. Holding ``safe_pin`` to ground while the
-Pico starts leaves the firmware stopped, at the REPL, for a new copy to go on.
+``adc_pin``, ``columns`` of them; this board senses which pole is up; its ``mid`` and
+``threshold`` hold until the Pi sends the thresholds of a calibrated profile, see
+hardware/README.md). Pins are GPIO numbers (GP0 to GP28). ``leds_pin`` and ``leds``
+drive the LED chain from the Pico; leave ``leds`` at 0 when the Pi drives them. Holding
+``safe_pin`` to ground while the Pico starts leaves the firmware stopped, at the REPL,
+for a new copy to go on.
 """
 
 BOARD = {

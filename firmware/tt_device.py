@@ -15,7 +15,10 @@ What it does (hardware/protocol.md has the bytes):
 - a SNAPSHOT of every reported state as a heartbeat every ``HEARTBEAT_MS``, and at once
   on SNAPSHOT_REQUEST;
 - PING is answered with PONG; LEDS frames go to the LED chain; CONFIG sets the debounce
-  and the scan rate; anything else is answered with ERROR.
+  and the scan rate; anything else is answered with ERROR;
+- on a board of analog sensors (``scanner.analog``, see ``tt_hw.HallSensors``),
+  THRESHOLDS sets the readings that make a state, and RAW_REQUEST is answered with one
+  raw reading of each channel asked for (RAW), which is what the host calibrates from.
 """
 
 try:
@@ -25,7 +28,7 @@ except ImportError:
     from firmware import wire
     from firmware import tt_codec
 
-VERSION = "tabletop-fw 1.0"
+VERSION = "tabletop-fw 1.1"
 #: The SNAPSHOT heartbeat's period: twice as often as the protocol's once a second.
 HEARTBEAT_MS = 500
 DEBOUNCE_MS = 10
@@ -95,14 +98,18 @@ class Device:
         """After reset: a first scan taken as it is (nothing to debounce against yet),
         then HELLO and SNAPSHOT."""
         now = self.clock.ms()
+        self.rescan()
+        self.hello()
+        self.snapshot(now)
+        self.next_scan = now
+
+    def rescan(self):
+        """Scan and take what is read as reported, with nothing left to debounce."""
         self.scanner.scan(self.raw)
         self.stable[:] = self.raw
         for channel in range(self.channels):
             self.pending[channel] = _NONE
         self.waiting = 0
-        self.hello()
-        self.snapshot(now)
-        self.next_scan = now
 
     def step(self):
         """One turn: obey what the host sent, scan when due, send the heartbeat when
@@ -170,8 +177,46 @@ class Device:
                            % (MAX_DEBOUNCE_MS, MAX_SCAN_HZ))
                 return
             self.debounce_ms, self.scan_hz = debounce, hz
+        elif kind == wire.THRESHOLDS:
+            self.thresholds(payload)
+        elif kind == wire.RAW_REQUEST:
+            self.raw_readings(payload)
         else:
             self.error(wire.ERR_UNKNOWN_TYPE, "unknown type 0x%02x" % kind)
+
+    def analog(self, what):
+        """Whether the sensors give analog readings; ERROR if they do not."""
+        if getattr(self.scanner, "analog", False):
+            return True
+        self.error(wire.ERR_NOT_ANALOG, "%s: this board's sensors give no analog readings"
+                   % what)
+        return False
+
+    def thresholds(self, payload):
+        """New thresholds change how every channel reads at once, not as a piece moved:
+        the device scans with them and takes that scan as it is, as after a reset, and
+        sends it as a SNAPSHOT, so that the host never sees a channel half-way between
+        the old reading and the new."""
+        if not self.analog("THRESHOLDS"):
+            return
+        problem = self.scanner.set_thresholds(*wire.parse_thresholds(payload))
+        if problem:
+            self.error(wire.ERR_BAD_VALUE, "THRESHOLDS: " + problem)
+            return
+        self.rescan()
+        self.snapshot(self.clock.ms())
+
+    def raw_readings(self, payload):
+        if not self.analog("RAW_REQUEST"):
+            return
+        channels = wire.parse_raw_request(payload)
+        for channel in channels:
+            if channel >= self.channels:
+                self.error(wire.ERR_BAD_VALUE, "RAW_REQUEST: channel %d: the board has %d"
+                           % (channel, self.channels))
+                return
+        self.send(wire.RAW, wire.raw_payload([(channel, self.scanner.read(channel))
+                                              for channel in channels]))
 
     def show_leds(self, payload):
         if self.leds is None:

@@ -8,7 +8,9 @@ with raw channel states (0 empty, 1 occupied, 2 occupied south pole up, 3 fault)
 - :class:`ShiftChain`: a chain of 74HC165 shift registers, 8 inputs each;
 - :class:`HallMatrix`: analog hall sensors powered a row at a time, read through an
   analog multiplexer (a CD74HC4067) into the ADC: the voltage says north, south or
-  nothing, and a reading stuck at a rail says the channel cannot be read.
+  nothing, and a reading stuck at a rail says the channel cannot be read. What it
+  shares with every board of analog sensors (the thresholds, which the host may set,
+  and one raw reading on request) is :class:`HallSensors`.
 
 :class:`Leds` drives the LED chain with MicroPython's own ``neopixel`` module,
 :class:`UsbLink` is the USB serial line, :class:`Clock` the millisecond clock. Only
@@ -82,40 +84,98 @@ class ShiftChain:
                 self.clock.value(0)
 
 
-class HallMatrix:
+#: A reading this near either end of the ADC's range (0-65535) is a sensor that is
+#: missing, unpowered or shorted, never a magnet: a DRV5055's output stays about 0.2 V
+#: (some 4000) inside its supply however strong the field.
+RAIL = 1500
+#: What tt_board.py's hall board reads with until the host sends thresholds: an empty
+#: hole reads about half the sensor's supply (MID), a magnet more than THRESHOLD away.
+MID = 32768
+THRESHOLD = 6000
+
+
+class HallSensors:
+    """What every board of analog hall sensors shares, the Pico's and the virtual one:
+    the thresholds that make a reading (0-65535) a state, and ``read(channel)``, one raw
+    reading, which the host asks for to calibrate them (RAW_REQUEST).
+
+    A reading below ``low`` is a piece in state ``below`` (1 or 2), above ``high`` a
+    piece in the other state, in between nothing; within ``rail`` of either end a
+    fault (3). The host sends the thresholds a calibration wrote into its profile
+    (THRESHOLDS) after every HELLO, so they need not be copied into tt_board.py. A
+    subclass gives ``rows``, ``cols``, ``read`` and ``scan`` (through :meth:`state`)."""
+
+    polarity = True
+    analog = True
+
+    def __init__(self, low, high, below=1, rail=RAIL):
+        self.rail = rail
+        problem = self.set_thresholds(low, high, below)
+        if problem:
+            raise ValueError(problem)
+
+    def set_thresholds(self, low, high, below):
+        """Take these thresholds; what is wrong with them (and nothing taken), if
+        anything: they must leave an empty band between the rails, and ``below`` must
+        be a piece's state."""
+        if below not in (1, 2):
+            return "below must be state 1 or 2, not %d" % below
+        if not self.rail < low < high < 65535 - self.rail:
+            return "need %d < low < high < %d, not low %d, high %d" % (
+                self.rail, 65535 - self.rail, low, high)
+        self.low, self.high, self.below = low, high, below
+        self.above = 3 - below
+        return ""
+
+    def state(self, value):
+        if value < self.rail or value > 65535 - self.rail:
+            return 3
+        if value < self.low:
+            return self.below
+        if value > self.high:
+            return self.above
+        return 0
+
+
+class HallMatrix(HallSensors):
     """Analog hall sensors (e.g. DRV5055, ratiometric), powered one row at a time
     through a transistor on each row pin, their outputs through a 16-channel analog
     multiplexer (select pins S0..S3) into one ADC pin.
 
-    A reading (0-65535) within ``threshold`` of ``mid`` is no magnet; above it a south
-    pole (``south_high``, as the DRV5055's output rises for a south pole) or a north
-    pole; below ``rail`` or above ``65535 - rail`` a sensor that is missing or shorted."""
+    tt_board.py gives the thresholds as the build guides explain them: a reading
+    within ``threshold`` of ``mid`` is no magnet; above it a south pole (``south_high``,
+    as the DRV5055's output rises for a south pole at its face, state 2) or below it a
+    north pole (state 1); below ``rail`` or above ``65535 - rail`` a sensor that is
+    missing or shorted."""
 
-    polarity = True
-
-    def __init__(self, row_pins, select_pins, adc_pin, cols, mid=32768, threshold=6000,
-                 rail=1500, south_high=True, settle_us=200):
+    def __init__(self, row_pins, select_pins, adc_pin, cols, mid=MID, threshold=THRESHOLD,
+                 rail=RAIL, south_high=True, settle_us=200):
         from machine import ADC, Pin
         if not 1 <= cols <= 1 << len(select_pins):
             raise ValueError("%d select pins pick at most %d columns"
                              % (len(select_pins), 1 << len(select_pins)))
+        HallSensors.__init__(self, mid - threshold, mid + threshold,
+                             1 if south_high else 2, rail)
         self.rows_out = [Pin(p, Pin.OUT, value=0) for p in row_pins]
         self.select = [Pin(p, Pin.OUT, value=0) for p in select_pins]
         self.adc = ADC(Pin(adc_pin))
         self.rows = len(row_pins)
         self.cols = cols
-        self.mid, self.threshold, self.rail = mid, threshold, rail
-        self.south_high = south_high
         self.settle_us = settle_us
 
-    def state(self, value):
-        if value < self.rail or value > 65535 - self.rail:
-            return 3
-        if value > self.mid + self.threshold:
-            return 2 if self.south_high else 1
-        if value < self.mid - self.threshold:
-            return 1 if self.south_high else 2
-        return 0
+    def _column(self, col):
+        for bit in range(len(self.select)):
+            self.select[bit].value((col >> bit) & 1)
+        return self.adc.read_u16()
+
+    def read(self, channel):
+        """One reading of one sensor: its row powered alone, as a scan powers it."""
+        row = self.rows_out[channel // self.cols]
+        row.value(1)
+        _sleep_us(self.settle_us)
+        value = self._column(channel % self.cols)
+        row.value(0)
+        return value
 
     def scan(self, out):
         i = 0
@@ -123,9 +183,7 @@ class HallMatrix:
             row.value(1)
             _sleep_us(self.settle_us)  # the sensors power up
             for col in range(self.cols):
-                for bit in range(len(self.select)):
-                    self.select[bit].value((col >> bit) & 1)
-                out[i] = self.state(self.adc.read_u16())
+                out[i] = self.state(self._column(col))
                 i += 1
             row.value(0)
 

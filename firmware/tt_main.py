@@ -20,9 +20,9 @@ def scanner(board):
                                 board["chips"], board.get("active_low", True))
     if kind == "hall":
         return tt_hw.HallMatrix(board["row_pins"], board["select_pins"], board["adc_pin"],
-                                board["columns"], board.get("mid", 32768),
-                                board.get("threshold", 6000), board.get("rail", 1500),
-                                board.get("south_high", True))
+                                board["columns"], board.get("mid", tt_hw.MID),
+                                board.get("threshold", tt_hw.THRESHOLD),
+                                board.get("rail", tt_hw.RAIL), board.get("south_high", True))
     raise ValueError("tt_board: sensors must be matrix, shift or hall, not %r" % (kind,))
 
 

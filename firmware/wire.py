@@ -24,17 +24,21 @@ SNAPSHOT = 0x02
 CHANGE = 0x03
 PONG = 0x04
 ERROR = 0x05
+RAW = 0x06
 # Host to device.
 HELLO_REQUEST = 0x81
 SNAPSHOT_REQUEST = 0x82
 PING = 0x83
 LEDS = 0x84
 CONFIG = 0x85
+THRESHOLDS = 0x86
+RAW_REQUEST = 0x87
 
 NAMES = {
     HELLO: "HELLO", SNAPSHOT: "SNAPSHOT", CHANGE: "CHANGE", PONG: "PONG", ERROR: "ERROR",
-    HELLO_REQUEST: "HELLO_REQUEST", SNAPSHOT_REQUEST: "SNAPSHOT_REQUEST", PING: "PING",
-    LEDS: "LEDS", CONFIG: "CONFIG",
+    RAW: "RAW", HELLO_REQUEST: "HELLO_REQUEST", SNAPSHOT_REQUEST: "SNAPSHOT_REQUEST",
+    PING: "PING", LEDS: "LEDS", CONFIG: "CONFIG", THRESHOLDS: "THRESHOLDS",
+    RAW_REQUEST: "RAW_REQUEST",
 }
 
 # Channel states, two bits each in a SNAPSHOT: the one set of names for them, on the
@@ -52,6 +56,7 @@ FLAG_LEDS = 0x02
 ERR_UNKNOWN_TYPE = 1
 ERR_BAD_VALUE = 2
 ERR_NO_LEDS = 3
+ERR_NOT_ANALOG = 4
 
 #: The largest packet (type, seq, payload, crc) before COBS.
 MAX_PACKET = 1024
@@ -62,10 +67,13 @@ MAX_ENCODED = MAX_PACKET + MAX_PACKET // 254 + 1
 MAX_LEDS_PER_PACKET = (MAX_PAYLOAD - 2) // 3
 #: The most channels a SNAPSHOT can carry (4 bytes of time, 4 channels per byte).
 MAX_CHANNELS = (MAX_PAYLOAD - 4) * 4
+#: The most channels one RAW_REQUEST asks for: its RAW answer has 4 bytes a channel.
+MAX_RAW_CHANNELS = MAX_PAYLOAD // 4
 
 #: Payload lengths: exact for some types, a minimum for the rest.
-_EXACT = {CHANGE: 7, PONG: 4, HELLO_REQUEST: 0, SNAPSHOT_REQUEST: 0, PING: 4, CONFIG: 4}
-_AT_LEAST = {HELLO: 4, SNAPSHOT: 4, ERROR: 1, LEDS: 2}
+_EXACT = {CHANGE: 7, PONG: 4, HELLO_REQUEST: 0, SNAPSHOT_REQUEST: 0, PING: 4, CONFIG: 4,
+          THRESHOLDS: 5}
+_AT_LEAST = {HELLO: 4, SNAPSHOT: 4, ERROR: 1, LEDS: 2, RAW: 4, RAW_REQUEST: 2}
 
 
 try:  # on the Pi, one of the app's errors; MicroPython has no engines package
@@ -120,6 +128,10 @@ def length_ok(kind, length):
             return False
         if kind == LEDS:
             return (length - 2) % 3 == 0
+        if kind == RAW:
+            return length % 4 == 0
+        if kind == RAW_REQUEST:
+            return length % 2 == 0 and length <= 2 * MAX_RAW_CHANNELS
     return True
 
 
@@ -277,6 +289,44 @@ def config_payload(debounce_ms, scan_hz):
 def parse_config(payload):
     """``(debounce_ms, scan_hz)``."""
     return struct.unpack("<HH", bytes(payload))
+
+
+def thresholds_payload(low, high, below):
+    """Analog readings (0-65535) below ``low`` are a piece in state ``below`` (1 or 2),
+    above ``high`` a piece in the other state, from ``low`` to ``high`` nothing."""
+    return struct.pack("<HHB", low, high, below)
+
+
+def parse_thresholds(payload):
+    """``(low, high, below)``."""
+    return struct.unpack("<HHB", bytes(payload))
+
+
+def raw_request_payload(channels):
+    """The channels whose raw readings the host asks for, 2 bytes each."""
+    out = b""
+    for channel in channels:
+        out += struct.pack("<H", channel)
+    return out
+
+
+def parse_raw_request(payload):
+    """The channels a RAW_REQUEST asks for, in its order."""
+    return [struct.unpack("<H", bytes(payload[i:i + 2]))[0]
+            for i in range(0, len(payload), 2)]
+
+
+def raw_payload(readings):
+    """``readings``: ``(channel, reading)`` pairs, 4 bytes each."""
+    out = b""
+    for channel, reading in readings:
+        out += struct.pack("<HH", channel, reading)
+    return out
+
+
+def parse_raw(payload):
+    """The ``(channel, reading)`` pairs of a RAW, in its order."""
+    return [struct.unpack("<HH", bytes(payload[i:i + 4])) for i in range(0, len(payload), 4)]
 
 
 # --- sequence numbers and the stream ---------------------------------------------------

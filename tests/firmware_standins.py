@@ -13,6 +13,8 @@ from __future__ import annotations
 import sys
 import types
 
+from firmware import tt_hw
+
 
 class World:
     """Everything the stand-in modules touch: pins by number, the board, the LEDs."""
@@ -235,3 +237,21 @@ class FakeLeds:
     def show(self) -> None:
         self.shown.append(bytes(self.buf))
 
+
+
+
+class FakeHall(tt_hw.HallSensors):
+    """Analog hall sensors without pins, through the firmware's own thresholds: the
+    test sets each channel's reading."""
+
+    def __init__(self, rows: int, cols: int) -> None:
+        super().__init__(tt_hw.MID - tt_hw.THRESHOLD, tt_hw.MID + tt_hw.THRESHOLD)
+        self.rows, self.cols = rows, cols
+        self.readings = [tt_hw.MID] * (rows * cols)
+
+    def read(self, channel: int) -> int:
+        return self.readings[channel]
+
+    def scan(self, out) -> None:
+        for channel, value in enumerate(self.readings):
+            out[channel] = self.state(value)

@@ -328,3 +328,93 @@ def test_the_board_file_ships_a_matrix_the_pico_has_pins_for():
     assert set(used) <= pico and len(set(used)) == len(used)
     with pytest.raises(ValueError):
         tt_main.scanner({"sensors": "dip-switches"})
+
+
+# --- analog boards: thresholds and raw readings -------------------------------------------
+
+def hall_device(rows=2, cols=3):
+    scanner = fake.FakeHall(rows, cols)
+    link, clock = fake.FakeLink(), fake.FakeClock()
+    dev = tt_device.Device(scanner, link, clock)
+    dev.start()
+    host = Host(link)
+    host.messages()
+    return dev, scanner, clock, host
+
+
+def test_thresholds_change_how_every_channel_reads_at_once_and_a_snapshot_says_so():
+    dev, scanner, clock, host = hall_device()
+    scanner.readings[0] = 30000  # empty with the board file's thresholds (26768-38768)
+    scanner.readings[1] = 20000  # a north pole there: state 1
+    run_for(dev, clock, 30)
+    assert [wire.parse_change(m.payload)[1:] for m in host.messages()] == [(1, 1)]
+    host.send(wire.THRESHOLDS, wire.thresholds_payload(31000, 40000, 2))
+    dev.step()
+    (snapshot,) = host.messages()  # no CHANGEs: the new way of reading, all at once
+    assert snapshot.kind == wire.SNAPSHOT
+    assert wire.parse_snapshot(snapshot.payload, 6)[1] == [2, 2, 0, 0, 0, 0]
+    assert list(dev.stable) == [2, 2, 0, 0, 0, 0] and dev.waiting == 0
+    run_for(dev, clock, 30)
+    assert [m.kind for m in host.messages()] == []
+
+
+@pytest.mark.parametrize("low, high, below, problem", [
+    (40000, 30000, 1, "need 1500 < low < high < 64035, not low 40000, high 30000"),
+    (1500, 30000, 1, "need 1500 < low < high < 64035, not low 1500, high 30000"),
+    (20000, 64035, 1, "need 1500 < low < high < 64035, not low 20000, high 64035"),
+    (20000, 40000, 3, "below must be state 1 or 2, not 3"),
+])
+def test_thresholds_without_an_empty_band_are_refused_and_the_old_ones_kept(low, high,
+                                                                         below, problem):
+    dev, scanner, clock, host = hall_device()
+    host.send(wire.THRESHOLDS, wire.thresholds_payload(low, high, below))
+    dev.step()
+    (error,) = host.messages()
+    assert wire.parse_error(error.payload) == (wire.ERR_BAD_VALUE, "THRESHOLDS: " + problem)
+    assert (scanner.low, scanner.high, scanner.below) == (26768, 38768, 1)
+
+
+def test_a_raw_request_is_answered_with_one_reading_of_each_channel_asked_for():
+    dev, scanner, clock, host = hall_device()
+    scanner.readings[5], scanner.readings[0] = 41234, 17
+    host.send(wire.RAW_REQUEST, wire.raw_request_payload([5, 0, 5]))
+    dev.step()
+    (raw,) = host.messages()
+    assert raw.kind == wire.RAW and wire.parse_raw(raw.payload) == [(5, 41234), (0, 17),
+                                                                    (5, 41234)]
+    host.send(wire.RAW_REQUEST, wire.raw_request_payload([1, 6]))
+    dev.step()
+    (error,) = host.messages()  # nothing read: the whole request is refused
+    assert wire.parse_error(error.payload) == (wire.ERR_BAD_VALUE,
+                                               "RAW_REQUEST: channel 6: the board has 6")
+
+
+def test_a_board_of_switches_gives_no_raw_readings_and_takes_no_thresholds():
+    dev, scanner, clock, host = device(polarity=True)
+    dev.start()
+    host.messages()
+    host.send(wire.RAW_REQUEST, wire.raw_request_payload([0]))
+    host.send(wire.THRESHOLDS, wire.thresholds_payload(20000, 40000, 1))
+    dev.step()
+    assert [wire.parse_error(m.payload) for m in host.messages()] == [
+        (wire.ERR_NOT_ANALOG, "RAW_REQUEST: this board's sensors give no analog readings"),
+        (wire.ERR_NOT_ANALOG, "THRESHOLDS: this board's sensors give no analog readings")]
+
+
+def test_the_hall_matrix_reads_one_sensor_alone_and_takes_new_thresholds(world):
+    from firmware import tt_hw
+    rows, select = [0, 1], [10, 11, 12, 13]
+    world.board = board = fake.HallBoard(rows, select, 26, cols=12)
+    hall = tt_main.scanner({"sensors": "hall", "row_pins": rows, "select_pins": select,
+                            "adc_pin": 26, "columns": 12})
+    assert (hall.low, hall.high, hall.below, hall.rail) == (
+        tt_hw.MID - tt_hw.THRESHOLD, tt_hw.MID + tt_hw.THRESHOLD, 1, tt_hw.RAIL)
+    board.set(13, 36000)  # the stand-in asserts that exactly one row is powered
+    assert hall.read(13) == 36000 and hall.read(0) == board.MID
+    assert all(world.level(p) == 0 for p in rows), "every row off after a reading"
+    out = bytearray(24)
+    hall.scan(out)
+    assert out[13] == 0
+    assert hall.set_thresholds(30000, 35000, 2) == ""
+    hall.scan(out)
+    assert out[13] == 1 and out[0] == 0  # above high: the state that is not below's

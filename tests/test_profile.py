@@ -320,3 +320,65 @@ def test_a_maker_profile_on_a_shipped_base_may_give_its_own_sizes(tmp_path):
     profile = load_profile(write(tmp_path, 'base = "akron"\n' + BOARD))
     assert profile.board == BoardSize(20, 12, "circle", 15)
     assert profile.holes == load_profile("akron").holes
+
+
+# --- hall-sensor thresholds ([sensors.thresholds], written by tabletop sensors calibrate)
+
+HALL = ('base = "blokus-duo"\n[sensors]\ndriver = "serial"\nport = "auto"\ncolour = true\n'
+        '[sensors.thresholds]\nlow = 25000\nhigh = 40000\nfirst_reads = "low"\n')
+MEASURED = ("empty = 32000\nfirst_piece = 18000\nsecond_piece = 47000\n"
+            "first_beside = 31000\nsecond_beside = 33000\n")
+
+
+def test_a_hall_board_may_give_its_thresholds_and_what_they_were_measured_from(tmp_path):
+    from app.hardware.profile import HallReadings, HallThresholds
+    assert load_profile(write(tmp_path, HALL)).sensors.thresholds == \
+        HallThresholds(25000, 40000, "low")
+    measured = load_profile(write(tmp_path, HALL + MEASURED)).sensors.thresholds
+    assert measured == HallThresholds(25000, 40000, "low",
+                                      HallReadings(32000, 18000, 47000, 31000, 33000))
+    assert load_profile("blokus-duo").sensors.thresholds is None
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("colour = true", "colour = false", "sensors.thresholds: hall-sensor thresholds need "
+                                        "colour = true"),
+    ("high = 40000", "high = 25000", "sensors.thresholds: low 25000 and high 25000: need "
+                                     "1500 < low < high < 64035"),
+    ("low = 25000", "low = 1500", "need 1500 < low"),
+    ("high = 40000", "high = 64035", "need 1500 < low < high < 64035"),
+    ("high = 40000", "high = 70000", "sensors.thresholds.high: must be a reading from 0 to "
+                                     "65535, not 70000"),
+    ("low = 25000", 'low = "low"', "sensors.thresholds.low: must be a whole number"),
+    ('first_reads = "low"', 'first_reads = "north"', "sensors.thresholds.first_reads: "
+                                                     "must be one of low, high"),
+    ('first_reads = "low"', "", "sensors.thresholds.first_reads: missing"),
+    ("low = 25000", "low = 25000\nmiddle = 3", "sensors.thresholds.middle: unknown key"),
+    ("empty = 32000\n", "", "sensors.thresholds.empty: missing: give every measured"),
+    ("first_piece = 18000", "first_piece = 26000", "sensors.thresholds.first_piece: 26000 "
+                                                   "is not below low (25000 to 40000)"),
+    ("second_piece = 47000", "second_piece = 20000", "sensors.thresholds.second_piece: "
+                                                     "20000 is not above high"),
+    ("first_beside = 31000", "first_beside = 24000", "sensors.thresholds.first_beside: "
+                                                     "24000 is not from low to high"),
+    (HALL[HALL.index("[sensors.thresholds]"):] + MEASURED, "thresholds = 3\n",
+     "sensors.thresholds: must be a table"),
+    ('driver = "serial"\nport = "auto"\n', 'driver = "simulated"\n',
+     "sensors.thresholds: unknown key"),
+])
+def test_broken_thresholds_fail_with_one_line_naming_the_key(tmp_path, old, new, message):
+    text = HALL + MEASURED
+    assert old in text
+    with pytest.raises(ProfileError) as error:
+        load_profile(write(tmp_path, text.replace(old, new)))
+    assert "\n" not in str(error.value) and message in str(error.value)
+
+
+def test_a_hole_s_neighbours_are_one_grid_step_away():
+    blokus = load_profile("blokus-duo").neighbours()
+    assert blokus["a1"] == ("b1", "a2") and blokus["b2"] == ("b1", "a2", "c2", "b3")
+    assert max(map(len, blokus.values())) == 4 and len(blokus["n14"]) == 2
+    akron = load_profile("akron").neighbours()  # its holes on every other grid point
+    assert akron["1a1"] == ("1c1", "1a3")
+    conhex = load_profile("conhex").neighbours()  # a corner hole far from any other
+    assert conhex["a1"] == () and conhex["f6"] == ("f5", "e6", "g6", "f7")

@@ -330,3 +330,73 @@ def test_every_change_keeps_the_order_and_time_the_device_saw():
     times = [t for t, *_ in events]
     assert times == sorted(times)
     assert wire.PROTO_VERSION == 1
+
+
+# --- boards of hall sensors: thresholds from the profile, raw readings -------------------
+
+def with_thresholds(profile, thresholds):
+    return dataclasses.replace(profile, sensors=dataclasses.replace(
+        profile.sensors, thresholds=thresholds))
+
+
+def test_the_profiles_thresholds_go_to_the_board_after_every_hello():
+    from app.hardware.profile import HallThresholds
+    bench = Bench()
+    bench.scanner = fake.FakeHall(14, 14)
+    bench.scanner.readings[0] = 30000  # empty to the board file's thresholds (26768-38768)
+    plain = sensors(bench)
+    assert turns(bench, plain, 50).colours == {}
+    plain.close()
+    # magnets glued the other way round: the first player's read high, so 30000, below
+    # the calibrated low, is the second player's
+    source = sensors(bench, with_thresholds(BLOKUS, HallThresholds(31000, 40000, "high")))
+    assert turns(bench, source, 50).colours == {"a1": "w"}
+    bench.plugged = False
+    turns(bench, source, 10)
+    bench.scanner.set_thresholds(26768, 38768, 1)  # a reset Pico has its own again
+    bench.plugged = True
+    assert turns(bench, source, 3000).colours == {"a1": "w"}
+    assert bench.scanner.low == 31000 and bench.device.errors_sent == 0
+    source.close()
+
+
+def test_raw_readings_come_from_an_analog_board_in_the_order_asked():
+    bench = Bench()
+    bench.scanner = fake.FakeHall(14, 14)
+    bench.scanner.readings[3] = 12345
+    source = sensors(bench)
+    assert source.link.read_raw([3, 0], sleep=bench.sleep) == [12345, 32768]
+    assert source.link.raw == [(3, 12345), (0, 32768)]
+    with pytest.raises(DeviceError, match="the sensor board says: RAW_REQUEST: channel 196: "
+                                          "the board has 196"):
+        source.link.read_raw([196], sleep=bench.sleep)
+    bench.silent = True
+    with pytest.raises(DeviceError, match="no raw readings from the sensor board on "
+                                          "/dev/ttyACM0 within 1 s"):
+        source.link.read_raw([0], sleep=bench.sleep)
+    source.close()
+
+
+def test_a_board_without_raw_readings_says_so_and_old_firmware_is_named():
+    bench = Bench()  # switches
+    source = sensors(bench)
+    with pytest.raises(DeviceError, match="RAW_REQUEST: this board's sensors give no "
+                                          "analog readings"):
+        source.link.read_raw([0], sleep=bench.sleep)
+    obey = bench.device.obey
+
+    def old_firmware(kind, payload):
+        if kind == wire.RAW_REQUEST:
+            bench.device.error(wire.ERR_UNKNOWN_TYPE, "unknown type 0x87")
+        else:
+            obey(kind, payload)
+
+    bench.device.obey = old_firmware
+    with pytest.raises(DeviceError, match="unknown type 0x87: the firmware on it is older "
+                                          "than this Tabletop.*tabletop firmware flash"):
+        source.link.read_raw([0], sleep=bench.sleep)
+    bench.plugged = False
+    turns(bench, source, 5)
+    with pytest.raises(DeviceError, match="went away"):
+        source.link.read_raw([0], sleep=bench.sleep)
+    source.close()

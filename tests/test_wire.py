@@ -96,6 +96,15 @@ def test_every_message_type_round_trips():
     first, grb = wire.parse_leds(round_trip(wire.LEDS, wire.leds_payload(3, b"\x01\x02\x03"))[2])
     assert (first, bytes(grb)) == (3, b"\x01\x02\x03")
     assert wire.parse_config(round_trip(wire.CONFIG, wire.config_payload(10, 500))[2]) == (10, 500)
+    assert wire.parse_thresholds(round_trip(wire.THRESHOLDS,
+                                            wire.thresholds_payload(1501, 64034, 2))[2]) \
+        == (1501, 64034, 2)
+    channels = [0, 255, 256, 65535]
+    assert wire.parse_raw_request(round_trip(wire.RAW_REQUEST,
+                                             wire.raw_request_payload(channels))[2]) == channels
+    pairs = [(0, 65535), (300, 0), (7, 32768)]
+    assert [tuple(p) for p in wire.parse_raw(round_trip(wire.RAW, wire.raw_payload(pairs))[2])] \
+        == pairs
     assert round_trip(wire.HELLO_REQUEST, b"") == (wire.HELLO_REQUEST, 5, b"")
     assert round_trip(wire.SNAPSHOT_REQUEST, b"", seq=256 + 4) == (wire.SNAPSHOT_REQUEST, 4, b"")
 
@@ -111,6 +120,10 @@ def test_every_message_type_round_trips():
     (wire.PING, [4], [0, 5]),
     (wire.LEDS, [2, 5, 2 + 3 * wire.MAX_LEDS_PER_PACKET], [0, 1, 3, 4, 6]),
     (wire.CONFIG, [4], [2, 5]),
+    (wire.THRESHOLDS, [5], [0, 4, 6]),
+    (wire.RAW_REQUEST, [2, 4, 2 * wire.MAX_RAW_CHANNELS], [0, 1, 3,
+                                                           2 * wire.MAX_RAW_CHANNELS + 2]),
+    (wire.RAW, [4, 8, 4 * wire.MAX_RAW_CHANNELS], [0, 2, 5, 6]),
 ])
 def test_payload_lengths_are_checked_for_every_type(kind, good, bad):
     for length in good:
@@ -129,6 +142,8 @@ def test_no_packet_is_longer_than_1024_bytes():
     with pytest.raises(WireError):
         wire.packet(HOST, wire.ERROR, 0, bytes(wire.MAX_PAYLOAD + 1))
     assert wire.MAX_LEDS_PER_PACKET == 339 and wire.MAX_CHANNELS == 4064
+    # the answer to the longest RAW_REQUEST fits one packet too
+    assert wire.MAX_RAW_CHANNELS == 255 and 4 * wire.MAX_RAW_CHANNELS <= wire.MAX_PAYLOAD
 
 
 def test_a_snapshot_must_be_exactly_as_long_as_its_channels_need_with_zero_padding():

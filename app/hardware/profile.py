@@ -9,10 +9,17 @@ Besides the wiring, a profile may give the board's own sizes (``[board]``: the h
 pitch, a hole's size and shape, the edge), which ``tabletop wiring`` draws the board
 at. They belong to the board, not to the game: a maker whose pieces differ writes them
 into their own profile, and a ``-sim`` twin takes them from its ``base`` with the holes.
+
+A board of analog hall sensors may give the readings that tell its pieces apart
+(``[sensors.thresholds]``): ``tabletop sensors calibrate`` measures them on the board and
+writes them into a copy of its profile (:func:`with_thresholds`), and the serial driver
+sends them to the sensor board.
 """
 
 from __future__ import annotations
 
+import json
+import math
 import string
 import tomllib
 from importlib import resources
@@ -26,6 +33,8 @@ from typing import Any
 from app.errors import ProfileError
 from app.games import GAMES, new_game
 from app.textfile import read_text
+from engines.grid import column_row
+from firmware.tt_hw import RAIL
 
 #: Shipped profiles are package data, found through importlib.resources so that they are
 #: there wherever the package is installed; ``load_profile("kulami")`` reads ``kulami.toml``.
@@ -58,6 +67,15 @@ HOLE_SHAPES = ("circle", "square")
 #: The keys of ``[board]``; the three sizes are millimetres above 0 and below MAX_MM.
 BOARD_KEYS = ("pitch_mm", "hole_mm", "shape", "edge_mm")
 MAX_MM = 1000
+#: An analog reading's range (the Pico's ADC): 0 to 65535.
+READING_MAX = 65535
+#: Where the first player's pieces read: below ``low``, or above ``high`` (the build
+#: guides glue its magnets north pole down, which a DRV5055 reads low).
+FIRST_READS = ("low", "high")
+#: The keys of ``[sensors.thresholds]``: the thresholds, then what a calibration
+#: measured (optional, all of them or none).
+THRESHOLD_KEYS = ("low", "high", "first_reads")
+MEASURED_KEYS = ("empty", "first_piece", "second_piece", "first_beside", "second_beside")
 
 
 @dataclass(frozen=True)
@@ -69,6 +87,48 @@ class Hole:
 
 
 @dataclass(frozen=True)
+class HallReadings:
+    """What a calibration measured, medians of raw readings (0-65535): an empty hole, a
+    piece of each player's on it, and the empty hole with a piece of each player's on
+    the hole beside it. The virtual sensor board reads as the real one measured."""
+
+    empty: int
+    first_piece: int
+    second_piece: int
+    first_beside: int
+    second_beside: int
+
+
+@dataclass(frozen=True)
+class HallThresholds:
+    """How an analog hall sensor's reading (0-65535) becomes a state: below ``low`` a
+    piece of the player whose pieces read there (``first_reads``: ``low`` or ``high``),
+    above ``high`` a piece of the other, in between an empty hole."""
+
+    low: int
+    high: int
+    first_reads: str
+    measured: HallReadings | None = None
+
+    def table(self, comment: str = "") -> str:
+        """The ``[sensors.thresholds]`` table as TOML, ``comment`` (lines) above its
+        keys."""
+        side, other = "below low", "above high"
+        if self.first_reads == "high":
+            side, other = other, side
+        lines = ["[sensors.thresholds]"]
+        lines += [f"# {line}" for line in comment.splitlines()]
+        lines += [f"low = {self.low}",
+                  f"high = {self.high}",
+                  f'first_reads = "{self.first_reads}"    # the first player\'s pieces read '
+                  f"{side}, the second's {other}"]
+        if self.measured is not None:
+            lines.append("# what was measured (medians), which the virtual board reads too")
+            lines += [f"{key} = {getattr(self.measured, key)}" for key in MEASURED_KEYS]
+        return "\n".join(lines) + "\n"
+
+
+@dataclass(frozen=True)
 class SensorConfig:
     driver: str
     colour: bool = False
@@ -77,6 +137,8 @@ class SensorConfig:
     settle_us: float = 20.0
     port: str = ""
     baudrate: int = 115200
+    #: A serial board of hall sensors: the thresholds its profile gives, if any.
+    thresholds: HallThresholds | None = None
 
 
 @dataclass(frozen=True)
@@ -131,6 +193,21 @@ class Profile:
     def channels(self) -> dict[int, str]:
         """Sensor channel -> the hole wired to it (unwired channels are absent)."""
         return {hole.channel: name for name, hole in self.holes.items()}
+
+    def neighbours(self) -> dict[str, tuple[str, ...]]:
+        """Each hole's nearest holes, in channel order: those one step away on the grid
+        the holes' names place them on, the step being the shortest between any two
+        (Akron's holes sit on every other point). A piece's magnet there is the one a
+        hole's sensor feels most; a hole whose name is no place on a grid has none."""
+        places = {name: column_row(name) for name in self.holes}
+        placed = sorted((self.holes[name].channel, name, place)
+                        for name, place in places.items() if place is not None)
+        step = min((math.dist(a[2], b[2]) for i, a in enumerate(placed)
+                    for b in placed[i + 1:]), default=0)
+        return {name: tuple(other for _, other, there in placed
+                            if other != name and place is not None
+                            and math.isclose(math.dist(place, there), step))
+                for name, place in places.items()}
 
 
 def load_profile(path_or_name: str | Path) -> Profile:
@@ -330,12 +407,22 @@ class _Checker:
             self.allowed("sensors", data, ("driver", "colour"))
             return SensorConfig(driver, colour)
         if driver == "serial":
-            self.allowed("sensors", data, ("driver", "colour", "port", "baudrate"))
+            self.allowed("sensors", data, ("driver", "colour", "port", "baudrate",
+                                           "thresholds"))
             port = self.get("sensors", data, "port", str, check=str.strip,
                             problem="must name a serial device")
             baud = self.get("sensors", data, "baudrate", int, 115200, check=lambda b: b > 0,
                             problem="must be positive")
-            return SensorConfig(driver, colour, port=port, baudrate=baud)
+            thresholds = None
+            if "thresholds" in data:
+                if not colour:
+                    raise self.fail("sensors.thresholds", "hall-sensor thresholds need "
+                                                          "colour = true: a board of hall "
+                                                          "sensors tells the colours apart")
+                thresholds = self.thresholds(self.table("sensors.thresholds", data,
+                                                        "thresholds"))
+            return SensorConfig(driver, colour, port=port, baudrate=baud,
+                                thresholds=thresholds)
         self.allowed("sensors", data, ("driver", "colour", "row_pins", "column_pins",
                                        "settle_us"))
         if colour:
@@ -352,6 +439,50 @@ class _Checker:
         settle = self.get("sensors", data, "settle_us", (int, float), 20.0,
                           check=lambda v: 0 <= v <= 10_000, problem="must be 0 to 10000")
         return SensorConfig(driver, False, tuple(rows), tuple(columns), float(settle))
+
+    def thresholds(self, data: dict) -> HallThresholds:
+        """``[sensors.thresholds]``: thresholds the sensor board can take (an empty band
+        clear of the rails, where a reading is a fault), and measured readings, when
+        given, that fall where the thresholds put them: a hand-edited threshold that
+        would misread the board's own pieces is refused here, not found in a game."""
+        key = "sensors.thresholds"
+        self.allowed(key, data, THRESHOLD_KEYS + MEASURED_KEYS)
+
+        def reading(name: str, default: Any = ...) -> int:
+            return self.get(key, data, name, int, default,
+                            check=lambda v: 0 <= v <= READING_MAX,
+                            problem=f"must be a reading from 0 to {READING_MAX}")
+
+        low, high = reading("low"), reading("high")
+        if not RAIL < low < high < READING_MAX - RAIL:
+            raise self.fail(key, f"low {low} and high {high}: need {RAIL} < low < high "
+                                 f"< {READING_MAX - RAIL} (nearer the ends a reading is a "
+                                 f"dead sensor)")
+        first_reads = self.get(key, data, "first_reads", str,
+                               check=FIRST_READS.__contains__,
+                               problem=f"must be one of {', '.join(FIRST_READS)}")
+        given = [name for name in MEASURED_KEYS if name in data]
+        if not given:
+            return HallThresholds(low, high, first_reads)
+        if len(given) < len(MEASURED_KEYS):
+            missing = next(name for name in MEASURED_KEYS if name not in data)
+            raise self.fail(f"{key}.{missing}", "missing: give every measured reading "
+                                                f"({', '.join(MEASURED_KEYS)}) or none")
+        measured = HallReadings(*(reading(name) for name in MEASURED_KEYS))
+        first_side = "below low" if first_reads == "low" else "above high"
+        second_side = "above high" if first_reads == "low" else "below low"
+        where = {"empty": "from low to high", "first_beside": "from low to high",
+                 "second_beside": "from low to high", "first_piece": first_side,
+                 "second_piece": second_side}
+        for name in MEASURED_KEYS:
+            value = getattr(measured, name)
+            side = ("below low" if value < low else "above high" if value > high
+                    else "from low to high")
+            if side != where[name]:
+                raise self.fail(f"{key}.{name}", f"{value} is not {where[name]} ({low} to "
+                                                 f"{high}): the thresholds would misread "
+                                                 f"what was measured")
+        return HallThresholds(low, high, first_reads, measured)
 
     def pins(self, key: str, data: dict, name: str) -> list[int]:
         pins = self.get("sensors", data, name, list, check=bool, problem="must list pins")
@@ -413,6 +544,35 @@ class _Checker:
                                              f"({hole:g} across): the outer holes would run "
                                              f"off the board")
         return BoardSize(pitch, hole, shape, edge)
+
+
+def with_thresholds(text: str, sensors: SensorConfig, thresholds: HallThresholds,
+                    comment: str = "") -> str:
+    """A profile's TOML ``text`` with ``thresholds`` as its ``[sensors.thresholds]``
+    table (``comment`` above its keys), every other line as it was, the maker's
+    comments among them: an old table is replaced where it stood, a new one goes at
+    the end. The comment lines just above the next table belong to that table and stay.
+    A profile that takes its ``[sensors]`` from its ``base`` gets a copy of it
+    (``sensors``), since a table of its own replaces the base's whole."""
+    table = thresholds.table(comment)
+    lines = text.splitlines(keepends=True)
+    start = next((i for i, line in enumerate(lines)
+                  if line.split("#", 1)[0].strip() == "[sensors.thresholds]"), None)
+    if start is None:
+        body = text if not text or text.endswith("\n") else text + "\n"
+        if "sensors" not in tomllib.loads(text):
+            table = (f"[sensors]    # the base's, which a table of its own replaces whole\n"
+                     f'driver = "{sensors.driver}"\nport = {json.dumps(sensors.port)}\n'
+                     f"baudrate = {sensors.baudrate}\n"
+                     f"colour = {str(sensors.colour).lower()}\n\n{table}")
+        return body + "\n" + table
+    end = next((i for i in range(start + 1, len(lines))
+                if lines[i].lstrip().startswith("[")), len(lines))
+    while end > start + 1 and (not lines[end - 1].strip()
+                               or lines[end - 1].lstrip().startswith("#")):
+        end -= 1
+    rest = "".join(lines[end:]).lstrip("\n")
+    return "".join(lines[:start]) + table + ("\n" + rest if rest else "")
 
 
 def grid_chain(columns: list[str], rows: list[str], order: str) -> list[str]:

@@ -13,6 +13,10 @@ open port, decodes what the device says and keeps what the host may believe:
   :class:`~app.errors.DisconnectError` (the table shows the board disconnected and
   keeps the game) while the link reopens the port with back-off and asks for HELLO.
 
+A board of analog hall sensors also reads with the thresholds its profile gives
+(``[sensors.thresholds]``, which ``tabletop sensors calibrate`` writes): the link sends
+them after every HELLO, and :meth:`Link.read_raw` asks such a board for raw readings.
+
 Device times (milliseconds since its reset) become times on the host's clock
 (``time.monotonic`` by default, as the table loop uses), so every change carries the
 moment the device first saw it. The port is the profile's ``sensors.port``: a device
@@ -32,7 +36,7 @@ from collections.abc import Callable, Mapping
 from app.errors import DeviceError, DisconnectError, describe, install_extra
 from firmware import wire
 from app.hardware.leds import Colour, LedStrip
-from app.hardware.profile import Profile
+from app.hardware.profile import HallThresholds, Profile
 from app.hardware.sensors import Scan, SensorSource
 from engines.core import PLAYERS
 
@@ -53,6 +57,8 @@ HELLO_WAIT_S = 3.0
 BACKOFF_S = (0.25, 0.5, 1.0, 2.0, 4.0, 5.0)
 #: An unanswered SNAPSHOT_REQUEST is sent again after this long.
 RESYNC_S = 0.25
+#: How long a RAW_REQUEST waits for its answer: a USB round trip is milliseconds.
+RAW_WAIT_S = 1.0
 #: What the host asks of the firmware: a short debounce (the pipeline debounces too,
 #: from the moment the device first saw a change) and 200 scans a second.
 DEBOUNCE_MS, SCAN_HZ = 10, 200
@@ -107,12 +113,14 @@ class Link:
     def __init__(self, spec: str, *, baudrate: int = 115200, label: str = "sensor board",
                  channels: int = 0, opener: Callable | None = None,
                  clock: Callable[[], float] = time.monotonic,
-                 debounce_ms: int = DEBOUNCE_MS, scan_hz: int = SCAN_HZ) -> None:
+                 debounce_ms: int = DEBOUNCE_MS, scan_hz: int = SCAN_HZ,
+                 thresholds: HallThresholds | None = None) -> None:
         self.spec, self.baudrate, self.label = spec, baudrate, label
         self.needs = channels  # channels the profile reads
         self.opener = opener or open_port
         self.clock = clock
         self.config = (debounce_ms, scan_hz)
+        self.thresholds = thresholds
         _need_cobs(label)
         self.codec = wire.host_codec()
         self.decoder = wire.Decoder(self.codec)
@@ -137,6 +145,8 @@ class Link:
         self.leds: bytes | None = None  # the last LED frame (G, R, B per LED)
         self.pongs: list[int] = []
         self.device_errors: list[tuple[int, str]] = []
+        self.errors_heard = 0  # ERRORs ever, where device_errors keeps the last 20
+        self.raw: list[tuple[int, int]] | None = None  # the last RAW: (channel, reading)
         self.reconnects = 0
         self._attempts = 0
         self._next_attempt = 0.0
@@ -246,6 +256,35 @@ class Link:
                                                           self.leds[start:start + step])):
                 return
 
+    def read_raw(self, channels: list[int], wait_s: float = RAW_WAIT_S,
+                 sleep=time.sleep) -> list[int]:
+        """One raw reading of each of ``channels``, in their order (RAW_REQUEST, which a
+        board of analog sensors answers). A board that refuses, that does not answer
+        within ``wait_s``, or a link that goes down meanwhile, is a
+        :class:`DeviceError`."""
+        channels = list(channels)
+        self.raw = None
+        heard = self.errors_heard
+        if not self.send(wire.RAW_REQUEST, wire.raw_request_payload(channels)):
+            raise DeviceError(f"{self.label}: {self.lost}")
+        deadline = self.clock() + wait_s
+        while True:
+            self.poll()
+            if self.raw is not None and [channel for channel, _ in self.raw] == channels:
+                return [reading for _, reading in self.raw]
+            if self.errors_heard != heard:
+                code, text = self.device_errors[-1]
+                if code == wire.ERR_UNKNOWN_TYPE:
+                    text += (": the firmware on it is older than this Tabletop; put this "
+                             "one on it (tabletop firmware flash)")
+                raise DeviceError(f"{self.label}: the sensor board says: {text}")
+            if self.port is None:
+                raise DeviceError(f"{self.label}: {self.lost}")
+            if self.clock() >= deadline:
+                raise DeviceError(f"{self.label}: no raw readings from the sensor board "
+                                  f"on {self.path} within {wait_s:g} s")
+            sleep(0.002)
+
     # --- listening --------------------------------------------------------------------
     def poll(self) -> None:
         """Take whatever the device sent; notice silence; reopen a lost port when due."""
@@ -298,10 +337,13 @@ class Link:
             self._on_change(payload, now)
         elif kind == wire.PONG:
             self.pongs.append(wire.parse_token(payload))
+        elif kind == wire.RAW:
+            self.raw = wire.parse_raw(payload)
         elif kind == wire.ERROR:
             code, text = wire.parse_error(payload)
             self.device_errors.append((code, text))
             del self.device_errors[:-20]
+            self.errors_heard += 1
             log.warning("%s: the sensor board says: %s (error %d)", self.label, text, code)
 
     def _on_hello(self, payload: bytes, now: float) -> None:
@@ -323,6 +365,10 @@ class Link:
                  rows, cols, ", polarity" if flags & wire.FLAG_POLARITY else "",
                  ", drives the LEDs" if flags & wire.FLAG_LEDS else "")
         self.send(wire.CONFIG, wire.config_payload(*self.config))
+        if self.thresholds is not None:
+            below = wire.OCCUPIED if self.thresholds.first_reads == "low" else wire.SOUTH
+            self.send(wire.THRESHOLDS, wire.thresholds_payload(
+                self.thresholds.low, self.thresholds.high, below))
         if self.leds is not None and flags & wire.FLAG_LEDS:
             self._send_leds()
 
@@ -429,7 +475,7 @@ def open_link(profile: Profile, *, opener: Callable | None = None,
         channels = max(profile.channels(), default=-1) + 1
         link = Link(config.port, baudrate=config.baudrate, channels=channels,
                     label=f"profile {profile.name}: sensor board", opener=opener,
-                    clock=clock)
+                    clock=clock, thresholds=config.thresholds)
         link.connect(wait_s, sleep)
         _LINKS[config.port] = link
     link.users += 1
