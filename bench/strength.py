@@ -35,7 +35,7 @@ from engines.players import LEVELS, MAX_LEVEL, choose_move, level_argument
 PAIRS = tuple((level, level - 1) for level in LEVELS[1:]) + tuple(
     (level, LEVELS[0]) for level in LEVELS[2:])
 #: Pentobi's levels the strongest level meets in Blokus Duo.
-PENTOBI_LEVELS = (1, 2)
+PENTOBI_LEVELS = (1, 2, 3)
 #: How much slower a Pi 4 is than this machine, single core (the upper estimate).
 PI_FACTOR = 4
 

@@ -8,7 +8,9 @@ second a move on average on the development machine and under two at the most, s
 under eight on a Pi 4, three to four times slower), and level 3 makes a twentieth. Budgets in playouts
 rather than seconds keep a level's strength the same on every machine and its answer
 the same for the same seed; :data:`MOST_SECONDS` caps every search on a machine slower
-than thought. ``bench/strength.py`` measures the levels against each other.
+than thought, and a game's policy may set a lower cap of its own (``most_seconds``:
+Blokus Duo's, so that its strongest level answers within two seconds here).
+``bench/strength.py`` measures the levels against each other.
 
 ``max`` names the strongest level wherever levels are given (:func:`parse_level`).
 """
@@ -103,8 +105,10 @@ def choose_move(board: Board, level: int = 1, rng: random.Random | None = None,
         return rng.choice(moves)
     if level == GREEDY:
         return _greedy(board, moves, rng, progress or (lambda fraction: None))
+    cap = policy_of(board).most_seconds
     return search(board, rng, playouts=playouts(board, min(level, MAX_LEVEL)),
-                  seconds=MOST_SECONDS, progress=progress)
+                  seconds=min(MOST_SECONDS, cap) if cap else MOST_SECONDS,
+                  progress=progress)
 
 
 def _greedy(board: Board, moves: list, rng: random.Random,

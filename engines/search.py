@@ -13,8 +13,12 @@ it; a walk picks the child with the best upper confidence bound plus a progressi
 from the policy's prior that fades as the child is visited, expands one new child, plays
 out from it, and counts the result all the way up. Where a position has more moves than
 the budget could ever visit (Blokus Duo), progressive widening lets a node grow a new
-child only every so often, in the order of the priors. Turns need not alternate: each
-node knows who moved into it.
+child only every so often, in the order of the priors. A policy may also start each new
+child as if already visited a few times (``prior_visits``) at a value that grows with
+its prior, so that the search leaves the moves the policy likes best only on the
+evidence of its playouts (Blokus Duo, where a good prior is worth more than a few
+hundred noisy playouts); the other games start their children empty. Turns need not
+alternate: each node knows who moved into it.
 
 Budgets: ``playouts`` (the node budget: walks from the root, deterministic for a seeded
 ``rng``) and ``seconds`` (a clock, for a cap); at least one is given. ``progress`` is
@@ -55,6 +59,15 @@ class Policy:
     #: Progressive widening: a node with ``n`` visits has at most
     #: ``1 + widening * sqrt(n)`` children (``None``: every move before any revisit).
     widening: float | None = None
+    #: A new child starts as if already visited this many times, at a value of
+    #: :attr:`prior_value` times the square root of its prior (0: no such start), so
+    #: the search leaves the moves the policy likes best only on evidence.
+    prior_visits: float = 0.0
+    #: The value (for the player who moved into it) a child of prior 1 starts at.
+    prior_value: float = 0.5
+    #: A game's own cap on the seconds of one search, below ``engines.players``'
+    #: ``MOST_SECONDS`` (``None``: that cap alone).
+    most_seconds: float | None = None
 
     def value(self, board: Board, rng: random.Random) -> float:
         """The result for ``b`` of the position played out: 1 a win, 0 a loss, ½ a draw
@@ -181,6 +194,9 @@ def _walk(board: Board, root: Node, policy: Policy, rng: random.Random) -> None:
         if node.may_grow(widening):
             move, prior = node.untried.pop()
             child = Node(move, board.turn, prior)
+            if policy.prior_visits:
+                child.visits = policy.prior_visits
+                child.wins = policy.prior_visits * policy.prior_value * math.sqrt(prior)
             node.children.append(child)
             board.push(move)
             pushed += 1

@@ -125,6 +125,26 @@ class BlokusDuoBoard(Board):
         or the start points still open to the first piece."""
         return frozenset(names(self._attach[player]))
 
+    def masks(self, player: str) -> tuple[int, int, int, int]:
+        """``player``'s state as bit masks (``pieces.py``): own squares, forbidden squares,
+        attachment points and pieces in hand (a bit per piece number); for the policy."""
+        return (self._own[player], self._forbidden[player], self._attach[player],
+                self._left[player])
+
+    def placed(self, player: str) -> int:
+        """How many pieces ``player`` has placed."""
+        return len(PIECES) - self._left[player].bit_count()
+
+    def recent_corners(self, player: str) -> int:
+        """The attachment points that ``player``'s latest piece opened and that are still
+        open to them, as a mask (0 when their latest piece is not among the last two
+        moves): where they threaten to go next."""
+        stack = self.move_stack
+        for back in (1, 2):
+            if len(stack) >= back and self.mover(-back) == player:
+                return corners(stack[-back].mask) & self._attach[player]
+        return 0
+
     @property
     def turned(self) -> bool:
         """Whether the first player took ``j5``: the game is then a Pentobi game (first
@@ -257,22 +277,32 @@ class BlokusDuoBoard(Board):
         return rival
 
     def playout(self, rng: random.Random, trace: list | None = None,
-                largest_first: bool = False) -> str | None:
+                largest_first: bool = False, guided: bool = False) -> str | None:
         """Who wins (``None``: a draw) when the game is played out from here, each
-        placement at random (among the largest pieces that fit, with ``largest_first``),
+        placement at random (among the largest pieces that fit, with ``largest_first``;
+        those in contact with the opponent's latest piece first, with ``guided``),
         leaving the board as it is: the search's playout (:mod:`.playout`). With
         ``trace``, appends ``(player, mask)`` per placement (player 0 is ``b``)."""
         if self._over:
             outcome = self.outcome()
             return outcome.winner
+        score_b, score_w = self.playout_scores(rng, trace, largest_first, guided)
+        return "b" if score_b > score_w else "w" if score_w > score_b else None
+
+    def playout_scores(self, rng: random.Random, trace: list | None = None,
+                       largest_first: bool = False, guided: bool = False) -> tuple[int, int]:
+        """The scores of ``b`` and ``w`` at the end of a playout from here (as
+        :meth:`playout`), the board left as it is."""
+        if self._over:
+            scores = self.scores()
+            return scores["b"], scores["w"]
         state = {"own": [self._own["b"], self._own["w"]],
                  "forbidden": [self._forbidden["b"], self._forbidden["w"]],
                  "attach": [self._attach["b"], self._attach["w"]],
                  "left": [self._left["b"], self._left["w"]],
-                 "last": [self._last["b"], self._last["w"]]}
-        score_b, score_w = play_out(state, PLAYERS.index(self.turn), rng, largest_first,
-                                    trace)
-        return "b" if score_b > score_w else "w" if score_w > score_b else None
+                 "last": [self._last["b"], self._last["w"]],
+                 "recent": [self.recent_corners("b"), self.recent_corners("w")]}
+        return play_out(state, PLAYERS.index(self.turn), rng, largest_first, trace, guided)
 
     # --- the end ----------------------------------------------------------------------
     def is_game_over(self) -> bool:

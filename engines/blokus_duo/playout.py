@@ -2,18 +2,21 @@
 placements listed as bare masks (never :class:`Placement` values), the implicit passes
 and the score as ``board.py`` has them.
 
-Two ways to pick a placement: uniformly among all legal ones (``largest_first=False``,
-the random playout the benchmark counts), or at random among those of the largest
-pieces the player can still place (the usual Blokus heuristic: small pieces fit
-anywhere later, large ones do not), looking at pieces and attachment points in random
-order and stopping at the first that fits, which makes it several times faster.
+Three ways to pick a placement: uniformly among all legal ones (``largest_first=False``,
+the random playout the benchmark counts); at random among those of the largest pieces
+the player can still place (the usual Blokus heuristic: small pieces fit anywhere
+later, large ones do not), looking at pieces and attachment points in random order and
+stopping at the first that fits, which makes it several times faster; or ``guided``, the
+search's: among the largest pieces that fit, first one in contact, covering a square
+where the opponent's latest piece lets them grow (one of the corners it opened, or an
+open square beside one), as players answer a threat, else any of them.
 """
 
 from __future__ import annotations
 
 import random
 
-from engines.blokus_duo.pieces import COVERING, PIECES, corners, edges
+from engines.blokus_duo.pieces import BOARD, COVERING, PIECES, STRIDE, corners, edges
 
 #: ``COVERING`` as bare masks: ``MASKS[square][piece]`` the placements of that piece
 #: covering that square.
@@ -71,6 +74,56 @@ def _largest(left: int, forbidden: int, attach: int,
     return None
 
 
+def _near(mask: int, steps: int) -> int:
+    """The squares within ``steps`` king's moves of ``mask``."""
+    for _ in range(steps):
+        mask |= (((mask << 1) | (mask >> 1) | (mask << STRIDE) | (mask >> STRIDE)
+                  | (mask << (STRIDE + 1)) | (mask >> (STRIDE + 1))
+                  | (mask << (STRIDE - 1)) | (mask >> (STRIDE - 1))) & BOARD)
+    return mask
+
+
+def _guided(left: int, forbidden: int, attach: int, contact: int,
+            rng: random.Random) -> tuple[int, int] | None:
+    """Like :func:`_largest`, but within each size a placement covering ``contact``
+    first, looked for from the attachment points close enough to reach it. The points
+    and pieces are taken in turn from a random start (cheaper than shuffling)."""
+    contact &= ~forbidden
+    points, near = [], []
+    reach = _near(contact, 4) if contact else 0
+    while attach:
+        low = attach & -attach
+        points.append(low.bit_length() - 1)
+        if low & reach:
+            near.append(low.bit_length() - 1)
+        attach ^= low
+    random_ = rng.random
+    start = int(random_() * len(points))
+    points = points[start:] + points[:start]
+    if near:
+        start = int(random_() * len(near))
+        near = near[start:] + near[:start]
+    for group in SIZES:
+        pieces = [n for n in group if left >> n & 1]
+        if not pieces:
+            continue
+        start = int(random_() * len(pieces))
+        pieces = pieces[start:] + pieces[:start]
+        if near:
+            for number in pieces:
+                for point in near:
+                    fits = [mask for mask in MASKS[point][number]
+                            if not mask & forbidden and mask & contact]
+                    if fits:
+                        return fits[int(random_() * len(fits))], number
+        for number in pieces:
+            for point in points:
+                fits = [mask for mask in MASKS[point][number] if not mask & forbidden]
+                if fits:
+                    return fits[int(random_() * len(fits))], number
+    return None
+
+
 def score(left: int, last: int | None) -> int:
     """The rule sheet's score for one player: minus the squares in hand, or the bonuses."""
     if left:
@@ -79,17 +132,26 @@ def score(left: int, last: int | None) -> int:
 
 
 def play_out(state: dict, mover: int, rng: random.Random, largest_first: bool = False,
-             trace: list | None = None) -> tuple[int, int]:
+             trace: list | None = None, guided: bool = False) -> tuple[int, int]:
     """Play from ``state`` (lists by player 0 ``b``, 1 ``w``: ``own``, ``forbidden``,
-    ``attach``, ``left``, ``last``; changed in place) with ``mover`` to move, to the end;
-    the two scores. With ``trace``, appends ``(player, mask)`` per placement."""
+    ``attach``, ``left``, ``last``, and for ``guided`` ``recent``, the attachment points
+    each player's latest piece opened; changed in place) with ``mover`` to move, to the
+    end; the two scores. With ``trace``, appends ``(player, mask)`` per placement."""
     own, forbidden, attach = state["own"], state["forbidden"], state["attach"]
     left, last = state["left"], state["last"]
+    recent = state.get("recent") or [0, 0]
     # A player who cannot place stays so: their squares open to them only ever shrink.
     done = [not left[0], not left[1]]
     while not (done[0] and done[1]):
-        chosen = None if done[mover] else choose(left[mover], forbidden[mover],
-                                                 attach[mover], rng, largest_first)
+        if done[mover]:
+            chosen = None
+        elif guided:
+            threat = recent[mover ^ 1] & attach[mover ^ 1]
+            chosen = _guided(left[mover], forbidden[mover], attach[mover],
+                             threat | (edges(threat) & ~forbidden[mover ^ 1]), rng)
+        else:
+            chosen = choose(left[mover], forbidden[mover], attach[mover], rng,
+                            largest_first)
         if chosen is None:
             done[mover] = True
             mover ^= 1
@@ -106,5 +168,6 @@ def play_out(state: dict, mover: int, rng: random.Random, largest_first: bool = 
         attach[rival] &= ~mask
         left[mover] &= ~(1 << number)
         last[mover] = number
+        recent[mover] = corners(mask)
         mover = rival
     return score(left[0], last[0]), score(left[1], last[1])

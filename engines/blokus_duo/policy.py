@@ -1,36 +1,254 @@
-"""Blokus Duo's search policy: playouts that place the largest pieces first, and moves
-looked at first by area and mobility.
+"""Blokus Duo's search policy: which moves the search looks at first (priors) and how it
+plays a position out (playouts).
 
-Random placements waste the large pieces that only fit early, so a random playout says
-little; the playout here places at random among the largest pieces that still fit
-(``largest_first``), which is both stronger and faster. A move is looked at first by its
-area (the piece's squares) and its mobility: the new corners it opens to its player,
-where later pieces may attach. With hundreds of moves a position, the tree widens
-progressively, in that order.
+Priors. A move is scored by what it does to both players' room, as a sum of weights in
+log space (so the prior of a move is ``exp(score - best score)``, 1 for the best):
+
+- its piece: the five-square pieces most (they only fit early), the monomino a little
+  (it fits anywhere later and blocks a corner on its own), the twos and threes least;
+- the squares it takes from the opponent: each square that is one of their attachment
+  points, or beside one where they could still go, counts much (blocking);
+- the attachment points it gives its player: each corner of the piece still open
+  after the move, worth more the more open squares beside it (a corner hemmed in on
+  three sides takes only a monomino);
+- the room it spends: each open square along its edges becomes closed to its own player,
+  an own attachment point there most of all, while an edge along a square already
+  closed (the opponent's piece, or beside an own piece) costs nothing;
+- contact: covering a corner the opponent's latest piece opened (measured, it adds
+  nothing here beyond the blocking above and weighs 0; the playouts use it);
+- the centre early: in each player's first moves, reaching towards the board's centre.
+
+The weights are this project's, set by short matches of the priors alone (the best
+scored move played at once) against Pentobi's level 1 (``bench/pentobi_match.py``); the
+kinds of features are those Pentobi's published source names for its move priors (piece
+size, attachment points gained and taken).
+
+Playouts (:mod:`.playout`): each player places one of the largest pieces that still fit,
+and among those first one in contact, covering a square where the opponent's latest
+piece lets them grow (as players answer a threat); the result is the winner with a
+small share for the margin, so that a playout lost by one square counts a little more
+than one lost by twenty.
+
+The search starts each new child as if visited :attr:`BlokusDuoPolicy.prior_visits`
+times at a value growing with the square root of its prior, so it leaves the moves the
+priors like best only on the evidence of its playouts; with hundreds of moves a
+position, the tree also widens progressively in the order of the priors. The strongest
+level makes :attr:`~BlokusDuoPolicy.max_playouts` playouts a move (half a second on
+average on the development machine, about 1.3 s at the worst, in the opening) and
+stops at :attr:`~BlokusDuoPolicy.most_seconds` whatever else shares the processor.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Hashable, Sequence
 
-from engines.blokus_duo.pieces import corners
-from engines.search import Policy, result_for_b
+from engines.blokus_duo.pieces import BOARD, PLACEMENTS, STRIDE, corners, edges
+from engines.search import Policy
 
-#: The most new corners one piece opens (the X, the W and the long pieces near eight).
-_MOST_CORNERS = 8
+#: Per piece size: the log-weight of placing a piece of that size.
+SIZE_WEIGHT = {1: 0.7, 2: 0.3, 3: 0.3, 4: 1.4, 5: 3.4}
+#: Per square of the move that the opponent could use next (an attachment point of
+#: theirs, or an open square beside one).
+BLOCK_WEIGHT = 1.6
+#: Per open corner the move leaves its player: a base and a weight per open square
+#: beside it.
+CORNER_BASE, CORNER_ROOM = -0.5, 0.4
+#: Per open square along the move's edges that becomes closed to its player; an own
+#: attachment point there costs more.
+EDGE_OPEN, EDGE_ATTACH = -0.8, -1.6
+#: Covering a corner the opponent's last piece opened (contact).
+LOCAL_WEIGHT = 0.0
+#: For a player's first :data:`CENTRE_MOVES` pieces: per step of distance from the
+#: board's centre to the move's nearest square.
+CENTRE_WEIGHT, CENTRE_MOVES = -0.35, 3
+
+#: Per placement mask: its size, the open squares along its edges, those at its corners,
+#: and the squares it closes to its own player (itself and along its edges) shifted one
+#: step each way (for :func:`open_room` after the move without shifting per move).
+SHAPE = {}
+for _placement in PLACEMENTS:
+    _mask = _placement.mask
+    _closes = _mask | edges(_mask)
+    SHAPE[_mask] = (_mask.bit_count(), edges(_mask) & ~_mask, corners(_mask),
+                    _closes << 1, _closes >> 1, _closes << STRIDE, _closes >> STRIDE)
+del _placement, _mask, _closes
+
+
+def _distance_to_centre() -> dict[int, float]:
+    """Per placement mask: the distance (in squares, Chebyshev) from the board's centre
+    (between g7, h7, g8 and h8) to its nearest square."""
+    out = {}
+    for placement in PLACEMENTS:
+        best, mask, index = 99.0, placement.mask, 0
+        while mask:
+            low = mask & -mask
+            index = low.bit_length() - 1
+            x, y = index % STRIDE, index // STRIDE
+            best = min(best, max(abs(x - 6.5), abs(y - 6.5)) - 0.5)
+            mask ^= low
+        out[placement.mask] = best
+    return out
+
+
+CENTRE = _distance_to_centre()
+
+
+def open_room(points: int, open_squares: int) -> int:
+    """How many open squares lie along the edges of ``points``, added up over the points:
+    four shifts and four counts, the spare bit of each row keeping rows apart."""
+    return ((points & (open_squares << 1)).bit_count()
+            + (points & (open_squares >> 1)).bit_count()
+            + (points & (open_squares << STRIDE)).bit_count()
+            + (points & (open_squares >> STRIDE)).bit_count())
+
+
+def move_features(board, move: Hashable) -> dict[str, float]:
+    """What :func:`move_scores` weighs for one move of the player to move, by name,
+    worked out plainly square by square (the reference the fast scoring is tested
+    against): ``size``; ``blocked``, its squares where the opponent could go next;
+    ``open_corners`` it leaves its player and their ``room`` (open squares beside
+    them, added up); ``edge_open`` and ``edge_attach``, the open squares along its
+    edges that it closes to its player, plain and attachment points; ``contact``, 1 if
+    it covers a corner the opponent's latest piece opened; ``centre``, the distance
+    from the centre to its nearest square (weighed in a player's first moves only)."""
+    player = board.turn
+    rival = "w" if player == "b" else "b"
+    _, forbidden, attach, _ = board.masks(player)
+    _, rival_forbidden, rival_attach, _ = board.masks(rival)
+    mask = move.mask
+    squares = set(_bits(mask))
+
+    def neighbours(index: int) -> list[int]:
+        x, y = index % STRIDE, index // STRIDE
+        return [nx + ny * STRIDE
+                for nx, ny in ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1))
+                if 0 <= nx < STRIDE - 1 and 0 <= ny < STRIDE - 1]
+
+    def diagonals(index: int) -> list[int]:
+        x, y = index % STRIDE, index // STRIDE
+        return [nx + ny * STRIDE for nx, ny in ((x - 1, y - 1), (x + 1, y - 1),
+                                                (x - 1, y + 1), (x + 1, y + 1))
+                if 0 <= nx < STRIDE - 1 and 0 <= ny < STRIDE - 1]
+
+    def is_set(bits: int, index: int) -> bool:
+        return bool(bits >> index & 1)
+
+    edge = {n for square in squares for n in neighbours(square)} - squares
+    corner = {d for square in squares for d in diagonals(square)} - squares - edge
+    zone = {i for i in _bits(BOARD) if is_set(rival_attach, i)
+            or (not is_set(rival_forbidden, i)
+                and any(is_set(rival_attach, n) for n in neighbours(i)))}
+    closed = {i for i in _bits(BOARD) if is_set(forbidden, i)} | squares | edge
+    open_corners = {c for c in corner if c not in closed}
+    recent = board.recent_corners(rival)
+    return {
+        "size": len(squares),
+        "blocked": len(squares & zone),
+        "open_corners": len(open_corners),
+        "room": sum(1 for c in open_corners for n in neighbours(c) if n not in closed),
+        "edge_open": sum(1 for e in edge
+                         if not is_set(forbidden, e) and not is_set(attach, e)),
+        "edge_attach": sum(1 for e in edge if is_set(attach, e)),
+        "contact": 1 if any(is_set(recent, i) for i in squares) else 0,
+        "centre": CENTRE[mask],
+    }
+
+
+def weighed(board, features: dict[str, float]) -> float:
+    """The log-score :func:`move_scores` gives a move with ``features``."""
+    score = (SIZE_WEIGHT[features["size"]] + BLOCK_WEIGHT * features["blocked"]
+             + CORNER_BASE * features["open_corners"] + CORNER_ROOM * features["room"]
+             + EDGE_OPEN * features["edge_open"] + EDGE_ATTACH * features["edge_attach"]
+             + LOCAL_WEIGHT * features["contact"])
+    if board.placed(board.turn) < CENTRE_MOVES:
+        score += CENTRE_WEIGHT * features["centre"]
+    return score
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def move_scores(board, moves: Sequence[Hashable]) -> list[float]:
+    """The log-score of each move of the player to move (see the module's text)."""
+    player = board.turn
+    rival = "w" if player == "b" else "b"
+    own, forbidden, attach, _ = board.masks(player)
+    rival_own, rival_forbidden, rival_attach, _ = board.masks(rival)
+    # Where the opponent could go next: their attachment points and the open squares
+    # beside them (a piece there covers or crowds them).
+    zone = rival_attach | (edges(rival_attach) & ~rival_forbidden)
+    recent = board.recent_corners(rival)
+    early = board.placed(player) < CENTRE_MOVES
+    free = BOARD & ~forbidden
+    # The open squares seen one step away, each way: ``free << 1`` marks a square whose
+    # neighbour to its left (``x - 1``) is open; the spare bit of each row is never open.
+    left_open, right_open = free << 1, free >> 1
+    below_open, above_open = free << STRIDE, free >> STRIDE
+    shapes, centre, sizes = SHAPE, CENTRE, SIZE_WEIGHT
+    block, corner_base, corner_room = BLOCK_WEIGHT, CORNER_BASE, CORNER_ROOM
+    edge_open, edge_attach = EDGE_OPEN, EDGE_ATTACH
+    local, centre_weight = LOCAL_WEIGHT, CENTRE_WEIGHT
+    taken = ~forbidden & ~attach
+    out = []
+    for move in moves:
+        mask = move.mask
+        size, edge, corner, to_left, to_right, up, down = shapes[mask]
+        # The corners still open after the move; those already closed are no gain.
+        open_corners = corner & free & ~edge
+        room = ((open_corners & left_open & ~to_left).bit_count()
+                + (open_corners & right_open & ~to_right).bit_count()
+                + (open_corners & below_open & ~up).bit_count()
+                + (open_corners & above_open & ~down).bit_count())
+        score = (sizes[size]
+                 + block * (mask & zone).bit_count()
+                 + corner_base * open_corners.bit_count()
+                 + corner_room * room
+                 + edge_open * (edge & taken).bit_count()
+                 + edge_attach * (edge & attach).bit_count())
+        if mask & recent:
+            score += local
+        if early:
+            score += centre_weight * centre[mask]
+        out.append(score)
+    return out
 
 
 class BlokusDuoPolicy(Policy):
-    max_playouts = 800
+    max_playouts = 650
     prior_weight = 1.0
     widening = 1.0
+    prior_visits = 3.0
+    #: The strongest level answers within two seconds on the development machine even
+    #: when other work shares its processor (alone, the playouts above take about
+    #: 1.3 s at the worst); a slower machine makes fewer playouts in the opening.
+    most_seconds = 1.75
+
+    #: Playouts in contact with the opponent's latest piece first (``.playout``).
+    guided = True
+    #: The share of a playout's value that its margin gives (the rest is who won).
+    margin_weight = 0.1
+    #: The margin (squares) at which the margin's share is about three quarters given.
+    margin_scale = 10.0
 
     def value(self, board, rng: random.Random) -> float:
-        return result_for_b(board.playout(rng, largest_first=True))
+        score_b, score_w = board.playout_scores(rng, largest_first=True, guided=self.guided)
+        margin = score_b - score_w
+        won = 1.0 if margin > 0 else 0.0 if margin < 0 else 0.5
+        return ((1.0 - self.margin_weight) * won
+                + self.margin_weight * (0.5 + 0.5 * math.tanh(margin / self.margin_scale)))
 
     def priors(self, board, moves: Sequence[Hashable]) -> Sequence[float]:
-        closed = board.closed_to(board.turn)
-        return [0.7 * move.mask.bit_count() / 5
-                + 0.3 * min(1.0, (corners(move.mask) & ~closed).bit_count() / _MOST_CORNERS)
-                for move in moves]
+        scores = move_scores(board, moves)
+        best = max(scores)
+        return [math.exp(score - best) for score in scores]
+
+
+__all__ = ["BlokusDuoPolicy", "move_features", "move_scores", "open_room", "weighed"]

@@ -1,0 +1,218 @@
+"""Blokus Duo against Pentobi's GTP engine: our engine's score against ``pentobi-gtp`` at
+the levels asked, with 95% intervals (Wilson) and our seconds a move (mean and worst).
+
+Run from the repository, with Pentobi's ``pentobi-gtp`` (and, for the match the README
+quotes, its ``twogtp``) built from Pentobi's source and on the PATH or named:
+
+``.venv/bin/python -m bench.pentobi_match [--levels 1 2 3] [--games 40] [--ours level=max]``
+
+Two ways to play the games:
+
+- With ``twogtp`` found (``--twogtp PATH`` or on the PATH), the match is Pentobi's own
+  tool: ``twogtp --black OURS --white PENTOBI --game duo --nugames N`` (it alternates
+  the colours: our engine is ``b`` in the even games), and the figures come from its
+  ``.dat`` file. Our engine runs behind this module's ``proxy``, which passes every line
+  through untouched and notes the wall-clock time of each ``genmove``; the commands
+  are printed, so the match can be repeated by hand. ``--keep DIR`` keeps twogtp's files
+  (the games as Pentobi's SGF, ``.blksgf``).
+- Otherwise (or with ``--direct``) this module drives ``pentobi-gtp`` itself and plays
+  our engine in process, the colours alternating the same way; ``--jobs N`` plays N games
+  at a time (a quick look; the times then share the processor).
+
+A draw counts half a win. Times are wall-clock seconds for our ``genmove`` answers; the
+strongest level is meant to stay under two seconds a move on the development machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from bench.strength import wilson
+
+ROOT = Path(__file__).resolve().parents[1]
+#: Pentobi's engine as the matches start it (``--level`` added); ``--nobook`` so that
+#: its opening book does not play the first moves for it.
+PENTOBI_ARGS = ("--game", "duo", "--quiet", "--nobook")
+
+
+def ours_command(options: list[str]) -> list[str]:
+    """Our GTP engine as a command line: ``tabletop gtp blokus-duo`` with ``options``."""
+    tabletop = Path(sys.executable).with_name("tabletop")
+    program = [str(tabletop)] if tabletop.exists() else [sys.executable, "-m", "app.cli"]
+    return program + ["gtp", "blokus-duo", *options]
+
+
+# --- the timing proxy -----------------------------------------------------------------
+def proxy(log: Path, command: list[str]) -> int:
+    """Run ``command`` (a GTP engine), passing standard input and output through line by
+    line, and append the seconds of each ``genmove`` answer to ``log``, one a line."""
+    engine = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              bufsize=0)
+    with log.open("a", encoding="utf-8") as times:
+        for line in sys.stdin.buffer:
+            started = time.perf_counter()
+            engine.stdin.write(line)
+            engine.stdin.flush()
+            words = line.split()
+            if words and words[0].isdigit():
+                words = words[1:]
+            # An answer ends with its blank line.
+            while True:
+                answer = engine.stdout.readline()
+                if not answer:
+                    return engine.wait()
+                sys.stdout.buffer.write(answer)
+                if answer in (b"\n", b"\r\n"):
+                    break
+            sys.stdout.buffer.flush()
+            if words and words[0] in (b"genmove", b"reg_genmove"):
+                times.write(f"{time.perf_counter() - started:.4f}\n")
+                times.flush()
+            if words and words[0] == b"quit":
+                break
+    engine.stdin.close()
+    return engine.wait()
+
+
+# --- twogtp ---------------------------------------------------------------------------
+def twogtp_match(twogtp: str, pentobi: list[str], ours: list[str], games: int,
+                 folder: Path) -> dict:
+    """One twogtp match in ``folder``: our score, the games and our move times."""
+    log = folder / "ours-times.txt"
+    # twogtp carries on a match whose files it finds: start this one afresh.
+    for name in ("match.dat", "match.blksgf", "ours-times.txt"):
+        (folder / name).unlink(missing_ok=True)
+    black = [sys.executable, "-m", "bench.pentobi_match", "proxy", "--log", str(log),
+             "--", *ours]
+    command = [twogtp, "--black", shlex.join(black), "--white", shlex.join(pentobi),
+               "--game", "duo", "--nugames", str(games), "--file", str(folder / "match"),
+               "--quiet"]
+    print("  $ " + shlex.join(command), flush=True)
+    subprocess.run(command, check=True, cwd=ROOT)
+    score, played = 0.0, 0
+    for line in (folder / "match.dat").read_text(encoding="utf-8").splitlines():
+        if line.startswith("#") or not line.strip():
+            continue
+        columns = line.split("\t")
+        score += float(columns[1])
+        played += 1
+    times = [float(t) for t in log.read_text(encoding="utf-8").split()]
+    return {"score": score, "games": played, "times": times}
+
+
+# --- driving pentobi-gtp directly -------------------------------------------------------
+def direct_game(number: int, binary: str, pentobi_level: int, level: int,
+                seed: int) -> dict:
+    """Game ``number`` of a match, played here: ours ``b`` when ``number`` is even."""
+    from app.games import new_game
+    from bench.strength import PentobiPlayer
+    from engines.players import choose_move
+
+    ours_colour = "b" if number % 2 == 0 else "w"
+    rng = random.Random(seed * 1000 + number)
+    board = new_game("blokus-duo", start="fixed")
+    theirs = PentobiPlayer(binary, pentobi_level, seed * 1000 + number)
+    times = []
+    try:
+        theirs.start(board)
+        while not board.is_game_over():
+            if board.turn == ours_colour:
+                started = time.perf_counter()
+                move = choose_move(board, level, rng)
+                times.append(time.perf_counter() - started)
+                theirs.seen(board, move)
+            else:
+                move = theirs.move(board)
+            board.push(move)
+    finally:
+        theirs.close()
+    winner = board.outcome().winner
+    score = 1.0 if winner == ours_colour else 0.5 if winner is None else 0.0
+    return {"score": score, "times": times, "margin": board.scores()[ours_colour]
+            - board.scores()["w" if ours_colour == "b" else "b"]}
+
+
+def direct_match(binary: str, pentobi_level: int, level: int, games: int, seed: int,
+                 jobs: int) -> dict:
+    args = (range(games), [binary] * games, [pentobi_level] * games, [level] * games,
+            [seed] * games)
+    if jobs > 1:
+        with ProcessPoolExecutor(jobs) as pool:
+            results = list(pool.map(direct_game, *args))
+    else:
+        results = list(map(direct_game, *args))
+    return {"score": sum(r["score"] for r in results), "games": games,
+            "times": [t for r in results for t in r["times"]],
+            "margins": [r["margin"] for r in results]}
+
+
+def report(label: str, result: dict) -> None:
+    score, games, times = result["score"], result["games"], result["times"]
+    low, high = wilson(score, games)
+    spent = (f"{statistics.mean(times):.2f} / {max(times):.2f}" if times else "-")
+    print(f"  {label:<24} {score / games:>5.0%} [{low:.0%}, {high:.0%}]  "
+          f"({score:g} of {games})  ours s/move mean / worst: {spent}", flush=True)
+
+
+def main(argv: list[str] | None = None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["proxy"]:
+        parser = argparse.ArgumentParser(prog="bench.pentobi_match proxy")
+        parser.add_argument("--log", type=Path, required=True)
+        parser.add_argument("command", nargs=argparse.REMAINDER)
+        args = parser.parse_args(argv[1:])
+        command = args.command[1:] if args.command[:1] == ["--"] else args.command
+        raise SystemExit(proxy(args.log, command))
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--levels", type=int, nargs="+", default=[1, 2, 3],
+                        help="Pentobi's levels to meet (default: 1 2 3)")
+    parser.add_argument("--games", type=int, default=40, help="games a match (default 40)")
+    parser.add_argument("--ours", nargs="+", default=["level=max"], metavar="KEY=VALUE",
+                        help="our engine's options (default: level=max)")
+    parser.add_argument("--pentobi-gtp", default=shutil.which("pentobi-gtp"),
+                        help="Pentobi's engine (default: pentobi-gtp on the PATH)")
+    parser.add_argument("--twogtp", default=shutil.which("twogtp"),
+                        help="Pentobi's match tool (default: twogtp on the PATH)")
+    parser.add_argument("--direct", action="store_true",
+                        help="drive pentobi-gtp here even when twogtp is found")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="games at a time when driving pentobi-gtp here")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--keep", type=Path, help="keep twogtp's files in this folder")
+    args = parser.parse_args(argv)
+    if not args.pentobi_gtp:
+        parser.exit(1, "pentobi-gtp is not on the PATH: build it from Pentobi's source "
+                       "(cmake -DPENTOBI_BUILD_GTP=ON -DPENTOBI_BUILD_GUI=OFF) or name it "
+                       "with --pentobi-gtp\n")
+    ours = ours_command(args.ours)
+    level_option = next((o.split("=", 1)[1] for o in args.ours if o.startswith("level=")),
+                        "2")
+    print(f"Blokus Duo, {' '.join(args.ours)} against Pentobi: our score, 95% interval "
+          f"(Wilson)", flush=True)
+    for level in args.levels:
+        pentobi = [args.pentobi_gtp, *PENTOBI_ARGS, "--level", str(level)]
+        if args.twogtp and not args.direct:
+            folder = args.keep / f"level{level}" if args.keep else Path(tempfile.mkdtemp())
+            folder.mkdir(parents=True, exist_ok=True)
+            result = twogtp_match(args.twogtp, pentobi, ours, args.games, folder)
+        else:
+            from engines.players import parse_level
+            result = direct_match(args.pentobi_gtp, level, parse_level(level_option),
+                                  args.games, args.seed, args.jobs)
+        report(f"vs pentobi-gtp --level {level}", result)
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONHASHSEED", "0")
+    main()
