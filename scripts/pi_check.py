@@ -100,6 +100,8 @@ VENV_PYTHON = f"{PREFIX}/venv/bin/python"
 #: How long the simulated board plays before it is stopped, and how long a start may take.
 RUN_SECONDS = 5.0
 START_TIMEOUT = 120.0
+#: The loopback port the start-up check's web page is served on.
+WEB_PORT = 18080
 
 # --------------------------------------------------------------------------- output
 
@@ -629,8 +631,10 @@ def reap(pid: int, wait: float) -> tuple[int, object] | None:
 
 def check_start_up(profile: str = "kulami-sim") -> None:
     """How long a board takes to be ready (READY=1 on a socket of ours as NOTIFY_SOCKET,
-    as systemd hears it) and its peak memory over RUN_SECONDS of play, stopped by SIGTERM
-    as systemd stops it. Under qemu both include the emulator: a Pi's figures differ."""
+    as systemd hears it), that its web page answers (on the loopback: a chroot's user
+    has no right to port 80 without the unit's capability), and its peak memory over
+    RUN_SECONDS of play, stopped by SIGTERM as systemd stops it. Under qemu the times
+    and the memory include the emulator: a Pi's figures differ."""
     directories, cwd = service_directories()
     with tempfile.TemporaryDirectory() as folder, \
             tempfile.TemporaryFile(mode="w+") as output:
@@ -639,7 +643,8 @@ def check_start_up(profile: str = "kulami-sim") -> None:
         # The installed configuration wires a button to a GPIO pin, which a chroot does
         # not have: the settings' defaults instead, with no buttons.
         config = os.path.join(folder, "tabletop.toml")
-        Path(config).write_text("# make pi-check: the defaults, no buttons\n")
+        Path(config).write_text(f"# make pi-check: the defaults, no buttons\n[web]\n"
+                                f"host = \"127.0.0.1\"\nport = {WEB_PORT}\n")
         os.chmod(config, 0o644)
         notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         notify.bind(address)
@@ -659,7 +664,9 @@ def check_start_up(profile: str = "kulami-sim") -> None:
                     ready = time.monotonic() - start
             except socket.timeout:
                 ended = reap(process.pid, 0)
+        page = ""
         if ready is not None:
+            page = web_page_game()
             ended = reap(process.pid, RUN_SECONDS)
         stopping = time.monotonic()
         if ended is None:
@@ -678,11 +685,24 @@ def check_start_up(profile: str = "kulami-sim") -> None:
     if ready is None:
         check(f"start-up {profile}", False, f"no READY=1 (exit {code}){tail}")
         return
-    clean = code == 0 and not any("Traceback" in line for line in log)
+    clean = (code == 0 and not any("Traceback" in line for line in log)
+             and page == profile.removesuffix("-sim"))
     check(f"start-up {profile}", clean,
-          f"READY=1 after {ready:.1f} s, max RSS {usage.ru_maxrss / 1024:.0f} MiB "
-          f"(qemu included), exit {code} {stop_s:.1f} s after SIGTERM"
-          + ("" if clean else tail))
+          f"READY=1 after {ready:.1f} s, web page: {page or 'no answer'}, max RSS "
+          f"{usage.ru_maxrss / 1024:.0f} MiB (qemu included), exit {code} {stop_s:.1f} s "
+          f"after SIGTERM" + ("" if clean else tail))
+
+
+def web_page_game() -> str:
+    """The game the board's web page says it shows, or why it does not answer."""
+    import json
+    import urllib.request
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{WEB_PORT}/api/state",
+                                    timeout=30) as answer:
+            return json.loads(answer.read()).get("game", "no game")
+    except (OSError, ValueError) as error:
+        return f"no answer ({error})"
 
 
 def main_inside(args: argparse.Namespace) -> int:
