@@ -389,3 +389,35 @@ def test_a_finished_game_is_resumed_to_show_its_end_unless_asked_not_to(tmp_path
     fresh = start(finished=False)
     assert not fresh.resumed and texts(fresh) == []
     assert fresh.store.current.name == "000002-kulami.sgf"
+
+
+# --- a seat played from a browser -------------------------------------------------------
+def test_a_remote_move_is_lit_only_at_its_turn_and_only_when_legal():
+    game = session(seats={"b": "person", "w": "remote"})
+    table = Board(game)
+    game.remote_move("w", "d4")  # red's turn: not the browser's
+    assert game.pending is None and game.message_kind == "error"
+    table.place("d4")
+    assert texts(game) == ["d4"] and "comes from the web page" in game.message
+    game.remote_move("b", "d7")  # not the seat the browser holds
+    assert game.pending is None and "not red's move" in game.message
+    game.remote_move("w", "zz9")
+    assert game.pending is None and game.message_kind == "error"
+    game.remote_move("w", "d7")
+    assert str(game.pending) == "d7" and game.state == State.PLACING
+    assert game.scene().roles()["d7"] == "suggestion"
+    table.place("d7")
+    assert texts(game) == ["d4", "d7"] and game.pending is None
+
+
+def test_a_move_declines_a_takeback_on_offer_and_nobody_accepts_their_own():
+    game = session(seats={"b": "person", "w": "remote"})
+    table = Board(game)
+    table.place("d4")
+    game.offer_takeback("w")
+    assert game.offer == "w" and game.status().offer == "w"
+    game.accept_takeback("w")  # the offerer's own offer
+    assert texts(game) == ["d4"]
+    game.remote_move("w", "d7")
+    table.place("d7")
+    assert texts(game) == ["d4", "d7"] and game.offer is None  # the move declined it
