@@ -15,6 +15,18 @@ from firmware import wire
 FIRMWARE = ["tt_codec.py", "tt_device.py", "tt_hw.py", "tt_main.py", "tt_board.py",
             "tt_selftest.py", "main.py"]
 
+#: The host's end of the serial link, as both scripts below stand it in.
+LINK = """
+class Link:
+    def __init__(self):
+        self.incoming, self.written = b"", bytearray()
+    def read(self):
+        data, self.incoming = self.incoming, b""
+        return data
+    def write(self, data):
+        self.written.extend(data)
+"""
+
 SCRIPT = """
 import wire, tt_device
 
@@ -25,15 +37,7 @@ class Scanner:
     def scan(self, out):
         out[:] = self.states
 
-class Link:
-    def __init__(self):
-        self.incoming, self.written = b"", bytearray()
-    def read(self):
-        data, self.incoming = self.incoming, b""
-        return data
-    def write(self, data):
-        self.written.extend(data)
-
+""" + LINK + """
 class Clock:
     now = 2 ** 32 - 200
     def ms(self):
@@ -90,15 +94,7 @@ class Hall(tt_hw.HallSensors):
         for channel in range(6):
             out[channel] = self.state(self.readings[channel])
 
-class Link:
-    def __init__(self):
-        self.incoming, self.written = b"", bytearray()
-    def read(self):
-        data, self.incoming = self.incoming, b""
-        return data
-    def write(self, data):
-        self.written.extend(data)
-
+""" + LINK + """
 class Clock:
     now = 1000
     def ms(self):
