@@ -4,10 +4,12 @@ per move at each level; for Blokus Duo, matches against Pentobi's GTP engine at 
 lowest levels when ``pentobi-gtp`` is on the PATH.
 
 Run from the repository:
-``.venv/bin/python -m bench.strength [GAME ...] [--games N] [--pairs 4:1 ...]``.
+``.venv/bin/python -m bench.strength [GAME ...] [--games N] [--pairs 4:1 max:3=80 ...]``.
 Every game of ``app.games.GAMES`` by default, so a game joins the table once registered,
 and every pair of :data:`PAIRS` unless ``--pairs`` names some (``max`` for the strongest).
-Each match plays ``--games`` games (half with each colour); a draw counts half a win.
+Each match plays ``--games`` games a pair (half with each colour), or the number a pair
+names after ``=``; a draw counts half a win. The README's table comes from
+``nice .venv/bin/python -m bench.strength GAME --games 40`` for each game.
 The interval is Wilson's score interval, right for win rates near 0 or 1 where the
 normal approximation is not. Level 1 plays at random: matches against it are the
 matches against a random player. Times are wall-clock seconds per move on this
@@ -149,21 +151,37 @@ def report(label: str, score: float, games: int) -> None:
           f"({score:g} of {games})", flush=True)
 
 
-def pair(text: str) -> tuple[int, int]:
-    """An argparse type: ``STRONG:WEAK`` levels, ``max`` allowed."""
-    strong, sep, weak = text.partition(":")
+def pair(text: str) -> tuple[int, int] | tuple[int, int, int]:
+    """An argparse type: ``STRONG:WEAK`` levels, ``max`` allowed, and after ``=`` the
+    games of that match (``max:3=80``) where it plays other than ``--games``."""
+    levels, equals, count = text.partition("=")
+    strong, sep, weak = levels.partition(":")
     if not sep:
-        raise argparse.ArgumentTypeError(f"expected two levels as STRONG:WEAK, not {text!r}")
-    return level_argument(strong), level_argument(weak)
+        raise argparse.ArgumentTypeError(
+            f"expected two levels as STRONG:WEAK[=GAMES], not {text!r}")
+    if not equals:
+        return level_argument(strong), level_argument(weak)
+    if not count.isdigit() or not int(count):
+        raise argparse.ArgumentTypeError(f"the games of {levels} are a number, not {count!r}")
+    return level_argument(strong), level_argument(weak), int(count)
+
+
+def game_name(text: str) -> str:
+    """An argparse type: a registered game (argparse's ``choices`` would refuse the
+    empty list that means every game)."""
+    if text not in GAMES:
+        raise argparse.ArgumentTypeError(f"no game {text!r}: {', '.join(GAMES)}")
+    return text
 
 
 def bench_game(game: str, games: int, seed: int, pairs=PAIRS) -> None:
     print(f"{game}: win rate of the first named, 95% interval (Wilson)", flush=True)
     times: dict[int, list[float]] = defaultdict(list)
-    for strong, weak in pairs:
+    for strong, weak, *count in pairs:
+        played = count[0] if count else games
         first = EnginePlayer(strong, seed + strong, times[strong])
         second = EnginePlayer(weak, seed + 10 + weak, times[weak])
-        report(f"{first.name} vs {second.name}", match(game, first, second, games), games)
+        report(f"{first.name} vs {second.name}", match(game, first, second, played), played)
     if game == "blokus-duo":
         bench_pentobi(games, seed, times)
     print(f"  {'time a move (s)':<22} {'mean':>6} {'median':>7} {'max':>6} "
@@ -195,12 +213,14 @@ def bench_pentobi(games: int, seed: int, times: dict) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("games", nargs="*", metavar="GAME",
+    parser.add_argument("games", nargs="*", metavar="GAME", type=game_name,
                         help=f"games to measure (default: all, {', '.join(GAMES)})")
-    parser.add_argument("--games", dest="count", type=int, default=20,
-                        help="games per match (default: 20; 2 for a quick look)")
-    parser.add_argument("--pairs", type=pair, nargs="+", default=PAIRS, metavar="S:W",
-                        help="the matches, as levels STRONG:WEAK (default: each level "
+    parser.add_argument("--games", dest="count", type=int, default=40,
+                        help="games per match, half with each colour (default: 40; 2 "
+                             "for a quick look)")
+    parser.add_argument("--pairs", type=pair, nargs="+", default=PAIRS, metavar="S:W[=N]",
+                        help="the matches, as levels STRONG:WEAK, each with its own "
+                             "number of games after = if given (default: each level "
                              "against the one below and against level 1)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the players")
     args = parser.parse_args(argv)
