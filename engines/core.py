@@ -454,6 +454,14 @@ class Board(ABC):
         """Play ``move`` for the player to move; refuse an illegal one untouched."""
         if not self.is_legal(move):
             raise IllegalMoveError(self.illegal_reason(move))
+        self.push_legal(move)
+
+    def push_legal(self, move: Hashable) -> None:
+        """Play ``move``, one of :attr:`legal_moves` of this very position, without
+        asking again whether it is legal: the search's walks push only moves it has
+        listed, and in a game like Akron the check costs as much as listing them. An
+        illegal move given here corrupts the position: anything read from outside
+        goes through :meth:`push`."""
         self._apply(move)
         self.move_stack.append(move)
         self._movers.append(self._turn)

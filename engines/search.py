@@ -198,7 +198,7 @@ def _walk(board: Board, root: Node, policy: Policy, rng: random.Random) -> None:
                 child.visits = policy.prior_visits
                 child.wins = policy.prior_visits * policy.prior_value * math.sqrt(prior)
             node.children.append(child)
-            board.push(move)
+            board.push_legal(move)
             pushed += 1
             path.append(child)
             node = child
@@ -206,7 +206,7 @@ def _walk(board: Board, root: Node, policy: Policy, rng: random.Random) -> None:
         if not node.children:
             break
         node = node.best_child(prior_weight)
-        board.push(node.move)
+        board.push_legal(node.move)
         pushed += 1
         path.append(node)
     outcome = board.outcome()

@@ -1,6 +1,7 @@
 """The board protocol itself: the turn as state, the pass move, errors, creation hooks."""
 
 import dataclasses
+import random
 
 import pytest
 
@@ -240,3 +241,20 @@ def test_the_turn_is_handed_only_where_each_player_keeps_their_own_pieces():
     with pytest.raises(EngineError, match="it is b's turn, not w's"):
         kulami.hand_turn("w")
     assert kulami.turn == "b"
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_push_legal_plays_a_listed_move_as_push_does_without_asking_again(game):
+    # The search's walks push only moves they listed: the same position, turn and moves.
+    rng = random.Random(5)
+    checked, trusted = new_game(game), new_game(game)
+    for _ in range(12):
+        if checked.is_game_over():
+            break
+        move = rng.choice(list(checked.legal_moves))
+        checked.push(move)
+        trusted.push_legal(move)
+        assert trusted.turn == checked.turn and trusted.move_stack == checked.move_stack
+        assert trusted.sensor_view() == checked.sensor_view()
+        assert list(trusted.legal_moves) == list(checked.legal_moves)
+    assert len(trusted.move_stack) >= 2
