@@ -13,6 +13,7 @@ from engines.akron.board import SUPPLY, AkronBoard, Movement, Placement
 from engines.akron.geometry import INDEX
 from engines.core import PASS
 from engines.errors import EngineError, IllegalMoveError, InvalidMoveError
+from engines.players import GREEDY, choose_move
 
 
 def balls(b: str = "", w: str = "") -> dict[str, str]:
@@ -393,3 +394,22 @@ def test_every_movement_listed_is_the_rule_sheets_over_random_games(seed):
                     assert targets(board, name) == reference_targets(board, name), (
                         name, [str(m) for m in board.move_stack])
         board.push(rng.choice(list(board.legal_moves)))
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_the_win_read_from_the_grid_layout_is_the_chain_the_board_draws(seed):
+    """The board checks the win at every node of the search with one closure of bit
+    shifts (engines/akron/distance.py); the chain it draws at the end comes from its
+    visible groups: over games of the greedy level the two agree for both players, to
+    the win."""
+    board, rng = AkronBoard(), random.Random(seed)
+    joined = 0
+    while len(board.move_stack) < 200:
+        for player in "bw":
+            joins = board.position.layout.joins(player)
+            assert joins == bool(board.winning_chain(player)), [str(m) for m in board.move_stack]
+            joined += joins
+        if board.is_game_over():
+            break
+        board.push(choose_move(board, GREEDY, rng))
+    assert joined

@@ -37,9 +37,11 @@ from __future__ import annotations
 import random
 from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
+from engines.akron.distance import Layout
 from engines.akron.geometry import (ABOVE, AT, BELOW, COLUMNS, EDGES, GRID, HOLE_MASK,
                                     HOLES, HOLES_UNDER, INDEX, LEVEL, NAMES, OVER,
                                     PLAYER_SIDES, POINTS, parse_point, points_of)
@@ -76,17 +78,30 @@ class Movement:
 
 
 class _Position:
-    """What one position implies, worked out once: the filled points, the covered balls,
-    the playable points and each player's visible groups."""
-
-    __slots__ = ("occupied", "covered", "playable", "_groups", "_own")
+    """What one position implies, worked out once and only when asked: the filled
+    points, the covered balls, the playable points, each player's visible groups, and
+    the position in the grid layout of :mod:`.distance` (where the win is one closure
+    of bit shifts: the search asks for it at every node)."""
 
     def __init__(self, own: Mapping[str, int]) -> None:
         self._own = dict(own)  # the board changes its own dict in place
-        self.occupied = occupied = own["b"] | own["w"]
-        self.covered = covered_by(occupied)
-        self.playable = playable_points(occupied)
+        self.occupied = own["b"] | own["w"]
         self._groups: dict[str, list[int]] = {}
+        #: Each group's reach (:func:`.rules.reach_of`), as the balls' destinations
+        #: are asked for.
+        self.reaches: dict[str, dict[int, tuple[int, int]]] = {"b": {}, "w": {}}
+
+    @cached_property
+    def covered(self) -> int:
+        return covered_by(self.occupied)
+
+    @cached_property
+    def playable(self) -> int:
+        return playable_points(self.occupied)
+
+    @cached_property
+    def layout(self) -> Layout:
+        return Layout(self._own["b"], self._own["w"])
 
     def groups(self, player: str) -> list[int]:
         """``player``'s visible groups, as masks."""
@@ -261,7 +276,8 @@ class AkronBoard(Board):
         """The points the ball at ``source`` may move to, as a mask."""
         position = self.position
         return destinations(source, self._own[player], position.occupied,
-                            position.groups(player), position.playable)
+                            position.groups(player), position.playable,
+                            position.reaches[player])
 
     def moves_from(self, hole: str) -> Iterator[Movement]:
         """The legal moves of the ball in ``hole`` (a point name: any level)."""
@@ -396,7 +412,7 @@ class AkronBoard(Board):
         """The player to move, when their visible chain joins their sides now."""
         if self._winner_at != self._changes:
             self._winner, self._winner_at = None, self._changes
-            if self.winning_chain(self.turn):
+            if self.position.layout.joins(self.turn):
                 self._winner = self.turn
         return self._winner
 

@@ -58,7 +58,7 @@ def play_out(own: dict[str, int], supply: dict[str, int], turn: str, passes: int
             # as a uniform choice among every action would add one.
             if random_bits(16) % (len(holes) + len(sources)) < len(holes):
                 action = (None, choice(holes))
-        playable = None
+        playable, reaches = None, {}
         while sources and action is None:
             index = random_bits(16) % len(sources)
             source = sources[index]
@@ -66,7 +66,7 @@ def play_out(own: dict[str, int], supply: dict[str, int], turn: str, passes: int
             sources.pop()
             if playable is None:
                 playable = playable_points(occupied)
-            targets = destinations(source, mine, occupied, found, playable)
+            targets = destinations(source, mine, occupied, found, playable, reaches)
             if targets:
                 action = (source, choice(points_of(targets)))
         if action is None and supply[turn] and empty_holes:

@@ -86,39 +86,50 @@ def drop_chain(point: int, occupied: int) -> list[int]:
     return chain
 
 
+def reach_of(group: int) -> tuple[int, int]:
+    """The points some ball of ``group`` touches, and the points two or more of its
+    balls touch: together they say what the group touches without any one ball."""
+    once = twice = 0
+    for point in points_of(group):
+        touching = TOUCHING_AT[point]
+        twice |= once & touching
+        once |= touching
+    return once, twice
+
+
 def destinations(source: int, mine: int, occupied: int, mine_groups: list[int],
-                 playable: int) -> int:
+                 playable: int, reaches: dict[int, tuple[int, int]] | None = None) -> int:
     """The points the ball at ``source`` may move to, as a mask: playable points that
     touch a ball of its group and rest neither on its place nor on the place of a ball
     that drops. ``mine`` are the mover's balls, ``mine_groups`` their visible groups
-    in this position.
+    in this position; ``reaches`` keeps each group's :func:`reach_of` for the next
+    ball of the same position (the search asks this for every ball it may move).
 
     A drop never helps the move's connection: the mover's own balls that drop are no
     link of the group's paths, yet every dropping ball still stands where it was for
     covering and cutting, as on the board before the move. So the group differs from
     the position's only when one of the mover's balls drops, and only then is it worked
-    out again (rarely: the search asks this for every ball it may move)."""
-    gone = 0
+    out again (rarely)."""
+    gone = barred = 0
     for point in drop_chain(source, occupied):
         gone |= 1 << point
-    group = 0
+        barred |= ABOVE[point]
     if gone & mine:
-        group = group_of(source, mine & ~gone, occupied, covered_by(occupied))
+        once, twice = reach_of(group_of(source, mine & ~gone, occupied,
+                                        covered_by(occupied)))
     else:
-        for candidate in mine_groups:
-            if candidate >> source & 1:
-                group = candidate
-                break
-    group &= ~(1 << source)
-    near = 0
-    for point in points_of(group):
-        near |= TOUCHING_AT[point]
-    barred = (1 << source) | gone
-    targets = 0
-    for target in points_of(near & playable):
-        if not BELOW[target] & barred:
-            targets |= 1 << target
-    return targets
+        group = next((candidate for candidate in mine_groups if candidate >> source & 1), 0)
+        if reaches is None:
+            once, twice = reach_of(group)
+        else:
+            if group not in reaches:
+                reaches[group] = reach_of(group)
+            once, twice = reaches[group]
+    # What the other balls of the group touch: all the group touches but the source's
+    # own contacts, save those another ball shares.
+    own = TOUCHING_AT[source]
+    near = (once & ~own) | (twice & own)
+    return near & playable & ~ABOVE[source] & ~barred
 
 
 def move_ball(own: dict[str, int], player: str, source: int, target: int) -> None:
@@ -133,4 +144,4 @@ def move_ball(own: dict[str, int], player: str, source: int, target: int) -> Non
 
 
 __all__ = ["covered_by", "destinations", "drop_chain", "group_of", "groups", "move_ball",
-           "playable_points", "visible_neighbours"]
+           "playable_points", "reach_of", "visible_neighbours"]
