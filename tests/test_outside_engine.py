@@ -22,6 +22,7 @@ from app.table.outside_engine import DEFAULT_TIMEOUT_S, EngineCommand, OutsideEn
 from app.table.session import Session, State
 from app.table.store import RecordStore
 from app.table.thinker import InlineThinker, Thinker
+from engines.players import engine_name
 from tests.hands import Board
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -107,6 +108,8 @@ def test_the_outside_engines_move_is_lit_and_counts_once_a_person_places_it(
     assert received(log)[1:] == ["clear_board", "play b a1", "genmove w"]
     table.place(str(reply))
     assert [str(m) for m in game.board.move_stack] == ["a1", str(reply)]
+    # The record names the program that played the engine's seat, as configured.
+    assert recorded_players(store) == {"w": str(standin(log))}
     mine = next(str(m) for m in game.board.legal_moves)
     table.place(mine)
     # Only what is new is told: no clear_board, no replay.
@@ -116,6 +119,12 @@ def test_the_outside_engines_move_is_lit_and_counts_once_a_person_places_it(
     assert "stand-in engine started" in caplog.text
     out, err = capfd.readouterr()
     assert "stand-in engine started" not in out + err
+
+
+def recorded_players(store):
+    """The players the game's record names (``PB``/``PW``), by colour."""
+    return dict(new_game("kulami").record_format.read_game(
+        store.current.read_text(encoding="utf-8")).players)
 
 
 def _after(moves, game="kulami"):
@@ -157,8 +166,12 @@ def test_a_failing_outside_engine_is_one_line_and_our_engine_plays_on(
     assert game.scene().lights[str(game.pending)].role == "suggestion"
     (pid,) = pids(log)
     assert gone(pid)
-    # From then on our own engine plays this game: the program is not asked again.
+    # From then on our own engine plays this game: the program is not asked again, and
+    # the record names both.
     table.place(str(game.pending))
+    assert recorded_players(store) == {
+        "w": f"{standin(log, mode, timeout=1.0 if mode == 'hang' else 20.0)}, then "
+             f"{engine_name(game.level)}"}
     mine = next(str(m) for m in game.board.legal_moves)
     table.place(mine)
     assert game.pending == ours(["a1", str(ours(["a1"])), mine])

@@ -14,6 +14,7 @@ from hypothesis import given, settings, strategies as st
 from app.games import new_game
 from app.table import store
 from app.table.store import SEAT_KINDS, RecordStore, default_data_dir, write_atomically
+from engines.players import engine_name
 
 
 def kulami(*moves):
@@ -159,6 +160,7 @@ class Players:
     def __init__(self, seats=None, level=2, seed=7):
         self.seats = seats or {"b": "person", "w": "engine"}
         self.level, self.seed = level, seed
+        self.engine_name = engine_name(level)
 
 
 @settings(max_examples=60, deadline=None)

@@ -394,6 +394,16 @@ class OutsideEngines(Thinker):
         thought.failure = line
         thought.run(board, level, rng)  # our own search, with the same progress and cancel
 
+    def player_name(self, game: str, level: int) -> str:
+        """The outside engine's command line where the configuration names one for
+        ``game``, and our own engine after it once it failed in this game: the record
+        says who played."""
+        own = self.fallback.player_name(game, level)
+        if game not in self.commands:
+            return own
+        outside = str(self.commands[game])
+        return f"{outside}, then {own}" if game in self.failed else outside
+
     def _client(self, game: str) -> GtpClient:
         if self._closed:
             raise Cancelled

@@ -332,6 +332,11 @@ class Session:
         return []
 
     @property
+    def engine_name(self) -> str:
+        """How the record names the engine's seats (the store reads it at each save)."""
+        return self.thinker.player_name(self.board.game, self.level)
+
+    @property
     def faults(self) -> Mapping[str, str]:
         """Holes whose sensors are being ignored just now -> the problem."""
         return self.pipeline.quarantined

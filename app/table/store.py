@@ -46,7 +46,6 @@ from app import games
 from app.errors import describe
 from app.textfile import decode
 from engines import Board, EngineError, Option, OptionError, RecordError, sgf
-from engines.players import engine_name
 
 log = logging.getLogger(__name__)
 
@@ -130,6 +129,8 @@ class Players(Protocol):
     seats: Mapping[str, str]
     level: int
     seed: int
+    #: How the record names the engine's seats (an outside engine's own command line).
+    engine_name: str
 
 
 @dataclass(frozen=True)
@@ -262,7 +263,7 @@ class RecordStore:
         table, names = {}, {}
         if self.players is not None:
             players = self.players
-            names = {colour: engine_name(players.level)
+            names = {colour: players.engine_name
                      for colour, kind in players.seats.items() if kind == "engine"}
             table.update(SEATB=[players.seats["b"]], SEATW=[players.seats["w"]],
                          LEVEL=[str(players.level)], SEED=[str(players.seed)])

@@ -24,7 +24,7 @@ import threading
 from collections.abc import Hashable
 
 from engines.core import Board
-from engines.players import choose_move
+from engines.players import choose_move, engine_name
 
 log = logging.getLogger(__name__)
 
@@ -101,6 +101,11 @@ class Thinker:
                                   name="engine", daemon=True)
         worker.start()
         return thought
+
+    def player_name(self, game: str, level: int) -> str:
+        """How the records of ``game`` name the engine player: our own engine at
+        ``level``."""
+        return engine_name(level)
 
     def new_game(self) -> None:
         """A new game begins at the table (nothing to do for our own search)."""
