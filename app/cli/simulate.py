@@ -39,7 +39,7 @@ from app.games import game as game_info
 from app.cli.terminal import render, wants_colour
 from app.table import texts
 from engines.errors import EngineError, TabletopError
-from engines.players import DEFAULT_LEVEL, LEVELS, choose_move, level_argument
+from engines.players import DEFAULT_LEVEL, LEVELS, choose_move, engine_name, level_argument
 
 log = logging.getLogger(__name__)
 
@@ -217,7 +217,8 @@ def pictures(board, args) -> int:
         store = RecordStore(data, profile=f"{board.game}-sim")
         # The record says who plays, as a session's own does: resumed or loaded, the
         # game keeps these seats, level and seed.
-        store.players = SimpleNamespace(seats=_seats(args), level=args.level, seed=seed)
+        store.players = SimpleNamespace(seats=_seats(args), level=args.level, seed=seed,
+                                        engine_name=engine_name(args.level))
         record = store.start(board)
         clock = _Clock()
         simulator = Simulator(Choice(board.game, dict(board.options), _seats(args),
