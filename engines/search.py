@@ -17,8 +17,12 @@ child only every so often, in the order of the priors. A policy may also start e
 child as if already visited a few times (``prior_visits``) at a value that grows with
 its prior, so that the search leaves the moves the policy likes best only on the
 evidence of its playouts (Blokus Duo, where a good prior is worth more than a few
-hundred noisy playouts); the other games start their children empty. Turns need not
-alternate: each node knows who moved into it.
+hundred noisy playouts); the other games start their children empty. A policy whose
+value is an evaluation rather than a random game's result may also have each node keep
+the minimax of the values found below it and mix it into the selection
+(``minimax_weight``: Akron, where a refutation a few plies down should count at once
+rather than after enough walks to outweigh the average); the other games select by the
+average alone. Turns need not alternate: each node knows who moved into it.
 
 Budgets: ``playouts`` (the node budget: walks from the root, deterministic for a seeded
 ``rng``) and ``seconds`` (a clock, for a cap); at least one is given. ``progress`` is
@@ -68,6 +72,10 @@ class Policy:
     #: A game's own cap on the seconds of one search, below ``engines.players``'
     #: ``MOST_SECONDS`` (``None``: that cap alone).
     most_seconds: float | None = None
+    #: Implicit minimax backups: the share of a child's selection value that is the
+    #: minimax of the values found below it (the rest is their average; 0: the
+    #: average alone).
+    minimax_weight: float = 0.0
 
     def value(self, board: Board, rng: random.Random) -> float:
         """The result for ``b`` of the position played out: 1 a win, 0 a loss, ½ a draw
@@ -108,11 +116,14 @@ _DEFAULT = Policy()
 class Node:
     """One position of the tree: reached by ``move``, played by ``mover``."""
 
-    __slots__ = ("move", "mover", "visits", "wins", "children", "untried", "prior")
+    __slots__ = ("move", "mover", "visits", "wins", "children", "untried", "prior",
+                 "minimax")
 
     def __init__(self, move: Hashable | None, mover: str | None, prior: float = 0.0):
         self.move, self.mover, self.prior = move, mover, prior
         self.visits, self.wins = 0, 0.0
+        #: The minimax of the values below, for ``mover`` (with ``minimax_weight``).
+        self.minimax = 0.5
         self.children: list[Node] = []
         #: Moves not expanded yet, with their priors, the next to expand last.
         self.untried: list[tuple[Hashable, float]] | None = None
@@ -131,9 +142,19 @@ class Node:
             return False
         return widening is None or len(self.children) < 1 + widening * math.sqrt(self.visits)
 
-    def best_child(self, prior_weight: float) -> "Node":
+    def best_child(self, prior_weight: float, minimax_weight: float = 0.0) -> "Node":
         log_visits = math.log(self.visits)
         best, best_score = None, -1.0
+        if minimax_weight:
+            average = 1.0 - minimax_weight
+            for child in self.children:
+                visits = child.visits
+                score = (average * child.wins / visits + minimax_weight * child.minimax
+                         + EXPLORATION * math.sqrt(log_visits / visits)
+                         + prior_weight * child.prior / (visits + 1))
+                if score > best_score:
+                    best, best_score = child, score
+            return best
         for child in self.children:
             visits = child.visits
             score = (child.wins / visits + EXPLORATION * math.sqrt(log_visits / visits)
@@ -186,6 +207,7 @@ def _walk(board: Board, root: Node, policy: Policy, rng: random.Random) -> None:
     """Select down the tree, grow one child, play out, count the result up the path."""
     node, path, pushed = root, [root], 0
     widening, prior_weight = policy.widening, policy.prior_weight
+    minimax_weight = policy.minimax_weight
     while True:
         if board.is_game_over():
             break
@@ -205,7 +227,7 @@ def _walk(board: Board, root: Node, policy: Policy, rng: random.Random) -> None:
             break
         if not node.children:
             break
-        node = node.best_child(prior_weight)
+        node = node.best_child(prior_weight, minimax_weight)
         board.push_legal(node.move)
         pushed += 1
         path.append(node)
@@ -217,3 +239,16 @@ def _walk(board: Board, root: Node, policy: Policy, rng: random.Random) -> None:
         visited.visits += 1
         if visited.mover is not None:
             visited.wins += value_b if visited.mover == "b" else 1.0 - value_b
+    if minimax_weight:
+        _back_up_minimax(path, value_b)
+
+
+def _back_up_minimax(path: list[Node], value_b: float) -> None:
+    """The leaf's value, then each node's best child's minimax for the player choosing
+    there, up the path (the root's own is never read)."""
+    leaf = path[-1]
+    leaf.minimax = value_b if leaf.mover == "b" else 1.0 - value_b
+    for node in reversed(path[1:-1]):
+        chooser = node.children[0].mover
+        best = max(child.minimax for child in node.children)
+        node.minimax = best if chooser == node.mover else 1.0 - best

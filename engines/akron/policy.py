@@ -1,15 +1,23 @@
 """Akron's search policy: positions valued, and moves looked at first, by connection
-distance on the holes.
+distance over the whole pyramid (:mod:`.distance`).
 
-The distance of a player is how many more balls they need, at the least, in the holes
-for a path of holes between their sides: a hole holding their ball costs nothing, an
-empty hole one, a hole holding the opponent's ball is a wall. It reads only the board
-level, where most of a game's chains run; what happens above it, the search sees
-through the moves it tries.
-The empty holes on a shortest path of the mover are where their chain is built, those
-on a shortest path of the opponent where it is cut: a ball added or moved to such a
-hole scores by both, more for the mover's own path. A ball moved out of a hole on its
-own shortest path scores less, and a move onto the pile the least.
+The distance of a player is how many more balls they need, at the least, for a visible
+chain between their sides: their own visible balls cost nothing, a playable point one,
+the opponent's balls and the points not yet playable are walls, and the contacts an
+overpass cuts are no contacts. It sees the chains that run above the board (a level-2
+ball bridging two holes diagonally apart) and the ones an overpass or a covering ball
+breaks, which a distance on the holes alone misses once the holes fill up.
+
+The points on a shortest path of the mover are where their chain is built, those on a
+shortest path of the opponent where it is cut: a ball added or moved to such a point
+scores by both, more for the mover's own path, whatever its level. A ball moved off its
+own shortest path scores less; a move on neither path scores nothing, or a little for
+a point above the board (it may cut or cover what the paths do not see).
+
+Values are evaluations, not random games' results, so each node also keeps the minimax
+of the values below it, and the selection mixes it in (``minimax_weight``): a reply
+that refutes a move counts at once, rather than after the walks through that move's
+other replies have been outweighed.
 """
 
 from __future__ import annotations
@@ -18,26 +26,22 @@ import math
 from collections.abc import Hashable, Sequence
 
 from engines.akron.board import Movement, Placement
-from engines.akron.geometry import EDGES, LEVEL, PLAYER_SIDES, SIDE, points_of
+from engines.akron.distance import GRID_BIT, WALL, Layout
+from engines.akron.geometry import LEVEL
 from engines.core import other
-from engines.paths import WALL, shortest_chains
 from engines.search import Policy, result_for_b
 
-#: Each hole's neighbours on the board level (beside it, two grid steps away).
-_HOLE_NEIGHBOURS = tuple(
-    tuple(y2 * SIDE + x2 for x2, y2 in ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1))
-          if 0 <= x2 < SIDE and 0 <= y2 < SIDE)
-    for y in range(SIDE) for x in range(SIDE))
+
+def layout_of(board) -> Layout:
+    """The board's position in the grid layout the distances work on (worked out once a
+    position: the board's win check has usually asked for it already)."""
+    return board.position.layout
 
 
-def shortest_path_holes(board, player: str) -> tuple[int, set[int]]:
-    """``player``'s connection distance on the holes and the holes on their shortest
-    paths (hole indices), their own balls' included."""
-    seen = board.sensor_view()  # the balls in the holes
-    costs = [0 if seen.get(name) == player else WALL if name in seen else 1
-             for name in board.holes]
-    start, end = (points_of(EDGES[side]) for side in PLAYER_SIDES[player])
-    return shortest_chains(costs, start, end, _HOLE_NEIGHBOURS)
+def distances(board) -> tuple[int, int]:
+    """The connection distances of ``b`` and ``w`` (``WALL``: no path)."""
+    layout = layout_of(board)
+    return layout.distance("b"), layout.distance("w")
 
 
 class AkronPolicy(Policy):
@@ -46,25 +50,35 @@ class AkronPolicy(Policy):
     players' connection distances instead, the player to move counted half a ball
     ahead: a logistic estimate of the first player's chances."""
 
-    #: An evaluation and a step of the tree take about a third of a millisecond here:
-    #: some 1.5 s a move.
-    max_playouts = 4500
+    #: A walk costs about half a millisecond here, most of it listing and ranking the
+    #: moves of a node the search enters again: about a second a move.
+    max_playouts = 2000
     prior_weight = 1.0
-    #: How sharply a ball of distance turns into chances.
-    steepness = 0.8
-
+    #: Progressive widening: once balls move above the board a position has hundreds of
+    #: moves, most on neither player's shortest path; a node looks at those the priors
+    #: rank best and takes in more as its visits grow, so the search reads deeper along
+    #: the paths rather than one ply across every move.
+    widening = 1.5
+    #: The share of the minimax of the evaluations below a child in its selection value.
+    minimax_weight = 0.7
+    #: How sharply a ball of distance turns into chances: a ball ahead is worth 83%.
+    steepness = 1.6
+    #: A distance no path reaches counts as this many balls.
+    no_path = 40
     def value(self, board, rng) -> float:
         outcome = board.outcome()
         if outcome is not None:
             return result_for_b(outcome.winner)
-        ahead = shortest_path_holes(board, "w")[0] - shortest_path_holes(board, "b")[0]
+        b, w = distances(board)
+        ahead = min(w, self.no_path) - min(b, self.no_path)
         ahead += 0.5 if board.turn == "b" else -0.5
-        return 1.0 / (1.0 + math.exp(-self.steepness * max(-40.0, min(40.0, ahead))))
+        return 1.0 / (1.0 + math.exp(-self.steepness * ahead))
 
     def priors(self, board, moves: Sequence[Hashable]) -> Sequence[float]:
         mover = board.turn
-        _, own_path = shortest_path_holes(board, mover)
-        _, rival_path = shortest_path_holes(board, other(mover))
+        layout = layout_of(board)
+        _, own_path = layout.shortest(mover)
+        _, rival_path = layout.shortest(other(mover))
         priors = []
         for move in moves:
             if isinstance(move, Placement):
@@ -74,15 +88,12 @@ class AkronPolicy(Policy):
             else:  # the pass
                 priors.append(0.0)
                 continue
-            if LEVEL[target]:
-                priors.append(0.05)
-                continue
-            score = (0.6 if target in own_path else 0.0) + (0.4 if target in rival_path
-                                                             else 0.0)
-            if source is not None and source in own_path:
+            bit = GRID_BIT[target]
+            score = (0.6 if own_path & bit else 0.0) + (0.4 if rival_path & bit else 0.0)
+            if source is not None and own_path & GRID_BIT[source]:
                 score -= 0.3
-            priors.append(min(max(score, 0.0), 1.0))
+            priors.append(min(max(score, 0.05 if LEVEL[target] else 0.0), 1.0))
         return priors
 
 
-__all__ = ["AkronPolicy", "shortest_path_holes"]
+__all__ = ["AkronPolicy", "WALL", "distances", "layout_of"]
