@@ -11,7 +11,6 @@ on ``1c3``, ``1e3``, ``1c5`` and ``1e5``); ``b`` is white (south to north), ``w`
 
 from __future__ import annotations
 
-import heapq
 import random
 
 import pytest
@@ -19,9 +18,10 @@ import pytest
 from app.games import GAMES, new_game
 from engines.akron.board import AkronBoard, Placement
 from engines.akron.distance import WALL, from_grid, to_grid
-from engines.akron.geometry import NAMES, points_of
+from engines.akron.geometry import INDEX, NAMES, points_of
 from engines.akron.policy import AkronPolicy, distances, layout_of
 from engines.players import MAX_LEVEL, choose_move
+from engines.paths import shortest_chains
 from engines.search import Node, _back_up_minimax, policy_of, search
 
 
@@ -58,7 +58,7 @@ _SIDES = {"b": (lambda name: name[0] == "1" and name[2:] == "1",
 
 
 def reference(board: AkronBoard, player: str) -> tuple[int, set[str]]:
-    """The distance as the module states it, by Dijkstra over point names: own visible
+    """The distance as the module states it, by Dijkstra over the points: own visible
     balls cost nothing, playable points and own balls covered by an own ball one, the
     rest is no path; two balls are linked when the board says they touch, an empty point
     to whatever it would touch."""
@@ -81,33 +81,16 @@ def reference(board: AkronBoard, player: str) -> tuple[int, set[str]]:
             return board.touching(a, b)
         return True
 
-    costs = {name: cost(name) for name in NAMES}
-
-    def dijkstra(side):
-        best = {name: WALL for name in NAMES}
-        queue = [(costs[name], name) for name in NAMES if side(name) and costs[name] < WALL]
-        for reached, name in queue:
-            best[name] = reached
-        heapq.heapify(queue)
-        while queue:
-            reached, name = heapq.heappop(queue)
-            if reached > best[name]:
-                continue
-            for neighbour in _NEIGHBOURS[name]:
-                if costs[neighbour] < WALL and linked(name, neighbour):
-                    through = reached + costs[neighbour]
-                    if through < best[neighbour]:
-                        best[neighbour] = through
-                        heapq.heappush(queue, (through, neighbour))
-        return best
-
-    start, end = (dijkstra(side) for side in _SIDES[player])
-    totals = {name: start[name] + end[name] - costs[name] for name in NAMES
-              if start[name] < WALL and end[name] < WALL}
-    if not totals:
+    # Engines/paths.py's Dijkstra (ConHex's, nothing of the grid layout) over point
+    # indices, a point linked to those it touches in this position.
+    costs = [cost(name) for name in NAMES]
+    neighbours = [[INDEX[other] for other in _NEIGHBOURS[name]
+                   if costs[INDEX[other]] < WALL and linked(name, other)] for name in NAMES]
+    start, end = ([INDEX[name] for name in NAMES if side(name)] for side in _SIDES[player])
+    least, points = shortest_chains(costs, start, end, neighbours)
+    if least >= WALL:
         return WALL, set()
-    least = min(totals.values())
-    return least, {name for name, total in totals.items() if total == least}
+    return least, {NAMES[point] for point in points}
 
 
 @pytest.mark.parametrize("seed", range(3))
