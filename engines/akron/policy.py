@@ -51,7 +51,8 @@ class AkronPolicy(Policy):
     ahead: a logistic estimate of the first player's chances."""
 
     #: A walk costs about half a millisecond here, most of it listing and ranking the
-    #: moves of a node the search enters again: about a second a move.
+    #: moves of a node the search enters again: about a second a move on the machine of
+    #: the README's figures.
     max_playouts = 2000
     prior_weight = 1.0
     #: Progressive widening: once balls move above the board a position has hundreds of
