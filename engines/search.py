@@ -17,7 +17,8 @@ child only every so often, in the order of the priors. A policy may also start e
 child as if already visited a few times (``prior_visits``) at a value that grows with
 its prior, so that the search leaves the moves the policy likes best only on the
 evidence of its playouts (Blokus Duo, where a good prior is worth more than a few
-hundred noisy playouts); the other games start their children empty. A policy whose
+hundred noisy playouts, and Akron, whose evaluation alone moves little between
+neighbouring positions); the other games start their children empty. A policy whose
 value is an evaluation rather than a random game's result may also have each node keep
 the minimax of the values found below it and mix it into the selection
 (``minimax_weight``: Akron, where a refutation a few plies down should count at once

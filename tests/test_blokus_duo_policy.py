@@ -154,11 +154,13 @@ def test_the_blokus_playout_value_counts_the_winner_and_a_little_the_margin():
     assert wins and losses and min(wins) > 1 - policy.margin_weight > max(losses)
 
 
-def test_only_blokus_duo_starts_children_from_their_priors_and_caps_its_time():
+def test_blokus_duo_and_akron_start_children_from_their_priors_and_only_blokus_duo_caps():
     assert Policy.prior_visits == 0.0 and Policy.most_seconds is None
-    for game in ("kulami", "conhex", "akron"):
+    for game in ("kulami", "conhex"):
         policy = policy_of(new_game(game))
         assert policy.prior_visits == 0.0 and policy.most_seconds is None
+    policy = policy_of(new_game("akron"))
+    assert policy.prior_visits > 0 and policy.most_seconds is None
     policy = policy_of(new_game("blokus-duo"))
     assert policy.prior_visits > 0 and policy.most_seconds < 2.0 < MOST_SECONDS
 

@@ -60,6 +60,9 @@ class AkronPolicy(Policy):
     #: rank best and takes in more as its visits grow, so the search reads deeper along
     #: the paths rather than one ply across every move.
     widening = 1.5
+    #: A new child starts as if visited twice at a value that grows with its prior, so
+    #: the search leaves the moves on the paths only on the evidence of its walks.
+    prior_visits = 2.0
     #: The share of the minimax of the evaluations below a child in its selection value.
     minimax_weight = 0.7
     #: How sharply a ball of distance turns into chances: a ball ahead is worth 83%.
