@@ -145,20 +145,12 @@ class Node:
 
     def best_child(self, prior_weight: float, minimax_weight: float = 0.0) -> "Node":
         log_visits = math.log(self.visits)
+        average = 1.0 - minimax_weight
         best, best_score = None, -1.0
-        if minimax_weight:
-            average = 1.0 - minimax_weight
-            for child in self.children:
-                visits = child.visits
-                score = (average * child.wins / visits + minimax_weight * child.minimax
-                         + EXPLORATION * math.sqrt(log_visits / visits)
-                         + prior_weight * child.prior / (visits + 1))
-                if score > best_score:
-                    best, best_score = child, score
-            return best
         for child in self.children:
             visits = child.visits
-            score = (child.wins / visits + EXPLORATION * math.sqrt(log_visits / visits)
+            score = (average * child.wins / visits + minimax_weight * child.minimax
+                     + EXPLORATION * math.sqrt(log_visits / visits)
                      + prior_weight * child.prior / (visits + 1))
             if score > best_score:
                 best, best_score = child, score

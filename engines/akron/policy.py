@@ -26,7 +26,7 @@ import math
 from collections.abc import Hashable, Sequence
 
 from engines.akron.board import Movement, Placement
-from engines.akron.distance import GRID_BIT, WALL, Layout
+from engines.akron.distance import GRID_BIT, Layout
 from engines.akron.geometry import LEVEL
 from engines.core import other
 from engines.search import Policy, result_for_b
@@ -39,7 +39,7 @@ def layout_of(board) -> Layout:
 
 
 def distances(board) -> tuple[int, int]:
-    """The connection distances of ``b`` and ``w`` (``WALL``: no path)."""
+    """The connection distances of ``b`` and ``w`` (:data:`.distance.WALL`: no path)."""
     layout = layout_of(board)
     return layout.distance("b"), layout.distance("w")
 
@@ -69,6 +69,7 @@ class AkronPolicy(Policy):
     steepness = 1.6
     #: A distance no path reaches counts as this many balls.
     no_path = 40
+
     def value(self, board, rng) -> float:
         outcome = board.outcome()
         if outcome is not None:
@@ -100,4 +101,4 @@ class AkronPolicy(Policy):
         return priors
 
 
-__all__ = ["AkronPolicy", "WALL", "distances", "layout_of"]
+__all__ = ["AkronPolicy", "distances", "layout_of"]

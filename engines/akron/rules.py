@@ -98,12 +98,12 @@ def reach_of(group: int) -> tuple[int, int]:
 
 
 def destinations(source: int, mine: int, occupied: int, mine_groups: list[int],
-                 playable: int, reaches: dict[int, tuple[int, int]] | None = None) -> int:
+                 playable: int, reaches: dict[int, tuple[int, int]]) -> int:
     """The points the ball at ``source`` may move to, as a mask: playable points that
     touch a ball of its group and rest neither on its place nor on the place of a ball
     that drops. ``mine`` are the mover's balls, ``mine_groups`` their visible groups
-    in this position; ``reaches`` keeps each group's :func:`reach_of` for the next
-    ball of the same position (the search asks this for every ball it may move).
+    in this position; ``reaches`` keeps each group's :func:`reach_of` (fill it in,
+    empty at first) for the next ball of the same position (the search asks this for every ball it may move).
 
     A drop never helps the move's connection: the mover's own balls that drop are no
     link of the group's paths, yet every dropping ball still stands where it was for
@@ -119,12 +119,9 @@ def destinations(source: int, mine: int, occupied: int, mine_groups: list[int],
                                         covered_by(occupied)))
     else:
         group = next((candidate for candidate in mine_groups if candidate >> source & 1), 0)
-        if reaches is None:
-            once, twice = reach_of(group)
-        else:
-            if group not in reaches:
-                reaches[group] = reach_of(group)
-            once, twice = reaches[group]
+        if group not in reaches:
+            reaches[group] = reach_of(group)
+        once, twice = reaches[group]
     # What the other balls of the group touch: all the group touches but the source's
     # own contacts, save those another ball shares.
     own = TOUCHING_AT[source]
