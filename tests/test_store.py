@@ -81,6 +81,65 @@ def test_saves_are_fsynced_file_then_directory(tmp_path, monkeypatch):
     assert synced == [str(tmp_path / "game.sgf.tmp"), str(tmp_path)]
 
 
+def file_operations(monkeypatch):
+    """Log every os call through which the store changes what a power cut leaves
+    (creating a folder, syncing, renaming, linking, removing), each done for real and
+    logged once it returned, as ``(name, path, ...)``; a sync names what it synced."""
+    calls = []
+
+    def logged(name, real, paths=lambda *args: [Path(a) for a in args[:2]
+                                                if isinstance(a, (str, os.PathLike))]):
+        def call(*args, **kwargs):
+            result = real(*args, **kwargs)
+            calls.append((name, *paths(*args)))
+            return result
+        return call
+
+    monkeypatch.setattr(store.os, "fsync", logged(
+        "fsync", os.fsync, lambda fd: [Path(os.readlink(f"/proc/self/fd/{fd}"))]))
+    for name in ("mkdir", "rename", "replace", "link", "unlink"):
+        monkeypatch.setattr(store.os, name, logged(name, getattr(os, name)))
+    return calls
+
+
+def test_every_folder_the_store_creates_is_synced_into_its_parent_before_a_record_goes_in(
+        tmp_path, monkeypatch):
+    """A first game on a new desktop: neither the data folder nor its parent exists.
+    Each folder made is synced into its parent before the first record is renamed into
+    place, so a file system that writes folders in any order cannot lose the game."""
+    calls = file_operations(monkeypatch)
+    data = tmp_path / "share" / "tabletop"
+    records = RecordStore(data)
+    path = records.start(kulami())
+    made = [call[1] for call in calls if call[0] == "mkdir"]
+    assert made == [tmp_path / "share", data, data / "games"]
+    record_in_place = calls.index(("replace", path.with_name(path.name + ".tmp"), path))
+    for folder in made:
+        assert ("fsync", folder.parent) in calls[calls.index(("mkdir", folder)):
+                                                  record_in_place], folder
+
+
+def test_a_folder_whose_sync_failed_is_synced_before_the_next_save_succeeds(
+        tmp_path, monkeypatch):
+    """The folders were made but syncing their parent failed: they exist now, and are
+    synced all the same before a record is saved in them."""
+    clock = Clock()
+    data = tmp_path / "data"
+    state = failing(monkeypatch, errno.EIO)
+    records = RecordStore(data, clock=clock)
+    assert records.failure == f"cannot create {data / 'games'}: Input/output error"
+    assert (data / "games").is_dir()
+    board = kulami()
+    records.start(board)
+    state["failing"] = False
+    calls = file_operations(monkeypatch)
+    clock.now += store.RETRY_LONGEST_S
+    assert records.retry() is True and records.failure == ""
+    record_in_place = next(i for i, call in enumerate(calls) if call[0] == "replace")
+    assert {("fsync", tmp_path), ("fsync", data)} <= set(calls[:record_in_place])
+    assert records.current.read_text() == board.to_record()
+
+
 def test_resume_loads_the_newest_game(tmp_path):
     first = RecordStore(tmp_path)
     first.start(kulami("d4"))
@@ -119,6 +178,29 @@ def test_a_corrupt_record_is_reported_and_kept_aside(tmp_path, damage):
     assert not path.exists()
     assert path.name in resumed.problem and str(kept) in resumed.problem
     assert "\n" not in resumed.problem
+
+
+def test_a_record_set_aside_is_durable_in_corrupt_before_it_leaves_games(tmp_path,
+                                                                           monkeypatch):
+    """Moving a record between folders changes two folders, which a file system may write
+    in either order: its new name (the file and ``corrupt/`` synced) must be on disk
+    before its old name is removed, and the removal synced after."""
+    path = RecordStore(tmp_path).start(kulami("d4"))
+    path.write_text("damaged")
+    calls = file_operations(monkeypatch)
+    assert "kept as" in RecordStore(tmp_path).resume().problem
+    corrupt = tmp_path / "corrupt"
+    kept = corrupt / path.name
+    assert kept.read_text() == "damaged" and not path.exists()
+    arrives = next(i for i, call in enumerate(calls)
+                   if call[0] in ("link", "rename", "replace") and call[2] == kept)
+    leaves = next(i for i, call in enumerate(calls)
+                  if call[0] == "unlink" and call[1] == path
+                  or call[0] in ("rename", "replace") and call[1] == path)
+    assert ("fsync", kept) in calls[arrives:leaves]
+    assert ("fsync", corrupt) in calls[arrives:leaves]
+    assert ("fsync", path.parent) in calls[leaves:]
+    assert ("fsync", tmp_path) in calls[calls.index(("mkdir", corrupt)):arrives]
 
 
 def test_undecodable_bytes_are_a_corrupt_record(tmp_path):
@@ -451,14 +533,14 @@ def test_a_new_game_while_saves_fail_keeps_both_games(tmp_path, monkeypatch):
 
 
 def test_a_data_folder_that_cannot_be_made_is_a_failure_not_a_crash(tmp_path, monkeypatch):
-    real_mkdir = Path.mkdir
+    real_mkdir = os.mkdir
 
-    def mkdir(self, *args, **kwargs):
-        if self.name == "games":
+    def mkdir(path, *args, **kwargs):
+        if Path(path).name == "games":
             raise OSError(errno.EROFS, os.strerror(errno.EROFS))
-        return real_mkdir(self, *args, **kwargs)
+        return real_mkdir(path, *args, **kwargs)
 
-    monkeypatch.setattr(Path, "mkdir", mkdir)
+    monkeypatch.setattr(store.os, "mkdir", mkdir)
     records = RecordStore(tmp_path / "data")
     assert records.failure.endswith("games: Read-only file system")
     assert records.resume("kulami", "") == store.Resumed(None)

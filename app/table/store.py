@@ -8,6 +8,13 @@ rather than dated because a Pi without a clock battery may boot with the wrong t
 highest number is the newest game. A record that does not load is moved to ``corrupt/``
 and reported, never deleted.
 
+Nothing is acknowledged (a save returning true, a move said to be saved) before it is
+durable, and a file's name lives in its folder's blocks, not the file's: so the folder is
+synced after every rename, every folder the store creates (``games/``, its parents where
+they are missing, ``corrupt/``) is synced into its parent before a record goes into it,
+and a record set aside gets its new name in ``corrupt/`` synced before its old name is
+removed, so that a file system that writes folders in any order cannot lose it.
+
 What the table adds. The engine's record holds the game and every option it was created
 with; what only the table knows goes into the record's root as properties of ours, which
 SGF readers ignore as they ignore every property they do not know::
@@ -111,16 +118,26 @@ def write_atomically(path: Path, text: str) -> None:
         except OSError:
             pass  # a read-only folder: nothing was written there either
         raise
-    _fsync_directory(path.parent)
+    _fsync(path.parent)
 
 
-def _fsync_directory(directory: Path) -> None:
-    """Make a rename durable: the directory entry lives in the directory's own blocks."""
-    fd = os.open(directory, os.O_RDONLY)
+def _fsync(path: Path) -> None:
+    """Write a file's or a folder's own blocks to the disk; a folder's hold the names in
+    it, so a rename, a link or a removal is durable once its folder is synced."""
+    fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def _missing(folder: Path) -> list[Path]:
+    """``folder`` and each of its parents that does not exist, the outermost first."""
+    missing = []
+    while not folder.exists() and folder != folder.parent:
+        missing.append(folder)
+        folder = folder.parent
+    return missing[::-1]
 
 
 class Players(Protocol):
@@ -175,10 +192,12 @@ class RecordStore:
         self.clock = clock
         #: Record texts not yet on disk, by path, oldest first.
         self._unsaved: dict[Path, str] = {}
+        #: Folders this store created whose parent is not synced yet, outermost first.
+        self._unsynced_folders: list[Path] = []
         self._wait = RETRY_FIRST_S
         self._retry_at = 0.0
         try:
-            self.games.mkdir(parents=True, exist_ok=True)
+            self._make_folder(self.games)
         except OSError as error:
             self._failed(f"cannot create {self.games}", error)
 
@@ -235,8 +254,8 @@ class RecordStore:
     def _flush(self) -> bool:
         path = None
         try:
-            if self.failure:
-                self.games.mkdir(parents=True, exist_ok=True)
+            if self.failure or self._unsynced_folders:
+                self._make_folder(self.games)
             for path in list(self._unsaved):
                 write_atomically(path, self._unsaved[path])
                 del self._unsaved[path]
@@ -248,6 +267,24 @@ class RecordStore:
             log.info("saving works again: every record is on disk")
             self.failure, self._wait = "", RETRY_FIRST_S
         return True
+
+    def _make_folder(self, folder: Path) -> None:
+        """Create ``folder`` and whichever of its parents are missing, and sync each one
+        created into its parent. A new folder's name is written in its parent's blocks:
+        synced only as deep as the records, a first game's ``games/`` (and a new data
+        folder above it) could vanish with every record in it on a file system that
+        writes folders in any order, however well the records themselves were synced.
+        A folder created but not yet synced (the sync failed) is synced next time."""
+        for missing in _missing(folder):
+            try:
+                os.mkdir(missing)
+            except FileExistsError:
+                if not missing.is_dir():
+                    raise
+            self._unsynced_folders.append(missing)
+        while self._unsynced_folders:
+            _fsync(self._unsynced_folders[0].parent)
+            del self._unsynced_folders[0]
 
     def _failed(self, what: str, error: OSError) -> None:
         failure = f"{what}: {error.strerror or describe(error)}"
@@ -346,17 +383,30 @@ class RecordStore:
 
     def _set_aside(self, path: Path, error: Exception) -> str:
         """Move a damaged record to ``corrupt/``, keeping every earlier one of the same
-        name; returns the problem to report."""
+        name; returns the problem to report.
+
+        A rename between two folders changes both, and a file system may write either
+        folder first: synced in ``games/`` alone, the record could be gone from there and
+        never arrive in ``corrupt/``. So the record is linked under its new name first,
+        that name made durable (the file and ``corrupt/`` synced), and only then its old
+        name removed and ``games/`` synced: a power cut at any instant leaves it in one
+        folder or both, never in neither."""
         why = _why(error)
         target = self.corrupt / path.name
         try:
-            self.corrupt.mkdir(exist_ok=True)
+            self._make_folder(self.corrupt)
             suffix = 1
-            while target.exists():
-                target = self.corrupt / f"{path.name}.{suffix}"
-                suffix += 1
-            os.replace(path, target)
-            _fsync_directory(self.games)
+            while True:
+                try:
+                    os.link(path, target)  # never over an earlier record of the name
+                    break
+                except FileExistsError:
+                    target = self.corrupt / f"{path.name}.{suffix}"
+                    suffix += 1
+            _fsync(target)
+            _fsync(self.corrupt)
+            os.unlink(path)
+            _fsync(self.games)
         except OSError as cause:
             return (f"record {path.name} is unreadable ({why}); left in place, as it "
                     f"cannot be moved to {self.corrupt}: {_why(cause)}")
