@@ -255,6 +255,34 @@ def test_a_disk_that_fails_mid_game_never_stops_play_and_the_game_is_saved_later
     assert [str(m) for m in resumed.board.move_stack] == ["d4", "d7", "d2"]
 
 
+def test_the_log_says_a_move_is_saved_only_when_it_is_on_disk(tmp_path, monkeypatch,
+                                                               caplog):
+    """A full disk (ENOSPC from the store's fsync) from the second move: that move is
+    logged as not saved, with why, never as saved."""
+    import errno
+    import os
+
+    from app.table import store as store_module
+
+    records = RecordStore(tmp_path)
+    game = Session(new_game("kulami"), store=records, seed=1, physical=False,
+                   seats={"b": "person", "w": "person"})
+    records.start(game.board)
+    caplog.set_level(logging.INFO, logger="app.table.session")
+    game.confirm("d4")
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(store_module.os, "fsync", full)
+    game.confirm("d7")
+    assert texts(game) == ["d4", "d7"]
+    moves = [r.getMessage() for r in caplog.records if r.getMessage().startswith("move ")]
+    assert moves == ["move 1: b d4 (saved)",
+                     "move 2: w d7 (not saved: cannot save 000001-kulami.sgf: No space "
+                     "left on device)"]
+
+
 def test_a_piece_lights_as_seen_at_once_and_counts_at_settle():
     from app.sensing.pipeline import DEBOUNCE_S, SETTLE_S
 

@@ -387,9 +387,16 @@ class Session:
         self.board.push(move)
         self._say(texts.played(self.board.game, mover, self.board.move_text(move)))
         events = self._changed(by_hand)
-        log.info("move %d: %s %s (saved)", len(self.board.move_stack), mover,
-                 self.board.move_text(move))
+        log.info("move %d: %s %s%s", len(self.board.move_stack), mover,
+                 self.board.move_text(move), self._saved_note())
         return events
+
+    def _saved_note(self) -> str:
+        """How the log says whether the change just made is on disk: saved only when the
+        store's save succeeded (a failure, such as a full disk, is logged by the store)."""
+        if self.store is None:
+            return ""
+        return f" (not saved: {self.store.failure})" if self.store.failure else " (saved)"
 
     def _changed(self, by_hand: bool = True) -> list[Event]:
         """After a push or pop: save first, then look at the board again. A change made
