@@ -130,6 +130,66 @@ def test_saving_that_starts_and_stops_failing_is_said_once_each(tmp_path, monkey
     assert [str(m) for m in RecordStore(tmp_path).resume().board.move_stack] == ["d4"]
 
 
+class Watched(io.StringIO):
+    """The terminal's output, noting as each line naming the engine's move is written the
+    moves the record on disk holds at that instant (what a power cut then would keep)."""
+
+    def __init__(self, record):
+        super().__init__()
+        self.record = record
+        self.on_disk = []
+
+    def write(self, text):
+        if "(engine) plays" in text:
+            board = new_game("kulami").from_record(self.record.read_text())
+            self.on_disk.append([str(m) for m in board.move_stack])
+        return super().write(text)
+
+
+def test_the_engine_s_move_is_shown_only_once_it_is_on_disk(tmp_path):
+    store = RecordStore(tmp_path)
+    session = terminal_session(new_game("kulami"), AGAINST_ENGINE, store=store)
+    record = store.start(session.board)
+    out = Watched(record)
+    play(session, io.StringIO("d4\nquit\n"), out)
+    reply = str(session.board.move_stack[1])
+    assert f"Black (engine) plays {reply}\n" in out.getvalue()
+    assert out.on_disk == [["d4", reply]]
+
+
+def test_an_engine_move_whose_save_fails_says_so_in_its_own_line(tmp_path, monkeypatch):
+    """ENOSPC from the store's fsync once the engine has replied: the reply is named after
+    its save was tried, in one line saying it is not on disk and why, and nothing after
+    it calls the game saved."""
+    import errno
+
+    from app.table import store as store_module
+
+    store = RecordStore(tmp_path)
+    session = terminal_session(new_game("kulami"), AGAINST_ENGINE, store=store)
+    record = store.start(session.board)
+    real_fsync = os.fsync
+
+    def fsync(fd):
+        if len(session.board.move_stack) >= 2:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        real_fsync(fd)
+
+    monkeypatch.setattr(store_module.os, "fsync", fsync)
+    out = Watched(record)
+    play(session, io.StringIO("d4\nquit\n"), out)
+    reply = str(session.board.move_stack[1])
+    lines = out.getvalue().splitlines()
+    said = [line for line in lines if "(engine) plays" in line]
+    assert said == [f"Black (engine) plays {reply}, not saved yet: saving fails (cannot "
+                    f"save 000001-kulami.sgf: No space left on device); the game goes on "
+                    f"and is saved when it can be."]
+    assert out.on_disk == [["d4"]]
+    assert sum("saving fails" in line.lower() for line in lines) == 1
+    assert not any("Saved" in line for line in lines)
+    assert "could not be saved" in lines[-1]
+
+
 # --- the score and the help line ----------------------------------------------------------
 
 def test_the_score_is_shown_after_every_move_with_what_it_counts():

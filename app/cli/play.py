@@ -266,10 +266,15 @@ def play(session: Session, stdin: TextIO, stdout: TextIO, colour: bool | None = 
         failure = now
         return news
 
+    played: list[dict] = []
+
     def engine_moves(what: str, details: dict) -> None:
-        """Name each move the engine plays: the session plays it in :meth:`poll`."""
+        """Note each move the engine plays (the session plays it in :meth:`poll`), to be
+        named once the session has saved it: the session tells of a move before it
+        saves it, and a move shown before it is on disk would come back missing after
+        a power cut."""
         if what == "moved" and session.seats[details["player"]] == "engine":
-            say(f"{names[details['player']].title} (engine) plays {details['move']}")
+            played.append(details)
 
     session.listener = engine_moves
     news = saving_news()
@@ -281,7 +286,7 @@ def play(session: Session, stdin: TextIO, stdout: TextIO, colour: bool | None = 
         say(score_line(board))
         answered = False  # whether the session's message answers the command
         if session.seats[board.turn] == "engine":
-            session.poll()  # its search is done: this plays its move
+            session.poll()  # its search is done: this plays its move and saves it
         else:
             say(help_line(board))
             stdout.write(f"{names[board.turn].name} to move> ")
@@ -309,6 +314,14 @@ def play(session: Session, stdin: TextIO, stdout: TextIO, colour: bool | None = 
                 if len(board.move_stack) == moves:  # refused, and the game untouched
                     say(f"Not played: {texts.named(board.game, session.message)}.")
         news = saving_news()
+        for details in played:  # played and saved (or its save failed): named now
+            line = f"{names[details['player']].title} (engine) plays {details['move']}"
+            if store is not None and store.failure:
+                # A move not on disk says so in its own line, with the news of why.
+                line += f", not saved yet{': ' + news if news else ''}."
+                news = ""
+            say(line)
+        played.clear()
         # Saving news said on the way takes the place of the answer: it is said once.
         if answered and session.message != news:
             say(f"{texts.sentence(session.message)}.")
