@@ -210,6 +210,30 @@ def test_the_boot_files_get_spi_the_core_clock_and_the_buffer_once(firmware):
     assert sorted(path.name for path in firmware.iterdir()) == ["cmdline.txt", "config.txt"]
 
 
+def sections_of(block):
+    """The block's lines under each config.txt filter, in order ([all] twice)."""
+    sections = []
+    for line in block:
+        if line.startswith("["):
+            sections.append((line.strip("[]"), []))
+        else:
+            sections[-1][1].append(line)
+    return sections
+
+
+def test_every_model_whose_spi_follows_a_scaling_core_clock_holds_it(firmware):
+    """The Pi Zero and Zero W scale their core between 250 and 400 MHz, as the Pi 3 and
+    Zero 2 W do, and their SPI clock is divided from it; a Pi 4 holds 500; a Pi 5's SPI
+    has its own clock. [pi0] also matches a Zero 2 W, which gets 250 from both."""
+    boot_config(firmware, "apply", 8192)
+    sections = sections_of(block_of((firmware / "config.txt").read_text()))
+    assert sections == [("all", ["dtparam=spi=on"]),
+                        ("pi1", ["core_freq=250"]), ("pi0", ["core_freq=250"]),
+                        ("pi3", ["core_freq=250"]), ("pi02", ["core_freq=250"]),
+                        ("pi4", ["core_freq=500", "core_freq_min=500"]),
+                        ("all", [])]
+
+
 def test_another_profile_replaces_the_buffer_size_instead_of_adding_one(firmware):
     boot_config(firmware, "apply", 8192)
     config = (firmware / "config.txt").read_text()
