@@ -216,3 +216,25 @@ def test_neopixel_spi_strip_encodes_each_bit_as_an_spi_byte_at_6_4_mhz():
     assert decode_spi(bus.writes[-1]) == bytes([0, 127, 0, 127, 0, 0])
     strip.close()
     assert decode_spi(bus.writes[-1]) == bytes(6)
+
+
+#: How far over its cap a frame may ask in the test below: frames up to 10% over are
+#: the ones a cap with slack would let through, and a supply sized to the cap browns out.
+JUST_OVER = st.floats(1.0, 1.1, exclude_min=True)
+
+
+@given(st.lists(colours, min_size=1, max_size=60).filter(lambda f: frame_ma(f) > 0), JUST_OVER)
+def test_a_frame_just_over_the_cap_is_dimmed_under_it(frame, over):
+    """Random frames and caps seldom land between the cap and 10% over it; here every
+    frame asks for ``over`` times its cap, and none may reach the LEDs above the cap."""
+    max_ma = frame_ma(frame) / over
+    assert frame_ma(cap_frame(frame, max_ma)) <= max_ma
+
+
+@given(st.lists(colours, min_size=1, max_size=60).filter(
+    lambda f: frame_ma(gamma_frame(f)) > 0), JUST_OVER)
+def test_a_strip_sends_no_frame_just_over_its_cap(frame, over):
+    max_ma = frame_ma(gamma_frame(frame)) / over  # the draw the strip would send uncapped
+    strip = SimulatedStrip(len(frame), max_ma=max_ma)
+    strip.show(frame)
+    assert frame_ma(strip.frames[-1]) <= max_ma
