@@ -77,13 +77,15 @@ echo "== packages"
 # A compiler and python3-dev build the Pi 5's NeoPixel driver, which comes as source
 # only. SDL draws on the Pi's screen without a desktop through KMS/DRM, and loads these
 # libraries for it when the screen opens, not when it is installed: a missing one shows
-# only as a dark screen. GPIO (lgpio, gpiod) comes from PyPI with the [pi] extra.
-PACKAGES="python3-venv python3-dev build-essential libdrm2 libgbm1 libegl1 libgles2 libudev1"
-case "$(uname -m)" in
-    # No pygame-ce wheel exists for 32-bit ARM: Debian's pygame, whose SDL has KMS/DRM,
-    # reaches the venv through --system-site-packages.
-    armv6l|armv7l) PACKAGES="$PACKAGES python3-pygame" ;;
-esac
+# only as a dark screen. KMS/DRM has no software framebuffer: SDL draws through GBM and
+# EGL, and they load the GPU's own driver (vc4 or v3d) from libgl1-mesa-dri, which
+# neither Debian's EGL and GBM packages pull in nor Raspberry Pi OS Lite ships (it has no
+# Mesa). GPIO (lgpio, gpiod) comes from PyPI with the [pi] extra.
+PACKAGES="python3-venv python3-dev build-essential libdrm2 libgbm1 libegl1 libgles2 libgl1-mesa-dri libudev1"
+# Debian's pygame on a 32-bit userland, swig where lgpio has no wheel (userland.sh).
+. "$SOURCE/systemd/userland.sh"
+userland_route python3
+PACKAGES="$PACKAGES${USERLAND_PACKAGES:+ $USERLAND_PACKAGES}"
 apt-get update
 # shellcheck disable=SC2086 # one word per package
 apt-get install -y $PACKAGES
@@ -114,9 +116,15 @@ for entry in "$SOURCE"/*; do
     esac
 done
 python3 -m venv --system-site-packages "$PREFIX/venv"
-# Not editable: the service runs what was installed, with the screen, the Pi's libraries
-# and the web page.
-"$PREFIX/venv/bin/pip" install --quiet "$PREFIX/src[screen,pi,web]"
+if [ "$LGPIO_FROM_SOURCE" = yes ]; then
+    # Built first, on its own: PYPI=1 is lgpio's own switch that compiles the C library
+    # it carries into the module. Without it the build links a system liblgpio, which
+    # Debian does not have (ld: cannot find -llgpio). The [pi] extra then finds it there.
+    PYPI=1 "$PREFIX/venv/bin/pip" install --quiet --no-binary lgpio lgpio
+fi
+# Not editable: the service runs what was installed, with the screen (pygame-ce, or
+# Debian's on a 32-bit userland), the Pi's libraries and the web page.
+"$PREFIX/venv/bin/pip" install --quiet "$PREFIX/src[$PIP_EXTRAS]"
 
 echo "== configuration"
 install -d -m 0755 /etc/tabletop

@@ -13,6 +13,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from packaging.requirements import Requirement
 
 ROOT = Path(__file__).resolve().parents[1]
 SYSTEMD = ROOT / "systemd"
@@ -86,7 +87,7 @@ def test_the_install_script_is_valid_shell_and_joins_the_device_groups():
 def test_the_install_script_installs_the_package_with_its_pi_extras_not_editable():
     script = (SYSTEMD / "install.sh").read_text()
     installs = re.findall(r'^\s*"\$PREFIX/venv/bin/pip" install (.*)$', script, re.MULTILINE)
-    assert installs == ['--quiet "$PREFIX/src[screen,pi,web]"']
+    assert installs == ['--quiet "$PREFIX/src[$PIP_EXTRAS]"']  # from userland.sh, below
     assert " -e " not in installs[0] and "--editable" not in installs[0]
 
 
@@ -114,16 +115,100 @@ def test_the_udev_rules_name_the_pico_and_give_the_pi5_pio_to_the_gpio_group():
 
 def test_the_install_script_updates_apt_first_and_asks_only_for_debian_packages():
     """bookworm has no python3-lgpio (lgpio comes from PyPI); SDL's KMS/DRM libraries
-    are loaded only when the screen opens, so install.sh names them."""
+    are loaded only when the screen opens, so install.sh names them, with the GPU's DRI
+    driver (vc4, v3d) that GBM and EGL load from libgl1-mesa-dri: Raspberry Pi OS Lite
+    has no Mesa, and without it the screen stayed dark."""
     script = (SYSTEMD / "install.sh").read_text()
     assert script.index("apt-get update") < script.index("apt-get install")
     packages = re.search(r'^PACKAGES="([^"]+)"', script, re.MULTILINE)[1].split()
     assert {"python3-venv", "python3-dev", "build-essential",
-            "libgbm1", "libegl1", "libgles2"} <= set(packages)
+            "libgbm1", "libegl1", "libgles2", "libgl1-mesa-dri"} <= set(packages)
     assert "python3-lgpio" not in packages and "raspi-config nonint" not in script
-    # No pygame-ce wheel on 32-bit ARM: Debian's pygame there, seen through the venv.
-    assert re.search(r'armv6l\|armv7l\) PACKAGES="\$PACKAGES python3-pygame"', script)
+    # The userland's own packages join the list before apt-get installs it.
+    route = script.index("userland_route python3")
+    assert script.index('. "$SOURCE/systemd/userland.sh"') < route
+    assert route < script.index('PACKAGES="$PACKAGES${USERLAND_PACKAGES:+ $USERLAND_PACKAGES}"')
+    assert route < script.index("apt-get install")
+    assert "uname" not in script  # the kernel's architecture decides nothing
     assert "--system-site-packages" in script
+
+
+# -------------------------------------------------------------- the userland's route
+
+USERLAND = SYSTEMD / "userland.sh"
+
+
+def route(tmp_path, userland, machine, python):
+    """userland.sh's decision with dpkg and uname standing in for a Pi's, and PYTHON the
+    version a stand-in python3 says, or a real interpreter's path."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    stand_ins = {"dpkg": f'[ "$1" = --print-architecture ] && echo {userland}',
+                 "uname": f'[ "$1" = -m ] && echo {machine}'}
+    if not python.startswith("/"):
+        stand_ins["python3"] = f"echo {python}"
+        python = "python3"
+    for name, body in stand_ins.items():
+        (bin_dir / name).write_text(f"#!/bin/sh\n{body}\n")
+        (bin_dir / name).chmod(0o755)
+    return subprocess.run(
+        ["sh", "-c", '. "$1"; userland_route "$2"; '
+                     'echo "$USERLAND_PACKAGES|$PIP_EXTRAS|$LGPIO_FROM_SOURCE"',
+         "sh", str(USERLAND), python],
+        capture_output=True, text=True, timeout=60,
+        env={"PATH": f"{bin_dir}:/usr/bin:/bin"})
+
+
+@pytest.mark.parametrize("userland, machine, python, packages, extras, from_source", [
+    # 64-bit Raspberry Pi OS: pygame-ce's wheel, lgpio's wheel up to Python 3.12.
+    ("arm64", "aarch64", "3.11", "", "screen,pi,web", "no"),
+    ("arm64", "aarch64", "3.12", "", "screen,pi,web", "no"),
+    # 32-bit Raspberry Pi OS on a Pi 4 or 5 boots a 64-bit kernel: still armhf.
+    ("armhf", "aarch64", "3.11", "python3-pygame", "pi,web", "no"),
+    ("armhf", "armv7l", "3.11", "python3-pygame", "pi,web", "no"),
+    ("armhf", "armv8l", "3.11", "python3-pygame", "pi,web", "no"),
+    # A Pi Zero, Zero W or 1: no armv6l lgpio wheel, so swig builds it.
+    ("armhf", "armv6l", "3.11", "python3-pygame swig", "pi,web", "yes"),
+    ("armel", "armv6l", "3.11", "python3-pygame swig", "pi,web", "yes"),
+    # trixie's Python 3.13: no lgpio wheel anywhere.
+    ("arm64", "aarch64", "3.13", "swig", "screen,pi,web", "yes"),
+    ("armhf", "aarch64", "3.13", "python3-pygame swig", "pi,web", "yes"),
+    ("arm64", "aarch64", "3.14", "swig", "screen,pi,web", "yes"),
+    ("amd64", "x86_64", "3.11", "", "screen,pi,web", "no"),
+])
+def test_the_userland_not_the_kernel_decides_pygame_and_lgpio(
+        tmp_path, userland, machine, python, packages, extras, from_source):
+    result = route(tmp_path, userland, machine, python)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == f"{packages}|{extras}|{from_source}\n"
+
+
+def test_the_route_asks_the_python_it_is_given_for_its_version(tmp_path):
+    result = route(tmp_path, "arm64", "aarch64", sys.executable)
+    assert result.returncode == 0, result.stderr
+    wheel = sys.version_info[:2] <= (3, 12)
+    assert result.stdout.endswith(f"|screen,pi,web|{'no' if wheel else 'yes'}\n")
+
+
+@pytest.mark.parametrize("userland, machine", [("i386", "i686"), ("riscv64", "riscv64"),
+                                               ("arm64", "armv7l"), ("armhf", "x86_64")])
+def test_an_unsupported_userland_is_refused_in_one_line(tmp_path, userland, machine):
+    result = route(tmp_path, userland, machine, "3.11")
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr.count("\n") == 1
+    assert f"a {userland} userland on a {machine} kernel" in result.stderr
+    assert "Raspberry Pi OS" in result.stderr
+
+
+def test_lgpio_is_built_from_its_own_sources_where_it_has_no_wheel():
+    """Without PYPI=1 lgpio's build links a system liblgpio, which Debian lacks; with it,
+    the C library the source package carries goes into the module (swig makes the
+    wrapper). The [pi] extra then finds lgpio installed."""
+    script = (SYSTEMD / "install.sh").read_text()
+    build = 'PYPI=1 "$PREFIX/venv/bin/pip" install --quiet --no-binary lgpio lgpio'
+    assert re.search(r'if \[ "\$LGPIO_FROM_SOURCE" = yes \]; then\n(\s*#.*\n)*\s*'
+                     + re.escape(build), script)
+    assert script.index(build) < script.index('"$PREFIX/src[$PIP_EXTRAS]"')
 
 
 def test_the_install_script_skips_what_needs_a_booted_systemd():
@@ -145,6 +230,46 @@ def test_the_install_script_skips_what_needs_a_booted_systemd():
             calls += 1
             assert "booted" in conditions, line
     assert calls >= 5 and not conditions
+
+
+
+# ------------------------------------------------------ what pip installs on each Pi
+
+def pi_extra():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    return [Requirement(text) for text in project["optional-dependencies"]["pi"]]
+
+
+def installed_on(machine):
+    """The [pi] extra's packages pip takes where the kernel says ``machine``."""
+    environment = {"sys_platform": "linux", "platform_machine": machine}
+    return {r.name for r in pi_extra() if r.marker is None or r.marker.evaluate(environment)}
+
+
+PI_OWN = {"lgpio", "gpiod", "rpi_ws281x", "Adafruit-Blinka-Raspberry-Pi-PWM"}
+
+
+@pytest.mark.parametrize("machine", ["aarch64", "armv7l", "armv6l"])
+def test_every_pi_gets_its_gpio_and_led_libraries(machine):
+    """aarch64: a Pi 3, 4 or 5 on a 64-bit kernel, with a 64-bit or a 32-bit userland;
+    armv7l: a Pi 2 or 3 on a 32-bit kernel; armv6l: a Pi Zero, Zero W or 1, which got no
+    lgpio, gpiod or rpi_ws281x at all."""
+    names = installed_on(machine)
+    assert {"gpiozero", "Adafruit-Blinka", "adafruit-circuitpython-neopixel-spi"} | PI_OWN \
+        <= names
+    # A Pi 5 always boots a 64-bit kernel.
+    assert ("Adafruit-Blinka-Raspberry-Pi5-Neopixel" in names) == (machine == "aarch64")
+
+
+def test_a_pc_builds_none_of_the_pis_own_libraries():
+    assert not (PI_OWN | {"Adafruit-Blinka-Raspberry-Pi5-Neopixel"}) & installed_on("x86_64")
+
+
+def test_gpiozero_is_a_release_that_finds_its_pin_factories_on_python_3_12_and_later():
+    """gpiozero 2.0 looked them up through the dict interface of entry_points(), gone in
+    Python 3.12; 2.0.1 fixed that, and trixie's Python is 3.13."""
+    gpiozero = next(r for r in pi_extra() if r.name == "gpiozero")
+    assert not gpiozero.specifier.contains("2.0") and gpiozero.specifier.contains("2.0.1")
 
 
 # --------------------------------------------------------------------------- boot files
