@@ -150,8 +150,35 @@ def test_pwm_leds_on_a_pi_5_need_the_pio_device_that_the_udev_rule_opens(tmp_pat
     check_led_path("neopixel", "LEDs", pi(tmp_path / "rule", "bcm2712"))
     without_rule = pi(tmp_path / "no-rule", "bcm2712", pio_group=0)
     with pytest.raises(DeviceError, match=r"go through /dev/pio0, which this user may not "
-                                          r"open: run systemd/install\.sh again"):
+                                          r"open: its owner or mode shuts the gpio group "
+                                          r"out: run systemd/install\.sh again, whose udev "
+                                          r"rule .* then sudo udevadm trigger"):
         check_led_path("neopixel", "LEDs", without_rule)
+
+
+def test_a_missing_pio_device_asks_for_a_kernel_with_the_rp1_pio_driver(tmp_path):
+    """No /dev/pio0 at all is no permission problem: the kernel that would make it is
+    missing, and neither install.sh nor a group fixes that."""
+    machine = pi(tmp_path, "bcm2712")
+    (tmp_path / "dev" / "pio0").unlink()
+    with pytest.raises(DeviceError) as refused:
+        check_led_path("neopixel", "LEDs", machine)
+    message = str(refused.value)
+    assert message.startswith("LEDs: NeoPixels on a PWM pin of a Raspberry Pi 5 or 500 go "
+                              "through /dev/pio0, and there is none: the kernel or firmware "
+                              "lacks the RP1 PIO driver that makes it; update both ")
+    assert "sudo apt full-upgrade) and reboot" in message
+    assert "udev" not in message and "group" not in message
+
+
+def test_a_pio_device_of_the_gpio_group_asks_for_the_group(tmp_path):
+    machine = pi(tmp_path, "bcm2712", groups=(SPI_GID,))  # not in gpio
+    (tmp_path / "etc").mkdir()
+    (tmp_path / "etc" / "group").write_text(f"root:x:0:\ngpio:x:{GPIO_GID}:\n")
+    with pytest.raises(DeviceError, match=r"which this user may not open: the user is not "
+                                          r"in group gpio, which the udev rule gives it to: "
+                                          r"sudo usermod -a -G gpio USER, then log in again"):
+        check_led_path("neopixel", "LEDs", machine)
 
 
 def test_a_machine_that_is_not_a_pi_leaves_the_drivers_to_say_so(tmp_path):

@@ -9,7 +9,9 @@ folder of files and a user, with no Pi at hand.
 
 :func:`check_led_path` refuses, at load and with one line saying why and what to use, a
 profile whose LEDs the machine will not let this user drive: NeoPixels on a PWM pin need
-root before the Pi 5 and ``/dev/pio0`` on it.
+root before the Pi 5 and ``/dev/pio0`` on it, which a kernel without the RP1 PIO driver
+does not make (an update fixes that) and which only the udev rule opens to the gpio
+group (install.sh fixes that).
 """
 
 from __future__ import annotations
@@ -94,6 +96,18 @@ class Machine:
             return "unknown machine"
         return raw.decode("ascii", "replace").strip("\0").strip() or "unknown machine"
 
+    def group_id(self, name: str) -> int | None:
+        """The id of group ``name`` in the machine's ``/etc/group``; ``None`` without one."""
+        try:
+            text = self.path("/etc/group").read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return None
+        for line in text.splitlines():
+            fields = line.split(":")
+            if len(fields) >= 3 and fields[0] == name and fields[2].isdigit():
+                return int(fields[2])
+        return None
+
     def exists(self, absolute: str) -> bool:
         return self.path(absolute).exists()
 
@@ -133,9 +147,23 @@ def check_led_path(driver: str, where: str, machine: Machine | None = None) -> N
                 f"driver maps /dev/mem) and this runs without: wire the LED data to GPIO "
                 f"10 and set leds.driver = \"neopixel_spi\" in the profile")
         return
-    if not machine.can_open(model.pwm_neopixels):
+    device = model.pwm_neopixels
+    if not machine.exists(device):
         raise DeviceError(
-            f"{where}: NeoPixels on a PWM pin of a {model.title} go through "
-            f"{model.pwm_neopixels}, which this user may not open: run "
-            f"systemd/install.sh again (its udev rule gives it to the gpio group) or use "
-            f"leds.driver = \"neopixel_spi\"")
+            f"{where}: NeoPixels on a PWM pin of a {model.title} go through {device}, "
+            f"and there is none: the kernel or firmware lacks the RP1 PIO driver that "
+            f"makes it; update both (sudo apt update && sudo apt full-upgrade) and reboot, "
+            f"or use leds.driver = \"neopixel_spi\"")
+    if not machine.can_open(device):
+        info = machine.path(device).stat()
+        group_may = info.st_mode & (stat.S_IRGRP | stat.S_IWGRP) == stat.S_IRGRP | stat.S_IWGRP
+        if group_may and info.st_gid == machine.group_id("gpio"):
+            fix = ("the user is not in group gpio, which the udev rule gives it to: "
+                   "sudo usermod -a -G gpio USER, then log in again")
+        else:
+            fix = ("its owner or mode shuts the gpio group out: run systemd/install.sh "
+                   "again, whose udev rule gives it to the gpio group with mode 0660, then "
+                   "sudo udevadm trigger")
+        raise DeviceError(
+            f"{where}: NeoPixels on a PWM pin of a {model.title} go through {device}, "
+            f"which this user may not open: {fix}; or use leds.driver = \"neopixel_spi\"")
