@@ -12,6 +12,8 @@ SOURCE="$(cd "$(dirname "$0")/.." && pwd)"
 PREFIX=/opt/tabletop
 GROUPS_WANTED="gpio spi dialout video render input"
 UNIT=/etc/systemd/system/tabletop.service
+# Its OnFailure= unit: one journal line when the service has stopped for good.
+STOPPED_UNIT=/etc/systemd/system/tabletop-stopped.service
 RULES=/etc/udev/rules.d/99-tabletop.rules
 DEFAULTS=/etc/default/tabletop
 
@@ -51,7 +53,7 @@ if [ "$ACTION" = uninstall ]; then
     else
         no_systemd "systemctl disable --now tabletop"
     fi
-    rm -f "$UNIT" "$RULES" "$DEFAULTS"
+    rm -f "$UNIT" "$STOPPED_UNIT" "$RULES" "$DEFAULTS"
     if booted; then
         systemctl daemon-reload
         udevadm control --reload-rules
@@ -155,10 +157,11 @@ sh "$SOURCE/systemd/boot-config.sh" apply "$BUFSIZ" "$PREFIX/venv/bin/python" ||
 echo "== udev rules and the service"
 install -D -m 0644 "$SOURCE/systemd/99-tabletop.rules" "$RULES"
 install -D -m 0644 "$SOURCE/systemd/tabletop.service" "$UNIT"
+install -D -m 0644 "$SOURCE/systemd/tabletop-stopped.service" "$STOPPED_UNIT"
 if command -v systemd-analyze >/dev/null; then
-    systemd-analyze verify "$UNIT"
+    systemd-analyze verify "$UNIT" "$STOPPED_UNIT"
 else
-    echo "no systemd-analyze here: skipped verifying the unit"
+    echo "no systemd-analyze here: skipped verifying the units"
 fi
 if booted; then
     udevadm control --reload-rules
@@ -179,7 +182,10 @@ if booted; then
     if [ "$REBOOT" = yes ]; then
         echo "The boot configuration changed: reboot (sudo reboot) and Tabletop starts with the Pi."
     else
-        # restart, not start: a second install must run the program it just installed.
+        # restart, not start: a second install must run the program it just installed;
+        # reset-failed first, or a service that had stopped at its start limit would
+        # refuse to start again.
+        systemctl reset-failed tabletop.service
         systemctl restart tabletop.service
         echo "Tabletop runs: journalctl -u tabletop -f to watch it."
     fi

@@ -26,18 +26,26 @@ def settings(text):
     return {key: value for key, value in pairs}
 
 
-def verify(tmp_path, text):
-    """``systemd-analyze verify`` on ``text``, the program stubbed where install.sh puts it."""
+def section(text, name):
+    """The settings of one [section] of a unit."""
+    return settings(re.search(rf"^\[{name}\]\n(.*?)(?=^\[|\Z)", text, re.MULTILINE | re.DOTALL)[1])
+
+
+def verify(tmp_path, text, stopped_text=None):
+    """``systemd-analyze verify`` on ``text`` and the OnFailure= unit beside it (shipped,
+    or ``stopped_text``), the program stubbed where install.sh puts it."""
     program = tmp_path / "tabletop"
     program.write_text("#!/bin/sh\n")
     program.chmod(0o755)
     unit = tmp_path / "tabletop.service"
     unit.write_text(text.replace(INSTALLED_AT, str(program)))
-    return subprocess.run(["systemd-analyze", "verify", "--man=no", str(unit)],
+    stopped = tmp_path / STOPPED.name
+    stopped.write_text(STOPPED.read_text() if stopped_text is None else stopped_text)
+    return subprocess.run(["systemd-analyze", "verify", "--man=no", str(unit), str(stopped)],
                           capture_output=True, text=True)
 
 
-def test_the_unit_verifies_without_a_single_warning(tmp_path):
+def test_both_units_verify_without_a_single_warning(tmp_path):
     result = verify(tmp_path, UNIT.read_text())
     assert result.returncode == 0 and result.stdout + result.stderr == ""
 
@@ -45,6 +53,112 @@ def test_the_unit_verifies_without_a_single_warning(tmp_path):
 def test_verify_catches_a_broken_unit(tmp_path):
     result = verify(tmp_path, UNIT.read_text().replace("Type=notify", "Type=notified"))
     assert "notified" in result.stderr
+    result = verify(tmp_path, UNIT.read_text(),
+                    STOPPED.read_text().replace("Type=oneshot", "Type=oneshoot"))
+    assert "oneshoot" in result.stderr
+
+
+# ------------------------------------------------- a fault that restarts cannot mend
+
+STOPPED = SYSTEMD / "tabletop-stopped.service"
+STOPPED_SH = SYSTEMD / "stopped.sh"
+
+
+def seconds(span):
+    """A systemd time span such as ``2s`` or ``5min`` in seconds."""
+    number, unit = re.fullmatch(r"(\d+)(s|min)", span).groups()
+    return int(number) * {"s": 1, "min": 60}[unit]
+
+
+def test_a_fault_that_restarts_cannot_mend_stops_at_the_start_limit():
+    """Restart=on-failure alone restarted a missing SPI bus every 2 s for ever: systemd's
+    default limit (5 starts in 10 s) is never reached by starts 2 s apart that each take
+    Python's start-up. Five starts in five minutes are reached even if each took 30 s."""
+    text = UNIT.read_text()
+    unit, service = section(text, "Unit"), section(text, "Service")
+    assert service["Restart"] == "on-failure"
+    assert "StartLimitBurst" not in service and "StartLimitIntervalSec" not in service
+    burst, interval = int(unit["StartLimitBurst"]), seconds(unit["StartLimitIntervalSec"])
+    assert burst * (seconds(service["RestartSec"]) + 30) < interval
+    assert unit["OnFailure"] == STOPPED.name
+
+
+def test_the_stopped_unit_says_it_once_with_the_service_s_own_limits():
+    """Its numbers are the service's; it runs as root (only root's lines that name the
+    unit show in ``journalctl -u tabletop``) with every privilege besides dropped."""
+    limits = section(UNIT.read_text(), "Unit")
+    stopped = settings(STOPPED.read_text())
+    assert stopped["Type"] == "oneshot"
+    assert stopped["ExecStart"] == ("/bin/sh /opt/tabletop/src/systemd/stopped.sh "
+                                    f"{limits['StartLimitBurst']} "
+                                    f"{limits['StartLimitIntervalSec']}")
+    assert "User" not in stopped and "DynamicUser" not in stopped
+    assert stopped["CapabilityBoundingSet"] == "" and stopped["NoNewPrivileges"] == "yes"
+    assert stopped["ProtectSystem"] == "strict" and stopped["PrivateNetwork"] == "yes"
+    assert stopped["RestrictAddressFamilies"] == "AF_UNIX"
+    assert "[Install]" not in STOPPED.read_text()  # started by OnFailure= alone
+
+
+def stopped_line(tmp_path, logger_status=0, **monitor):
+    """stopped.sh as tabletop-stopped.service runs it, with systemd's MONITOR_ variables;
+    a stand-in logger keeps the journal entry it is given."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    entry = tmp_path / "entry"
+    logger = bin_dir / "logger"
+    logger.write_text(f'#!/bin/sh\n[ "$1" = --journald ] && cat > "{entry}"\n'
+                      f"exit {logger_status}\n")
+    logger.chmod(0o755)
+    result = subprocess.run(["sh", str(STOPPED_SH), "5", "5min"], capture_output=True,
+                            text=True, timeout=60,
+                            env={"PATH": f"{bin_dir}:/usr/bin:/bin", **monitor})
+    fields = dict(line.split("=", 1) for line in entry.read_text().splitlines())
+    return result, fields
+
+
+def test_the_start_limit_gets_one_line_with_what_to_check_and_how_to_start_again(tmp_path):
+    result, fields = stopped_line(tmp_path, MONITOR_SERVICE_RESULT="start-limit-hit",
+                                  MONITOR_EXIT_CODE="exited", MONITOR_EXIT_STATUS="1",
+                                  MONITOR_UNIT="tabletop.service")
+    assert result.returncode == 0 and result.stdout + result.stderr == ""
+    assert fields.keys() == {"MESSAGE", "PRIORITY", "SYSLOG_IDENTIFIER", "OBJECT_SYSTEMD_UNIT"}
+    assert fields["OBJECT_SYSTEMD_UNIT"] == "tabletop.service" and fields["PRIORITY"] == "3"
+    message = fields["MESSAGE"]
+    assert message.startswith("Tabletop stopped after 5 failed starts within 5min")
+    assert "/dev/spidev0.0" in message and "sensor board" in message
+    assert message.endswith("sudo systemctl reset-failed tabletop && "
+                            "sudo systemctl start tabletop")
+
+
+def test_a_mistake_that_is_not_retried_gets_one_line_too(tmp_path):
+    """Exit status 2 (RestartPreventExitStatus): the program's own line says what to change."""
+    _, fields = stopped_line(tmp_path, MONITOR_SERVICE_RESULT="exit-code",
+                             MONITOR_EXIT_CODE="exited", MONITOR_EXIT_STATUS="2")
+    message = fields["MESSAGE"]
+    assert "(exit-code, exit status 2)" in message and "failed starts" not in message
+    assert message.endswith("sudo systemctl start tabletop") and "reset-failed" not in message
+    assert fields["OBJECT_SYSTEMD_UNIT"] == "tabletop.service"
+
+
+def test_without_the_journal_s_logger_the_line_goes_to_standard_output(tmp_path):
+    result, _ = stopped_line(tmp_path, logger_status=1,
+                             MONITOR_SERVICE_RESULT="start-limit-hit")
+    assert result.returncode == 0 and result.stdout.count("\n") == 1
+    assert result.stdout.startswith("Tabletop stopped after 5 failed starts")
+
+
+def test_install_sh_installs_verifies_and_removes_the_stopped_unit():
+    script = (SYSTEMD / "install.sh").read_text()
+    assert "STOPPED_UNIT=/etc/systemd/system/tabletop-stopped.service" in script
+    assert 'install -D -m 0644 "$SOURCE/systemd/tabletop-stopped.service" "$STOPPED_UNIT"' \
+        in script
+    assert 'systemd-analyze verify "$UNIT" "$STOPPED_UNIT"' in script
+    assert 'rm -f "$UNIT" "$STOPPED_UNIT" "$RULES" "$DEFAULTS"' in script
+    # The script it runs is in the checkout, which install.sh copies to $PREFIX/src.
+    assert 'cp -R "$entry" "$PREFIX/src/"' in script
+    # A service stopped at its start limit refuses a plain restart.
+    assert script.index("systemctl reset-failed tabletop.service") < \
+        script.index("systemctl restart tabletop.service")
 
 
 def test_notify_watchdog_restart_and_a_dedicated_user():
@@ -403,6 +517,7 @@ def test_the_install_script_hands_the_boot_files_the_installed_programs_numbers(
     uninstall = script[script.index('if [ "$ACTION" = uninstall ]'):script.index("exit 0\nfi")]
     commands = [line.strip() for line in uninstall.splitlines()
                 if not line.strip().startswith(("echo", "#"))]
-    assert 'rm -f "$UNIT" "$RULES" "$DEFAULTS"' in commands and 'rm -rf "$PREFIX"' in commands
+    assert 'rm -f "$UNIT" "$STOPPED_UNIT" "$RULES" "$DEFAULTS"' in commands
+    assert 'rm -rf "$PREFIX"' in commands
     assert not [command for command in commands
                 if re.search(r"/etc/tabletop|/var/lib/tabletop|userdel", command)]
