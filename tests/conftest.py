@@ -18,6 +18,8 @@ os.environ.setdefault("BLINKA_OS_AGNOSTIC", "1")
 os.environ.pop("STATE_DIRECTORY", None)
 os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="tabletop-tests-")
 atexit.register(shutil.rmtree, os.environ["XDG_DATA_HOME"], ignore_errors=True)
+# The command's lgpio folder (app/hardware/lgpio_dir.py), else made in the user's cache.
+os.environ.setdefault("LG_WD", os.environ["XDG_DATA_HOME"])
 
 
 @pytest.fixture(autouse=True)

@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from importlib import import_module
 
 from app.errors import describe
+from app.hardware import lgpio_dir
 from engines.errors import OptionError, TabletopError
 from engines.gtp import version
 
@@ -118,6 +119,7 @@ def game_from_args(args: argparse.Namespace):
 def main(argv: list[str] | None = None) -> int:
     """Run one command; the exit status is its result, or the error's status after a
     one-line error."""
+    lgpio_dir.prepare()  # before anything can import lgpio (a Pi's GPIO, under gpiozero)
     args = build_parser().parse_args(argv)
     try:
         status = args.run(args) or 0

@@ -18,6 +18,7 @@ from types import MappingProxyType
 from typing import TypeVar
 
 from app.errors import DeviceError, DisconnectError, describe, install_extra
+from app.hardware.lgpio_dir import PIPE_FIX, pipe_problem
 from engines.core import PLAYERS
 
 log = logging.getLogger(__name__)
@@ -212,6 +213,10 @@ def _is_fallback(message: Warning | str) -> bool:
 def gpio_problem(error: BaseException, fallbacks: Iterable[str] = ()) -> str:
     """What went wrong with a GPIO pin, as a phrase for a one-line message."""
     name = type(error).__name__
+    for text in (describe(error), *fallbacks):
+        pipe = pipe_problem(text)
+        if pipe is not None:  # the cause, where gpiozero would say only what it then tried
+            return f"{pipe}: {PIPE_FIX}"
     if name == "BadPinFactory" and fallbacks:
         tried = "; ".join(f.removeprefix("Falling back from ") for f in fallbacks)
         return f"no GPIO on this machine: gpiozero could load no pin factory ({tried})"

@@ -32,6 +32,7 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 
 from app.errors import DeviceError, describe, install_extra
+from app.hardware.lgpio_dir import PIPE_FIX, pipe_problem
 from app.hardware.pi import Machine, check_led_path
 from app.hardware.profile import Profile
 from app.hardware.sensors import gpio_problem
@@ -385,6 +386,9 @@ def check_gpio(machine: Machine, environ: Mapping[str, str] = os.environ,
 
 def _gpio_said(error: BaseException) -> str:
     """What went wrong making a pin factory, as a phrase."""
+    pipe = pipe_problem(describe(error))
+    if pipe is not None:
+        return pipe
     if isinstance(error, ImportError):
         missing = (error.name or "").split(".")[0]
         if missing in GPIO_PACKAGES:
@@ -394,6 +398,8 @@ def _gpio_said(error: BaseException) -> str:
 
 def _gpio_fix(error: BaseException, prefix: str) -> str:
     """What to do about the best pin factory's failure."""
+    if pipe_problem(describe(error)) is not None:
+        return PIPE_FIX
     if isinstance(error, ImportError):
         missing = (error.name or "").split(".")[0]
         package = GPIO_PACKAGES.get(missing, missing or "gpiozero")
