@@ -535,6 +535,24 @@ def test_every_board_has_a_guide_that_uses_its_drawing_and_parts(board):
     assert "--pieces" not in guide and "pieces file" not in guide
 
 
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_the_level_shifter_is_part_of_every_board(board, tmp_path, capsys):
+    """A WS2812B at 5 V reads a high from 0.7 x 5 V = 3.5 V, and the Pi sends 3.3 V: the
+    74AHCT125 is in every parts list, guide and schematic, with its capacitor, and
+    nowhere called optional."""
+    rows = parts(board)
+    shifter = [r for r in rows if "74AHCT125" in r["item"]]
+    assert len(shifter) == 1 and shifter[0]["quantity"] == "1"
+    assert "optional" not in " ".join(shifter[0].values()).lower()
+    assert [r for r in rows if "100 nF" in r["item"] and "74AHCT125" in r["notes"]]
+    assert "74AHCT125" in (HARDWARE / f"{board}.md").read_text(encoding="utf-8")
+    draw(tmp_path, capsys, board)
+    words = " ".join(texts(circuit(tmp_path, board)))
+    assert "74AHCT125" in words and "optional" not in words
+    readme = (HARDWARE / "README.md").read_text(encoding="utf-8")
+    assert not re.search(r"optional\s+74AHCT125|74AHCT125[^.]*optional", readme)
+
 def test_the_readme_s_pictures_are_the_boards_as_they_are_wired():
     readme = (HARDWARE / "README.md").read_text(encoding="utf-8")
     pictures = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", readme)

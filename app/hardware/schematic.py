@@ -590,10 +590,11 @@ class _Page:
         x = MARGIN + 46
         self.groups.append(self.label(data, "LED data", x - 1, line))
         part: list = [Polyline(((x, line), (x + 8, line)), LED, WIRE_WIDTH)]
-        # The level shifter, a 74AHCT125's first buffer: 1A in, 1Y out, 1OE to GND.
+        # The level shifter, a 74AHCT125's first buffer: 1A in, 1Y out, 1OE to GND. Part of
+        # every board: a WS2812B at 5 V reads a high from 3.5 V, the Pi sends 3.3 V.
         bx = x + 8
-        part += [Text(bx + 10, line - 12, "optional: fit it if LED 0 misreads the 3.3 V "
-                                          "data", TINY, GREY),
+        part += [Text(bx + 10, line - 12, "spare A and OE pins to GND; 100 nF at VCC",
+                      TINY, GREY),
                  Rect(bx, line - 6, 20, 12, WHITE, INK, 0.3),
                  Polygon(((bx + 7, line - 3), (bx + 13, line), (bx + 7, line + 3)), None,
                          INK, 0.3),
