@@ -548,3 +548,101 @@ def test_tabletop_selftest_on_a_machine_that_is_no_pi_fails_in_one_line(extra):
     assert done.stderr.startswith("tabletop selftest: ")
     assert "not a Raspberry Pi" in done.stderr
     assert done.stdout.startswith("skip machine: this is not a Raspberry Pi (unknown machine)")
+
+
+# --- the console's pins and the pulled-up pins --------------------------------------------
+
+from scripts.pi_check import SAMPLE_CMDLINE, SAMPLE_CONFIG  # noqa: E402  (a fresh card's)
+
+KULAMI_CONSOLE = "GPIO 14 (sensor matrix row) and GPIO 15 (sensor matrix row)"
+
+
+def boot_files(pi, config=SAMPLE_CONFIG, cmdline=SAMPLE_CMDLINE, folder="/boot/firmware"):
+    pi.write(f"{folder}/config.txt", config.encode())
+    pi.write(f"{folder}/cmdline.txt", cmdline.encode())
+
+
+def test_the_serial_console_on_the_profiles_pins_fails_with_how_to_turn_it_off(pi):
+    boot_files(pi)  # Raspberry Pi OS's own cmdline.txt: console=serial0,115200
+    assert failures(sc.check_console_pins(KULAMI, pi.machine(), {})) == [
+        f"console pins: {KULAMI_CONSOLE}: the serial console runs on them "
+        f"(console=serial0,115200 in /boot/firmware/cmdline.txt): sudo raspi-config nonint "
+        f"do_serial_cons 1, or remove console=serial0,115200 from cmdline.txt; then reboot"]
+    boot_files(pi, cmdline=SAMPLE_CMDLINE.replace("console=serial0,115200 ", ""))
+    assert sc.check_console_pins(KULAMI, pi.machine(), {}) == [Finding(
+        "console pins", True,
+        f"console pins: {KULAMI_CONSOLE}: no serial console or UART on them")]
+    assert sc.check_console_pins(BLOKUS, pi.machine(), {}) == []  # no GPIO 14 or 15
+
+
+def test_the_uart_turned_on_for_this_model_fails_too(pi):
+    cmdline = SAMPLE_CMDLINE.replace("console=serial0,115200 ", "")
+    boot_files(pi, config=SAMPLE_CONFIG + "[pi3]\nenable_uart=1\n", cmdline=cmdline)
+    assert sc.check_console_pins(KULAMI, pi.machine(), {})[0].ok  # a Pi 4: not its section
+    boot_files(pi, config=SAMPLE_CONFIG + "enable_uart=1  # for a console cable\n",
+               cmdline=cmdline.replace("console=tty1", "console=ttyS0,115200 console=tty1"))
+    assert failures(sc.check_console_pins(KULAMI, pi.machine(), {})) == [
+        f"console pins: {KULAMI_CONSOLE}: the serial console runs on them "
+        f"(console=ttyS0,115200 in /boot/firmware/cmdline.txt): sudo raspi-config nonint "
+        f"do_serial_cons 1, or remove console=ttyS0,115200 from cmdline.txt; and config.txt "
+        f"puts the UART on them (enable_uart=1 in /boot/firmware/config.txt): sudo "
+        f"raspi-config nonint do_serial_hw 1, or remove enable_uart=1; then reboot"]
+
+
+def test_a_pi_5s_serial0_is_its_debug_connector_not_the_pins(pi5, tmp_path):
+    boot_files(pi5)
+    assert sc.check_console_pins(KULAMI, pi5.machine(), {})[0].ok
+    boot_files(pi5, config=SAMPLE_CONFIG + "dtparam=uart0=on\n",
+               cmdline=SAMPLE_CMDLINE.replace("serial0", "ttyAMA0"))
+    [line] = failures(sc.check_console_pins(KULAMI, pi5.machine(), {}))
+    assert "(console=ttyAMA0,115200 in /boot/firmware/cmdline.txt)" in line
+    assert "(dtparam=uart0=on in /boot/firmware/config.txt)" in line
+
+
+def test_the_boot_files_are_found_where_the_boot_configuration_finds_them(pi, tmp_path):
+    assert sc.check_console_pins(KULAMI, pi.machine(), {}) == []  # none: nothing to say
+    boot_files(pi, folder="/boot")  # before Bookworm
+    assert not sc.check_console_pins(KULAMI, pi.machine(), {})[0].ok
+    boot_files(pi, folder="/elsewhere", cmdline="console=tty1 root=/dev/mmcblk0p2\n")
+    assert sc.check_console_pins(KULAMI, pi.machine(),
+                                 {"TABLETOP_BOOT_DIR": "/elsewhere"})[0].ok
+
+
+def test_the_self_test_stops_on_the_console_pins(pi):
+    dressed(pi)
+    boot_files(pi)
+    findings = sc.check_system(KULAMI, pi.machine("gpio", "spi", "video", "input"), {},
+                               make_factory=make_factories(lgpio=Factory), find_port=never)
+    assert [f.check for f in findings if f.failed] == ["console pins"]
+    from app.cli.selftest import system
+    with pytest.raises(DeviceError, match=r"found 1 problem \(console pins\)"):
+        system(findings, say=lambda line: None)
+
+
+def swapped_kulami(tmp_path) -> Path:
+    """Kulami's matrix with rows and columns swapped: GPIO 2, 3, 14 and 15 are columns."""
+    text = (Path(sc.__file__).parent / "profiles" / "kulami.toml").read_text()
+    rows = "row_pins = [2, 3, 4, 5, 6, 12, 13, 14, 15, 16]"
+    columns = "column_pins = [17, 18, 19, 20, 21, 22, 23, 24, 25, 26]"
+    assert rows in text and columns in text
+    text = text.replace(rows, "row_pins = [17, 18, 19, 20, 21, 22, 23, 24, 25, 26]")
+    text = text.replace(columns, "column_pins = [2, 3, 4, 5, 6, 12, 13, 14, 15, 16]")
+    path = tmp_path / "swapped.toml"
+    path.write_text(text)
+    return path
+
+
+def test_gpio_2_or_3_as_a_column_is_a_warning_that_stops_nothing(pi, tmp_path):
+    assert sc.check_pull_ups(KULAMI, buttons=[2]) == []  # rows and a button: no harm
+    swapped = load_profile(str(swapped_kulami(tmp_path)))
+    [warning] = sc.check_pull_ups(swapped)
+    assert str(warning) == (
+        "warn pull-ups: GPIO 2 (sensor matrix column) and GPIO 3 (sensor matrix column): "
+        "the Pi holds GPIO 2 and 3 up to 3.3 V through fixed 1.8 kOhm resistors, which "
+        "outweigh the pull-down the scan reads a column with, so every hole on it would "
+        "read as taken: swap it with a row pin in the profile and the wiring")
+    assert warning.ok and not warning.failed
+    dressed(pi)
+    findings = sc.check_system(swapped, pi.machine("gpio", "spi", "video", "input"), {},
+                               make_factory=make_factories(lgpio=Factory), find_port=never)
+    assert warning in findings and not any(f.failed for f in findings)

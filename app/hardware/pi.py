@@ -11,14 +11,17 @@ folder of files and a user, with no Pi at hand.
 profile whose LEDs the machine will not let this user drive: NeoPixels on a PWM pin need
 root before the Pi 5 and ``/dev/pio0`` on it, which a kernel without the RP1 PIO driver
 does not make (an update fixes that) and which only the udev rule opens to the gpio
-group (install.sh fixes that).
+group (install.sh fixes that). :class:`BootFiles` reads config.txt and cmdline.txt as the
+firmware would for this model, for what they turn on (the serial console's pins).
 """
 
 from __future__ import annotations
 
 import os
+import re
 import stat
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -40,6 +43,8 @@ class PiModel:
     pwm_neopixels: str
     spi_core_clock: tuple[str, ...]
     pin_factories: tuple[str, ...]
+    consoles_on_pins: tuple[str, ...]
+    uart_on_pins: str
 
     @property
     def pwm_needs_root(self) -> bool:
@@ -50,7 +55,8 @@ def _load_models() -> dict[str, PiModel]:
     data = tomllib.loads(MODELS_FILE.read_text(encoding="utf-8"))
     return {chip: PiModel(chip, entry["title"], tuple(entry["config_filters"]),
                           entry["pwm_neopixels"], tuple(entry["spi_core_clock"]),
-                          tuple(entry["pin_factories"]))
+                          tuple(entry["pin_factories"]), tuple(entry["consoles_on_pins"]),
+                          entry["uart_on_pins"])
             for chip, entry in data.items()}
 
 
@@ -127,6 +133,82 @@ class Machine:
         else:
             wanted = stat.S_IROTH | (stat.S_IWOTH if write else 0)
         return info.st_mode & wanted == wanted
+
+
+#: Where the Pi's firmware reads config.txt and cmdline.txt from, the first that has
+#: config.txt (Bookworm's /boot/firmware, older systems' /boot); ``TABLETOP_BOOT_DIR``
+#: names another, as for systemd/boot-config.sh.
+BOOT_FOLDERS = ("/boot/firmware", "/boot")
+#: config.txt filters that choose by model ([pi4], [cm4], [pi02]): they apply to the
+#: models whose ``config_filters`` name them. Other filters ([all], [HDMI:0], [gpio4=1])
+#: may apply to any model.
+_MODEL_FILTER = re.compile(r"(pi|cm)\d")
+
+
+@dataclass(frozen=True)
+class BootFiles:
+    """The Pi's boot configuration as its firmware reads it: the kernel's command line
+    (cmdline.txt, its words) and the config.txt lines that apply to this model (the
+    ones under a filter for another model left out, comments and blanks too)."""
+
+    folder: str
+    cmdline: tuple[str, ...]
+    config: tuple[str, ...]
+
+    @classmethod
+    def read(cls, machine: Machine, environ: Mapping[str, str] = os.environ
+             ) -> "BootFiles | None":
+        """The boot files on ``machine``; ``None`` where there are none (not a Pi)."""
+        folders = [environ["TABLETOP_BOOT_DIR"]] if environ.get("TABLETOP_BOOT_DIR") \
+            else BOOT_FOLDERS
+        for folder in folders:
+            try:
+                config = machine.path(f"{folder}/config.txt").read_text(errors="replace")
+            except OSError:
+                continue
+            try:
+                cmdline = machine.path(f"{folder}/cmdline.txt").read_text(errors="replace")
+            except OSError:
+                cmdline = ""
+            model = machine.model()
+            filters = model.config_filters if model else ()
+            return cls(folder, tuple(cmdline.split()), tuple(_applying(config, filters)))
+        return None
+
+    def setting(self, name: str) -> str | None:
+        """The last value config.txt gives ``name`` (``enable_uart``), or ``None``."""
+        values = [line.partition("=")[2].strip() for line in self.config
+                  if line.partition("=")[0].strip() == name]
+        return values[-1] if values else None
+
+
+    def dtparams(self) -> dict[str, str]:
+        """The device tree parameters config.txt sets (``dtparam=uart0=on,spi=on``),
+        each name to its last value (``on`` where the line gives none)."""
+        params = {}
+        for line in self.config:
+            name, _, value = line.partition("=")
+            if name.strip() == "dtparam":
+                for param in value.split(","):
+                    key, _, setting = param.partition("=")
+                    params[key.strip()] = setting.strip() or "on"
+        return params
+
+
+def _applying(config: str, filters: tuple[str, ...]):
+    """The lines of ``config`` (config.txt) under filters that apply to a model whose
+    own filters are ``filters``."""
+    applies = True
+    for raw in config.splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            names = line[1:-1].split("][")
+            applies = all(name != "none" and (not _MODEL_FILTER.match(name)
+                                              or name in filters) for name in names)
+        elif applies:
+            yield line
 
 
 def check_led_path(driver: str, where: str, machine: Machine | None = None) -> None:

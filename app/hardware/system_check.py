@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 from app.errors import DeviceError, describe, install_extra
 from app.hardware.lgpio_dir import PIPE_FIX, pipe_problem
-from app.hardware.pi import Machine, check_led_path
+from app.hardware.pi import BootFiles, Machine, check_led_path
 from app.hardware.profile import Profile
 from app.hardware.sensors import gpio_problem
 from app.hardware.spi import (BUFSIZ_FILE, DEFAULT_BUFSIZ, kernel_bufsiz, transfer_bytes,
@@ -46,6 +46,10 @@ SPI_DEVICE = "/dev/spidev0.0"
 SCREEN_DEVICES = (("/dev/dri", "card*", "video", True),
                   ("/dev/dri", "renderD*", "render", True))
 TOUCH_DEVICES = (("/dev/input", "event*", "input", False),)
+#: GPIO 14 and 15: the UART's TXD and RXD, where a serial console runs.
+CONSOLE_PINS = (14, 15)
+#: GPIO 2 and 3 (I2C1's SDA and SCL) carry the Pi's own 1.8 kOhm pull-ups to 3.3 V.
+PULLED_UP_PINS = (2, 3)
 #: The order the groups are checked and listed in (install.sh's order).
 GROUP_ORDER = ("gpio", "spi", "dialout", "video", "render", "input")
 #: The libraries gpiozero's pin factories load, by the name their import fails with.
@@ -64,13 +68,16 @@ class Finding:
     ok: bool
     line: str
     ran: bool = True
+    #: Something that may well go wrong, said, that stops nothing (``ok`` is true).
+    warn: bool = False
 
     @property
     def failed(self) -> bool:
         return self.ran and not self.ok
 
     def __str__(self) -> str:
-        return f"{'ok' if self.ok else 'FAIL' if self.ran else 'skip':<4} {self.line}"
+        mark = "warn" if self.warn else "ok" if self.ok else "FAIL" if self.ran else "skip"
+        return f"{mark:<4} {self.line}"
 
 
 def _ok(check: str, text: str) -> Finding:
@@ -461,6 +468,69 @@ def _check_devices(check: str, machine: Machine, devices, none: str,
     return findings or [_ok(check, ", ".join(absolute for absolute, _, _ in present))]
 
 
+def gpio_roles(profile: Profile, buttons: Collection[int] = ()) -> dict[int, str]:
+    """Each of the Pi's GPIO pins the profile and the buttons use -> what it is."""
+    roles = {}
+    if profile.sensors.driver in PI_SENSORS:
+        roles.update({pin: "sensor matrix row" for pin in profile.sensors.row_pins})
+        roles.update({pin: "sensor matrix column" for pin in profile.sensors.column_pins})
+    for pin in buttons:
+        roles.setdefault(pin, "button")
+    return roles
+
+
+def _pins_said(roles: Mapping[int, str]) -> str:
+    return _words([f"GPIO {pin} ({role})" for pin, role in sorted(roles.items())])
+
+
+def check_console_pins(profile: Profile, machine: Machine,
+                       environ: Mapping[str, str] = os.environ,
+                       buttons: Collection[int] = ()) -> list[Finding]:
+    """GPIO 14 and 15, where the profile uses them, are not the serial console's (or
+    the UART's) in the boot files: a console there writes its log into the pins, reads
+    a login from them, and the scan fights it for them."""
+    used = {pin: role for pin, role in gpio_roles(profile, buttons).items()
+            if pin in CONSOLE_PINS}
+    model, boot = machine.model(), BootFiles.read(machine, environ)
+    if not used or model is None or boot is None:
+        return []
+    problems = []
+    consoles = [word for word in boot.cmdline if word.startswith("console=")
+                and word.partition("=")[2].partition(",")[0] in model.consoles_on_pins]
+    if consoles:
+        problems.append(f"the serial console runs on them ({' '.join(consoles)} in "
+                        f"{boot.folder}/cmdline.txt): sudo raspi-config nonint "
+                        f"do_serial_cons 1, or remove {' '.join(consoles)} from "
+                        f"cmdline.txt")
+    name, _, value = model.uart_on_pins.partition("=")
+    key, _, wanted = value.partition("=")
+    uart_on = (boot.dtparams().get(key) == wanted if name == "dtparam"
+               else boot.setting(name) == value)
+    if uart_on:
+        problems.append(f"config.txt puts the UART on them ({model.uart_on_pins} in "
+                        f"{boot.folder}/config.txt): sudo raspi-config nonint do_serial_hw "
+                        f"1, or remove {model.uart_on_pins}")
+    if problems:
+        return [_fail("console pins", f"{_pins_said(used)}: {'; and '.join(problems)}; "
+                                      f"then reboot")]
+    return [_ok("console pins", f"{_pins_said(used)}: no serial console or UART on them")]
+
+
+def check_pull_ups(profile: Profile, buttons: Collection[int] = ()) -> list[Finding]:
+    """A warning for GPIO 2 or 3 where their fixed pull-ups matter: a sensor matrix
+    column, which the scan reads with a weak pull-down. (A row is driven, and a button
+    pulls up itself: the pull-up does them no harm.)"""
+    columns = {pin: role for pin, role in gpio_roles(profile, buttons).items()
+               if pin in PULLED_UP_PINS and role == "sensor matrix column"}
+    if not columns:
+        return []
+    return [Finding("pull-ups", True, (
+        f"pull-ups: {_pins_said(columns)}: the Pi holds GPIO 2 and 3 up to 3.3 V through "
+        f"fixed 1.8 kOhm resistors, which outweigh the pull-down the scan reads a column "
+        f"with, so every hole on it would read as taken: swap it with a row pin in the "
+        f"profile and the wiring"), warn=True)]
+
+
 def check_screen(machine: Machine, accounts: Accounts | None = None) -> list[Finding]:
     """The status screen's KMS/DRM devices, where there are any, can be opened."""
     return _check_devices("screen", machine, SCREEN_DEVICES,
@@ -482,7 +552,8 @@ def check_system(profile: Profile, machine: Machine | None = None,
                  find_port: Callable[[str, str], str] | None = None) -> list[Finding]:
     """Every check that applies to ``profile`` (and the configuration's ``buttons``
     pins) on ``machine``, in the order a person fixes them: the machine, the groups,
-    SPI, the PWM LEDs, GPIO, the sensor board, the screen, touch."""
+    SPI, the PWM LEDs, GPIO and its console and pull-up pins, the sensor board, the
+    screen, touch."""
     if is_simulated(profile):
         return [_ok("system", f"profile {profile.name} simulates its sensors and LEDs: "
                               f"no hardware to check")]
@@ -499,6 +570,8 @@ def check_system(profile: Profile, machine: Machine | None = None,
         findings += check_pwm_leds(profile, machine)
     if on_pi and uses_gpio(profile, buttons):
         findings += check_gpio(machine, environ, make_factory)
+        findings += check_console_pins(profile, machine, environ, buttons)
+    findings += check_pull_ups(profile, buttons)
     if uses_serial(profile):
         findings += check_serial(profile, machine, find_port, accounts)
     if on_pi:
