@@ -30,7 +30,8 @@ from app.table.service import Notifier, ServiceStop, stop_on_signals
 from app.table.assembly import Assembly, open_devices
 from app.table.session import Session
 from app.table.store import RecordStore, Saved
-from app.table.thinker import InlineThinker, Thinker
+from app.table.engine_process import ProcessThinker
+from app.table.thinker import InlineThinker
 
 log = logging.getLogger("tabletop")
 
@@ -88,11 +89,12 @@ def _run(args) -> int:
             log.info("profile %s, game %s, records in %s", profile.name, profile.game,
                      store.directory)
             # A replayed log plays in log time: the engine answers at once, as it would
-            # have had all the time in the world between the logged readings.
+            # have had all the time in the world between the logged readings. A board
+            # searches in a process of its own, so its scans never wait for the search.
             assembly = Assembly(store, profile, settings=dict(
                 seats=config.seats, level=config.level, seed=config.seed,
                 show_legal=config.show_legal),
-                thinker=InlineThinker() if readings is not None else Thinker(),
+                thinker=InlineThinker() if readings is not None else ProcessThinker(),
                 engines=config.engines)
             session = assembly.session(profile.game, options)
             screen = status_screen(session, load=None if readings is not None

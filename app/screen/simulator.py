@@ -396,6 +396,7 @@ class Simulator(SimulatedBoard):
             if self.session.thought is not None:
                 self.session.thought.cancel()
             self.close()
+            self.thinker.close()
 
     def redraw(self) -> None:
         """Draw the window, for the table loop (only when something changed)."""

@@ -40,6 +40,7 @@ from __future__ import annotations
 import itertools
 import logging
 import multiprocessing
+import os
 import random
 import signal
 import threading
@@ -58,6 +59,11 @@ log = logging.getLogger(__name__)
 
 #: The worker sends its progress each time it has moved on by this much.
 PROGRESS_STEP = 0.01
+#: The worker's niceness, the lowest priority there is: the search is background work
+#: and takes only what the table leaves, so when the scan wakes from a row's settle
+#: sleep the kernel gives it a core at once, even on a one-core Pi Zero or a machine
+#: busy with other work (a search runs alone on its core on an idle Pi all the same).
+NICENESS = 19
 #: How long one look at the pipe lasts while a caller waits for a thought (``wait``).
 WAIT_SLICE_S = 0.05
 #: How long a killed worker may take to be reaped when the table closes.
@@ -280,6 +286,7 @@ def serve(connection) -> None:
     """The worker process: answer questions from ``connection`` one at a time, until
     the table's end of it closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the table's to handle
+    os.nice(NICENESS)
     questions: deque[tuple] = deque()
     cancelled: set[int] = set()
 

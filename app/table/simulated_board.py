@@ -24,6 +24,7 @@ from typing import Any
 from app.games import game as game_info
 from app.hardware.profile import Profile, load_profile
 from app.table.assembly import Assembly, Devices, open_devices
+from app.table.engine_process import ProcessThinker
 from app.table.hand import Hand
 from app.table.loop import BLINK_S, Remote
 from app.table.session import Session
@@ -53,7 +54,9 @@ class SimulatedBoard:
         self.remote = remote
         self.serial = serial
         self.store = store
-        self.thinker = thinker or Thinker()
+        #: Our engine searches in a process of its own unless told otherwise (one
+        #: started at the first search), as on a board.
+        self.thinker = thinker or ProcessThinker()
         self.rng = random.Random(seed)
         self.device = None  # the virtual sensor board, with serial
         self.devices: Devices | None = None

@@ -10,6 +10,11 @@ on is never touched by the worker, so a cancelled search leaves nothing to clean
 :class:`InlineThinker` does the same work at once in the caller's thread: replays,
 tests and the terminal use it where waiting is the point.
 
+A thread still shares the interpreter's lock with the loop, and a search holds it: each
+settle sleep of a sensor matrix's scan hands it over and waits for it back. The board
+and the simulator therefore search in a process of their own
+(:class:`~app.table.engine_process.ProcessThinker`), with the same thoughts.
+
 An outside engine (a GTP program the configuration names, :mod:`app.table.outside_engine`)
 is one more kind of thinker: its thought has the same progress and cancelling, and when
 the program fails, the thought says so in :attr:`Thought.failure` and our own search
