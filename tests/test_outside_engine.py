@@ -18,6 +18,7 @@ from app.games import new_game
 from app.table import texts
 from app.table.assembly import Assembly
 from app.table.config import load_config
+from app.table.engine_process import ProcessThinker
 from app.table.outside_engine import DEFAULT_TIMEOUT_S, EngineCommand, OutsideEngines
 from app.table.session import Session, State
 from app.table.store import RecordStore
@@ -249,6 +250,22 @@ def test_the_question_runs_off_the_loop_with_progress_and_a_takeback_cancels_it(
     assert len(pids(log)) == 2
     assert received(log)[-3:] == ["clear_board", "play b b2", "genmove w"]
     assert game.status().message == texts.place_engine_move(str(game.pending))
+
+
+def test_after_a_crash_our_search_finishes_the_move_in_the_engines_own_process(
+        tmp_path, engines):
+    log = tmp_path / "engine.log"
+    ours_thinker = ProcessThinker()
+    thinker = engines({"kulami": standin(log, "crash")}, ours_thinker)
+    game = Session(new_game("kulami"), seats=PEOPLE_FIRST, seed=1, thinker=thinker)
+    Board(game, 8, 8).place("a1")
+
+    def lit():
+        game.poll()
+        return game.pending is not None
+    assert wait_for(lit, within=60.0)
+    assert game.pending == ours(["a1"]) and "stopped" in game.status().message
+    assert ours_thinker.process is not None  # not a thread of the table's process
 
 
 def test_a_hanging_program_is_given_up_after_its_time_limit_off_the_loop(tmp_path, engines):

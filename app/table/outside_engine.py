@@ -31,7 +31,8 @@ time limit to answer, refuses a command (``?``), answers something that is not G
 plays a move our rules find unreadable or illegal (``pass`` with moves to play, a
 resignation) is killed; the thought's :attr:`~Thought.failure` says so in one line
 (logged as a warning) and our own search finishes that very thought, on the game the
-session holds, which nothing here touches. Our own engine then plays that game until a
+session holds, which nothing here touches, through the fallback thinker (the engine's
+own process at the table). Our own engine then plays that game until a
 new game begins (:meth:`OutsideEngines.new_game`), which tries the program again.
 
 The program's standard error goes to our log at debug level, never to our output. It
@@ -392,7 +393,18 @@ class OutsideEngines(Thinker):
         log.warning("%s", line)
         self.failed[game] = line
         thought.failure = line
-        thought.run(board, level, rng)  # our own search, with the same progress and cancel
+        self._finish_with_ours(thought, board, level, rng)
+
+    def _finish_with_ours(self, thought: Thought, board: Board, level: int, rng) -> None:
+        """Our own search finishes ``thought``, asked of the fallback thinker (so in the
+        engine's own process at the table, never in this thread of the table's), its
+        progress passed on and a cancel passed back."""
+        ours = self.fallback.think(board, level, rng)
+        while not ours.wait(SLICE_S):
+            thought.progress = ours.progress
+            if thought.cancelled:
+                ours.cancel()
+        thought.finish(ours.move)
 
     def player_name(self, game: str, level: int) -> str:
         """The outside engine's command line where the configuration names one for
