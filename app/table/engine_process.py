@@ -199,10 +199,12 @@ class ProcessThinker(Thinker):
 
     def _send(self, message: tuple) -> None:
         connection = self._connection
+        if connection is None:
+            return  # closed meanwhile: nothing is asked any more
         try:
             with self._sending:
                 connection.send(message)
-        except (OSError, ValueError, AttributeError):  # the worker is gone, or closed
+        except (OSError, ValueError):  # the worker is gone
             with self._reading:
                 if self._connection is connection:
                     self._lost()
