@@ -191,3 +191,88 @@ def test_hold_step_and_timeout_are_seconds_zero_or_more(value, capsys):
     assert error.startswith("tabletop selftest: argument --hold: ") and value in error
     assert ("must be 0 seconds or more" in error or "expected a number of seconds" in error)
     assert error.count("\n") == 1
+
+
+# --- the display, opened once as the service opens it -------------------------------------
+
+from pathlib import Path  # noqa: E402
+
+from app.cli import selftest  # noqa: E402
+from app.hardware.system_check import Finding  # noqa: E402
+from app.screen import display  # noqa: E402
+from tests.test_system_check import FakePi  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def screen_pi(tmp_path):
+    """A Pi 4 with its KMS card and a screen on HDMI, as the kernel lists them."""
+    pi = FakePi(tmp_path / "pi")
+    pi.device("/dev/dri/card1", "video")
+    pi.write("/sys/class/drm/card1-HDMI-A-1/status", b"connected\n")
+    pi.write("/sys/class/drm/card1-HDMI-A-2/status", b"disconnected\n")
+    return pi
+
+
+def test_the_display_opens_with_sdls_driver_and_says_so(screen_pi, monkeypatch):
+    monkeypatch.setenv("SDL_VIDEODRIVER", "x11")
+    assert selftest.check_display(screen_pi.machine("video"), "dummy") == [Finding(
+        "display", True, "display: card1-HDMI-A-1: SDL's dummy driver opened it, 800x480")]
+    assert display.os.environ["SDL_VIDEODRIVER"] == "x11"  # as it was
+
+
+def test_a_display_sdl_cannot_open_is_sdls_own_error_with_the_fix(screen_pi):
+    """SDL without the driver it is told to use fails in its own words (here: a driver no
+    SDL has; on a Pi Lite without Mesa, kmsdrm's), and the fix follows them."""
+    [finding] = selftest.check_display(screen_pi.machine("video"), "nosuchdriver")
+    assert finding.failed and finding.line == (
+        "display: SDL cannot open the nosuchdriver display: nosuchdriver not available: no "
+        "GPU driver for SDL's KMS/DRM (it loads vc4 or v3d through Mesa's GBM and EGL): "
+        "sudo apt install libgl1-mesa-dri, then restart the service")
+    screen_pi.write("/usr/lib/aarch64-linux-gnu/dri/vc4_dri.so")
+    [finding] = selftest.check_display(screen_pi.machine("video"), "nosuchdriver")
+    assert finding.line.endswith(": check the screen's cable and power, then restart the "
+                                 "service")
+
+
+def test_no_screen_plugged_in_opens_nothing(screen_pi, tmp_path):
+    def never(driver):
+        raise AssertionError(driver)
+    screen_pi.write("/sys/class/drm/card1-HDMI-A-1/status", b"disconnected\n")
+    assert selftest.check_display(screen_pi.machine("video"), "dummy", never) == [Finding(
+        "display", True, "display: no screen connected to /dev/dri/card1: the board plays "
+                         "without one")]
+    assert selftest.check_display(FakePi(tmp_path / "bare").machine(), "dummy", never) == []
+
+
+def test_the_display_is_tried_with_the_driver_the_service_sets():
+    unit = (ROOT / "systemd" / "tabletop.service").read_text()
+    assert f"Environment=SDL_VIDEODRIVER={selftest.SERVICE_VIDEO_DRIVER}\n" in unit
+
+
+def test_a_dark_screen_stops_the_self_test_before_the_lamps(screen_pi, monkeypatch, capsys):
+    from app.cli import main
+    from app.table import assembly
+    tried = []
+
+    def no_kmsdrm(driver):
+        tried.append(driver)
+        raise display.NoDisplayError("SDL cannot open the kmsdrm display: kmsdrm not "
+                                     "available")
+
+    def never(*args):
+        raise AssertionError(args)
+    monkeypatch.setattr(selftest, "Machine", lambda: screen_pi.machine("video"))
+    monkeypatch.setattr(selftest, "check_system", lambda profile, **kw: [])
+    monkeypatch.setattr(display, "try_display", no_kmsdrm)
+    monkeypatch.setattr(display, "has_mesa_dri", lambda root: False)
+    monkeypatch.setattr(assembly, "open_strip", never)
+    assert main(["selftest", "--profile", "kulami"]) == 1
+    assert tried == ["kmsdrm"]
+    assert capsys.readouterr().out.startswith(
+        "FAIL display: SDL cannot open the kmsdrm display: kmsdrm not available: no GPU "
+        "driver for SDL's KMS/DRM")
+    # beside the running service (--system-only) the display is its, and left alone
+    assert main(["selftest", "--profile", "kulami", "--system-only"]) == 0
+    assert tried == ["kmsdrm"]

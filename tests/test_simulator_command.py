@@ -109,8 +109,19 @@ def test_the_fix_for_a_dark_screen_names_the_first_cause(tmp_path):
         "checkout, which brings pygame-ce: pip install '.[screen]' there, or "
         "/opt/tabletop/venv/bin/pip install '/opt/tabletop/src[screen]' on a Pi set up by "
         "systemd/install.sh")
-    assert screen_fix({}, tmp_path, True) == (
+    assert screen_fix({}, tmp_path, True, mesa_dri=False) == (
+        "no GPU driver for SDL's KMS/DRM (it loads vc4 or v3d through Mesa's GBM and "
+        "EGL): sudo apt install libgl1-mesa-dri, then restart the service")
+    assert screen_fix({}, tmp_path, True, mesa_dri=True) == (
         "check the screen's cable and power, then restart the service")
+
+
+def test_the_gpus_dri_drivers_are_found_where_debian_installs_them(tmp_path):
+    assert not display.has_mesa_dri(tmp_path)
+    drivers = tmp_path / "usr/lib/aarch64-linux-gnu/dri"
+    drivers.mkdir(parents=True)
+    (drivers / "vc4_dri.so").touch()
+    assert display.has_mesa_dri(tmp_path)
 
 
 def test_a_card_the_user_may_not_open_asks_for_the_video_and_render_groups(tmp_path,

@@ -1,14 +1,17 @@
 """``tabletop selftest``: check a freshly built board, LED by LED and hole by hole.
 
 First the system: whether this machine and this user can drive what the profile uses
-(SPI and its buffers, the groups, the GPIO library, the sensor board's port, the screen;
-:mod:`app.hardware.system_check`), one ``ok`` or ``FAIL`` line each. A failure stops the
+(SPI and its buffers, the groups, the GPIO library, the pins the serial console or the
+Pi's pull-ups would spoil, the sensor board's port, the screen;
+:mod:`app.hardware.system_check`), one ``ok``, ``warn`` or ``FAIL`` line each, and, on a
+Pi with a screen plugged in, the display opened once as the service opens it
+(:func:`check_display`), which only SDL can tell works. A failure stops the
 self-test there, before the LEDs, with a one-line error: a lamp test on a machine that
 cannot open the LEDs would only fail later with one driver's error, far from the cause.
 On a machine that is not a Raspberry Pi the checks cannot run (``skip``, saying which),
 and the drivers, opened next, say in their own one line what they cannot open.
-``--system-only`` stops after the checks (the LEDs may be the running service's), and
-fails when they could not run.
+``--system-only`` stops after the checks (the LEDs and the display may be the running
+service's, so the display is not opened), and fails when they could not run.
 
 The lamp test lights every LED in turn (a dead LED or a break in the chain shows where
 the light stops), then all of them at once at the capped brightness, the worst case for
@@ -32,11 +35,13 @@ from dataclasses import dataclass, field
 
 from app.cli import seconds
 from app.colours import ROLE_COLOURS
-from app.errors import DeviceError
+from app.errors import DeviceError, install_extra
 from app.hardware.leds import Colour, LedStrip, SimulatedStrip, frame_ma
+from app.hardware.pi import Machine
 from app.hardware.profile import Profile, load_profile
 from app.hardware.sensors import SensorSource, SimulatedSensors
-from app.hardware.system_check import Finding, check_system
+from app.hardware.system_check import Finding, check_system, is_simulated
+from app.screen import display
 from app.table.assembly import open_devices
 from app.table.config import load_config
 from app.table.hand import Hand
@@ -44,6 +49,9 @@ from app.table.scene import single_scene
 
 WHITE = (255, 255, 255)
 BLACK = (0, 0, 0)
+#: The SDL video driver the service draws with: systemd/tabletop.service sets
+#: ``SDL_VIDEODRIVER`` to it (the self-test's tests hold the two together).
+SERVICE_VIDEO_DRIVER = "kmsdrm"
 
 
 @dataclass
@@ -213,10 +221,41 @@ def system(findings: list[Finding], say: Callable[[str], None] = print) -> None:
                           f"what to do; the LEDs and sensors were not tested")
 
 
+def check_display(machine: Machine, driver: str = SERVICE_VIDEO_DRIVER,
+                  try_display: Callable[[str], str] | None = None) -> list[Finding]:
+    """The status screen, opened once as the service opens it (SDL's ``driver``, full
+    screen) and closed again, where a screen is connected: the device checks see only
+    files, and a Pi whose SDL cannot draw (no GPU driver on Raspberry Pi OS Lite) stays
+    dark with every file in place. A failure is SDL's own error with the fix. Nothing
+    where there is no card (the screen line says so) or no screen plugged in."""
+    dri_dir = machine.path(str(display.DRI_DIR))
+    cards = sorted(f"{display.DRI_DIR}/{card.name}" for card in dri_dir.glob("card*"))
+    if not cards:
+        return []
+    screens = display.connected_screens(machine.path(str(display.SYS_DRM)))
+    if screens == []:
+        return [Finding("display", True, f"display: no screen connected to "
+                                          f"{', '.join(cards)}: the board plays without one")]
+    try:
+        opened = (try_display or display.try_display)(driver)
+    except ImportError as error:
+        return [Finding("display", False, f"display: the {error.name or 'pygame'} library "
+                                           f"is not installed: {install_extra('screen')}")]
+    except display.NoDisplayError as error:
+        fix = display.screen_fix({}, dri_dir, mesa_dri=display.has_mesa_dri(machine.root))
+        return [Finding("display", False, f"display: {error}: {fix}")]
+    return [Finding("display", True, f"display: {', '.join(screens or cards)}: {opened}")]
+
+
 def run(args) -> int:
     profile = load_profile(args.profile)
     config = load_config(args.config)
     findings = check_system(profile, buttons=tuple(config.buttons.values()))
+    machine = Machine()
+    # The running service may hold the display as it may the LEDs: --system-only, which
+    # runs beside it, leaves the display alone too.
+    if not (args.system_only or is_simulated(profile)) and machine.model() is not None:
+        findings += check_display(machine)
     system(findings)
     if args.system_only:
         skipped = [finding for finding in findings if not finding.ran]

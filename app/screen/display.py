@@ -23,6 +23,12 @@ log = logging.getLogger(__name__)
 DRI_DIR = Path("/dev/dri")
 #: SDL drivers that draw nowhere a person can see.
 INVISIBLE = frozenset({"dummy", "offscreen"})
+#: Where the kernel lists each card's connectors (``card1-HDMI-A-1``), with a ``status``.
+SYS_DRM = Path("/sys/class/drm")
+#: The GPU drivers (vc4, v3d) that Mesa's GBM and EGL load, without which SDL's KMS/DRM
+#: driver draws nothing: Debian's libgl1-mesa-dri puts them here, and Raspberry Pi OS
+#: Lite has no Mesa at all.
+MESA_DRI = ("usr/lib/*/dri/*_dri.so", "usr/lib/dri/*_dri.so")
 
 
 class NoDisplayError(DeviceError):
@@ -60,11 +66,34 @@ def no_display_reason(environ: Mapping[str, str] = os.environ) -> str:
     return "no DISPLAY or WAYLAND_DISPLAY, no KMS/DRM device"
 
 
+def connected_screens(sys_drm: Path = SYS_DRM) -> list[str] | None:
+    """The connectors a screen is plugged into (``card1-HDMI-A-1``), as the kernel says;
+    ``None`` when it lists no connectors at all (nothing to tell by)."""
+    statuses = sorted(sys_drm.glob("card*-*/status"))
+    if not statuses:
+        return None
+    connected = []
+    for status in statuses:
+        try:
+            if status.read_text().strip() == "connected":
+                connected.append(status.parent.name)
+        except OSError:
+            continue
+    return connected
+
+
+def has_mesa_dri(root: Path = Path("/")) -> bool:
+    """Whether the GPU's DRI drivers that SDL's KMS/DRM driver loads through Mesa are
+    installed on the system under ``root``."""
+    return any(any(root.glob(pattern)) for pattern in MESA_DRI)
+
+
 def screen_fix(environ: Mapping[str, str] = os.environ, dri_dir: Path = DRI_DIR,
-               kmsdrm: bool | None = None) -> str:
+               kmsdrm: bool | None = None, *, mesa_dri: bool | None = None) -> str:
     """What a maker does about a board whose screen did not open, as a phrase: the
     first cause found of the ones seen on a Pi. ``kmsdrm`` is whether pygame's SDL has
-    the driver (asked of SDL when not given)."""
+    the driver (asked of SDL when not given), ``mesa_dri`` whether the GPU's DRI drivers
+    are installed (looked for when not given)."""
     forced = environ.get("SDL_VIDEODRIVER", "").strip()
     if forced in INVISIBLE:
         return f"SDL_VIDEODRIVER={forced} draws nowhere: remove it from the environment"
@@ -83,6 +112,9 @@ def screen_fix(environ: Mapping[str, str] = os.environ, dri_dir: Path = DRI_DIR,
     closed = [card for card in cards if not os.access(card, os.R_OK | os.W_OK)]
     if closed:
         return f"no access to {closed[0]}: add the user to the video and render groups"
+    if not (has_mesa_dri() if mesa_dri is None else mesa_dri):
+        return ("no GPU driver for SDL's KMS/DRM (it loads vc4 or v3d through Mesa's GBM "
+                "and EGL): sudo apt install libgl1-mesa-dri, then restart the service")
     return "check the screen's cable and power, then restart the service"
 
 
@@ -133,6 +165,28 @@ def open_display(choice: DisplayChoice, size: tuple[int, int], caption: str = "T
     log.info("SDL video driver %s, %dx%d%s", driver,
              *surface.get_size(), " full screen" if choice.fullscreen else "")
     return surface
+
+
+def try_display(driver: str, size: tuple[int, int] = (800, 480)) -> str:
+    """Open the display once with SDL's ``driver`` as the service opens it (full screen
+    on KMS/DRM) and close it again, for the self-test: what opened, in words. Where it
+    does not open, :class:`NoDisplayError` with SDL's own error. ``SDL_VIDEODRIVER`` is
+    left as it was."""
+    import pygame
+
+    before = os.environ.get("SDL_VIDEODRIVER")
+    choice = DisplayChoice(driver, driver == "kmsdrm")
+    try:
+        surface = open_display(choice, size)
+        width, height = surface.get_size()
+        return (f"SDL's {pygame.display.get_driver()} driver opened it, {width}x{height}"
+                f"{' full screen' if choice.fullscreen else ''}")
+    finally:
+        pygame.display.quit()
+        if before is None:
+            os.environ.pop("SDL_VIDEODRIVER", None)
+        else:
+            os.environ["SDL_VIDEODRIVER"] = before
 
 
 def resized(size: tuple[int, int] | None):
