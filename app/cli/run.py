@@ -169,33 +169,43 @@ def status_screen(session: Session, load: Callable[[Saved], None] | None = None,
 
     On a ``board`` (a real profile) a screen that does not open is a WARNING that says
     why and what fixes it, so ``journalctl -p warning`` shows it; on a simulated profile
-    playing headless is ordinary and said at INFO."""
-    from app.screen.display import (NoDisplayError, choose_display, no_display_reason,
-                                    screen_fix)
+    playing headless is ordinary and said at INFO. A board waits for its display: the
+    service may start before the kernel makes the screen's device, or a screen may be
+    plugged in later, and the screen opens when it can (:mod:`app.screen.awaited`)."""
+    from app.screen.display import (NoDisplayError, choose_display, draws_nowhere,
+                                    no_display_reason, screen_fix)
     level = logging.WARNING if board else logging.INFO
 
-    def without_screen(reason: str) -> None:
+    def without_screen(reason: str, until: str = "") -> None:
         fix = f"; {screen_fix()}" if board else ""
-        log.log(level, "no display (%s): playing without a screen%s", reason, fix)
+        log.log(level, "no display (%s): playing without a screen%s%s", reason, until, fix)
 
     display = choose_display()
-    if display is None:
+    if display is None and (not board or draws_nowhere()):
         without_screen(no_display_reason())
         return None
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     try:
         from app.games import GAMES
+        from app.screen.awaited import RETRY_S, AwaitedScreen
         from app.screen.console import Console
-        from app.screen.display import open_display
+        from app.screen.display import open_display, open_when_ready
         from app.screen.paint import DESIGN_SIZE
         from app.screen.window import StatusWindow
     except ImportError as error:
         log.log(level, "no display (the %s library is not installed): playing without a "
                        "screen; %s", error.name or "pygame", install_extra("screen"))
         return None
+    console = Console(session, tuple(GAMES), load=load)
+    if board:
+        screen = AwaitedScreen(console, lambda: open_when_ready(DESIGN_SIZE, "Tabletop"))
+        if screen.window is None:
+            without_screen(screen.waiting_for, f" until it opens (looking every "
+                                               f"{RETRY_S:g} s)")
+        return screen
     try:
         surface = open_display(display, DESIGN_SIZE, caption="Tabletop")
     except NoDisplayError as error:
         without_screen(str(error))
         return None
-    return StatusWindow(surface, Console(session, tuple(GAMES), load=load))
+    return StatusWindow(surface, console)

@@ -35,6 +35,10 @@ class NoDisplayError(DeviceError):
     """SDL could open only a driver that draws nowhere a person can see."""
 
 
+class DisplayNotReady(NoDisplayError):
+    """Nothing to open yet (no KMS/DRM device, no screen connected), seen without SDL."""
+
+
 @dataclass(frozen=True)
 class DisplayChoice:
     """``driver`` for ``SDL_VIDEODRIVER`` (``None`` lets SDL pick), and full screen or not."""
@@ -54,6 +58,37 @@ def choose_display(environ: Mapping[str, str] = os.environ,
     if any(dri_dir.glob("card*")):
         return DisplayChoice("kmsdrm", True)
     return None
+
+
+def draws_nowhere(environ: Mapping[str, str] = os.environ) -> bool:
+    """Whether SDL is told to draw nowhere a person can see (``SDL_VIDEODRIVER=dummy``)."""
+    return environ.get("SDL_VIDEODRIVER", "").strip() in INVISIBLE
+
+
+def wait_reason(choice: DisplayChoice, dri_dir: Path = DRI_DIR,
+                sys_drm: Path = SYS_DRM) -> str | None:
+    """Why the KMS/DRM screen ``choice`` names cannot open yet, seen in a few files and
+    without SDL: no card in ``dri_dir`` (the kernel has not made it yet), or none of its
+    connectors has a screen. ``None`` when SDL may try (and for any other driver)."""
+    if choice.driver != "kmsdrm":
+        return None
+    if not any(dri_dir.glob("card*")):
+        return f"no KMS/DRM device in {dri_dir}"
+    if connected_screens(sys_drm) == []:
+        return "no screen connected"
+    return None
+
+
+def open_when_ready(size: tuple[int, int], caption: str = "Tabletop"):
+    """The display surface :func:`choose_display` picks, opened; :class:`DisplayNotReady`
+    while there is nothing to open yet, :class:`NoDisplayError` when SDL fails."""
+    choice = choose_display()
+    if choice is None:
+        raise DisplayNotReady(no_display_reason())
+    reason = wait_reason(choice, DRI_DIR, SYS_DRM)
+    if reason is not None:
+        raise DisplayNotReady(reason)
+    return open_display(choice, size, caption)
 
 
 def no_display_reason(environ: Mapping[str, str] = os.environ) -> str:
