@@ -207,6 +207,7 @@ def try_display(driver: str, size: tuple[int, int] = (800, 480)) -> str:
     on KMS/DRM) and close it again, for the self-test: what opened, in words. Where it
     does not open, :class:`NoDisplayError` with SDL's own error. ``SDL_VIDEODRIVER`` is
     left as it was."""
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # no banner among the lines
     import pygame
 
     before = os.environ.get("SDL_VIDEODRIVER")
