@@ -17,7 +17,7 @@ from app.hardware.sensors import SimulatedSensors
 from app.table.engine_process import Position, ProcessThinker
 from app.table.loop import Table
 from app.table.session import Session, State
-from app.table.thinker import InlineThinker
+from app.table.thinker import InlineThinker, Thinker
 from engines.players import MAX_LEVEL, choose_move
 
 #: However busy the machine, an answer comes well within this.
@@ -196,3 +196,18 @@ def test_closing_kills_the_worker_by_its_pid_and_ends_its_thought(thinker):
     # A question after closing starts a worker of its own.
     assert thinker.think(board, 1, random.Random(1)).wait(PATIENCE_S)
     assert thinker.process.pid != process.pid
+
+
+def engine_game(thinker, game: str, moves: int) -> list[str]:
+    """The first ``moves`` moves of ``game`` with the engine in both seats (seed 11)."""
+    session = Session(new_game(game), seats={"b": "engine", "w": "engine"}, level=3,
+                      seed=11, physical=False, thinker=thinker)
+    while len(session.board.move_stack) < moves and not session.board.is_game_over():
+        assert session.thought is not None and session.thought.wait(PATIENCE_S)
+        session.poll()
+    return [session.board.move_text(move) for move in session.board.move_stack]
+
+
+@pytest.mark.parametrize("game", ["kulami", "blokus-duo"])
+def test_a_seeded_game_plays_as_it_did_with_the_search_in_a_thread(thinker, game):
+    assert engine_game(thinker, game, 8) == engine_game(Thinker(), game, 8)

@@ -12,9 +12,12 @@ a pipe, without waiting, when the session asks a thought how far it is.
 The worker is started at the first question and kept for the next ones. It is started
 with ``spawn``: a fresh interpreter, never a fork of the table's process, which has
 pygame's and the web page's threads (a fork copies the locks they hold). It imports
-only what a search needs (this module, the thinker's and the engines); the board goes
-to it as its game's class, options and moves (:class:`Position`), since a board holds
-read-only mappings pickle cannot copy.
+only what a search needs (this module, the thinker's and the engines) and, as every
+process started so, the main module without running it (``tabletop``'s script: the
+command line's dispatcher, no pygame, no pins). The board goes to it as its game's
+class, options and moves (:class:`Position`), since a board holds read-only mappings
+pickle cannot copy. It runs at the lowest CPU priority (:data:`NICENESS`): the search
+is background work, the scan is not.
 
 The same moves as in a thread. The session gives each search a random generator seeded
 from the game's seed and moves; its state goes to the worker with the position and the
@@ -251,9 +254,10 @@ class ProcessThinker(Thinker):
             thought.progress = message[2]
             return
         del self._asked[ident]
-        if kind == "move":
+        if kind == "move":  # the search ran to its end (a thread's reaches 1.0 too)
             move, state = message[2], message[3]
             thought.rng.setstate(state)
+            thought.progress = 1.0
             thought.finish(move)
         elif kind == "failed":
             log.error("our engine failed in its process: %s", message[2])
