@@ -562,31 +562,53 @@ def boot_files(pi, config=SAMPLE_CONFIG, cmdline=SAMPLE_CMDLINE, folder="/boot/f
     pi.write(f"{folder}/cmdline.txt", cmdline.encode())
 
 
-def test_the_serial_console_on_the_profiles_pins_fails_with_how_to_turn_it_off(pi):
-    boot_files(pi)  # Raspberry Pi OS's own cmdline.txt: console=serial0,115200
-    assert failures(sc.check_console_pins(KULAMI, pi.machine(), {})) == [
-        f"console pins: {KULAMI_CONSOLE}: the serial console runs on them "
-        f"(console=serial0,115200 in /boot/firmware/cmdline.txt): sudo raspi-config nonint "
-        f"do_serial_cons 1, or remove console=serial0,115200 from cmdline.txt; then reboot"]
-    boot_files(pi, cmdline=SAMPLE_CMDLINE.replace("console=serial0,115200 ", ""))
-    assert sc.check_console_pins(KULAMI, pi.machine(), {}) == [Finding(
-        "console pins", True,
-        f"console pins: {KULAMI_CONSOLE}: no serial console or UART on them")]
-    assert sc.check_console_pins(BLOKUS, pi.machine(), {}) == []  # no GPIO 14 or 15
+PI2 = (b"raspberrypi,2-model-b\0brcm,bcm2836\0", b"Raspberry Pi 2 Model B Rev 1.1\0")
+ZERO_W = (b"raspberrypi,model-zero-w\0brcm,bcm2835\0", b"Raspberry Pi Zero W Rev 1.1\0")
+CONSOLE_FAILS = (
+    f"console pins: {KULAMI_CONSOLE}: the serial console runs on them "
+    f"(console=serial0,115200 in /boot/firmware/cmdline.txt, and the UART there is on): "
+    f"sudo raspi-config nonint do_serial_cons 1, or remove console=serial0,115200 from "
+    f"cmdline.txt; then reboot")
 
 
-def test_the_uart_turned_on_for_this_model_fails_too(pi):
-    cmdline = SAMPLE_CMDLINE.replace("console=serial0,115200 ", "")
-    boot_files(pi, config=SAMPLE_CONFIG + "[pi3]\nenable_uart=1\n", cmdline=cmdline)
-    assert sc.check_console_pins(KULAMI, pi.machine(), {})[0].ok  # a Pi 4: not its section
-    boot_files(pi, config=SAMPLE_CONFIG + "enable_uart=1  # for a console cable\n",
-               cmdline=cmdline.replace("console=tty1", "console=ttyS0,115200 console=tty1"))
-    assert failures(sc.check_console_pins(KULAMI, pi.machine(), {})) == [
-        f"console pins: {KULAMI_CONSOLE}: the serial console runs on them "
-        f"(console=ttyS0,115200 in /boot/firmware/cmdline.txt): sudo raspi-config nonint "
-        f"do_serial_cons 1, or remove console=ttyS0,115200 from cmdline.txt; and config.txt "
-        f"puts the UART on them (enable_uart=1 in /boot/firmware/config.txt): sudo "
-        f"raspi-config nonint do_serial_hw 1, or remove enable_uart=1; then reboot"]
+def test_the_serial_console_on_the_profiles_pins_fails_with_how_to_turn_it_off(tmp_path):
+    """A Pi 2's UART on GPIO 14 and 15 is on unless config.txt turns it off, so the
+    console=serial0 of Raspberry Pi OS's own cmdline.txt is a console there."""
+    pi2 = FakePi(tmp_path / "pi2", model=PI2)
+    boot_files(pi2)
+    assert failures(sc.check_console_pins(KULAMI, pi2.machine(), {})) == [CONSOLE_FAILS]
+    boot_files(pi2, cmdline=SAMPLE_CMDLINE.replace("console=serial0,115200 ", ""))
+    assert sc.check_console_pins(KULAMI, pi2.machine(), {}) == [Finding(
+        "console pins", True, f"console pins: {KULAMI_CONSOLE}: the UART is on them "
+                              f"(enable_uart=1 by default), though no console uses it; the "
+                              f"scan takes them over: sudo raspi-config nonint do_serial_hw 1 "
+                              f"turns it off, unless something else needs it", warn=True)]
+    boot_files(pi2, config=SAMPLE_CONFIG + "enable_uart=0\n")
+    assert sc.check_console_pins(KULAMI, pi2.machine(), {})[0] == Finding(
+        "console pins", True, f"console pins: {KULAMI_CONSOLE}: no serial console on them "
+                              f"(console=serial0,115200 is idle: the UART is off)")
+    assert sc.check_console_pins(BLOKUS, pi2.machine(), {}) == []  # no GPIO 14 or 15
+
+
+def test_a_pi_4s_console_is_on_the_pins_only_once_its_uart_is(pi):
+    """A fresh card's console=serial0 is idle on a Pi 4, whose UART on the pins is off
+    by default (Bluetooth has the other one): enable_uart=1, or an overlay that gives
+    the pins the Bluetooth's UART, puts the console there."""
+    boot_files(pi)
+    assert sc.check_console_pins(KULAMI, pi.machine(), {})[0].line.endswith(
+        "no serial console on them (console=serial0,115200 is idle: the UART is off)")
+    boot_files(pi, config=SAMPLE_CONFIG + "[pi3]\nenable_uart=1\n")  # not a Pi 4's
+    assert not sc.check_console_pins(KULAMI, pi.machine(), {})[0].warn
+    boot_files(pi, config=SAMPLE_CONFIG + "enable_uart=1  # for a console cable\n")
+    assert failures(sc.check_console_pins(KULAMI, pi.machine(), {})) == [CONSOLE_FAILS]
+    boot_files(pi, config=SAMPLE_CONFIG + "dtoverlay=disable-bt\n")
+    assert failures(sc.check_console_pins(KULAMI, pi.machine(), {})) == [CONSOLE_FAILS]
+
+
+def test_a_zero_ws_uart_on_the_pins_is_off_by_default(tmp_path):
+    zero_w = FakePi(tmp_path / "zero-w", model=ZERO_W)
+    boot_files(zero_w)
+    assert sc.check_console_pins(KULAMI, zero_w.machine(), {})[0].ok
 
 
 def test_a_pi_5s_serial0_is_its_debug_connector_not_the_pins(pi5, tmp_path):
@@ -595,22 +617,22 @@ def test_a_pi_5s_serial0_is_its_debug_connector_not_the_pins(pi5, tmp_path):
     boot_files(pi5, config=SAMPLE_CONFIG + "dtparam=uart0=on\n",
                cmdline=SAMPLE_CMDLINE.replace("serial0", "ttyAMA0"))
     [line] = failures(sc.check_console_pins(KULAMI, pi5.machine(), {}))
-    assert "(console=ttyAMA0,115200 in /boot/firmware/cmdline.txt)" in line
-    assert "(dtparam=uart0=on in /boot/firmware/config.txt)" in line
+    assert "(console=ttyAMA0,115200 in /boot/firmware/cmdline.txt, and the UART there" in line
 
 
 def test_the_boot_files_are_found_where_the_boot_configuration_finds_them(pi, tmp_path):
     assert sc.check_console_pins(KULAMI, pi.machine(), {}) == []  # none: nothing to say
-    boot_files(pi, folder="/boot")  # before Bookworm
+    uart_on = SAMPLE_CONFIG + "enable_uart=1\n"
+    boot_files(pi, config=uart_on, folder="/boot")  # before Bookworm
     assert not sc.check_console_pins(KULAMI, pi.machine(), {})[0].ok
-    boot_files(pi, folder="/elsewhere", cmdline="console=tty1 root=/dev/mmcblk0p2\n")
+    boot_files(pi, config=uart_on, folder="/elsewhere", cmdline="console=tty1 root=/dev/sda2\n")
     assert sc.check_console_pins(KULAMI, pi.machine(),
-                                 {"TABLETOP_BOOT_DIR": "/elsewhere"})[0].ok
+                                 {"TABLETOP_BOOT_DIR": "/elsewhere"})[0].warn
 
 
 def test_the_self_test_stops_on_the_console_pins(pi):
     dressed(pi)
-    boot_files(pi)
+    boot_files(pi, config=SAMPLE_CONFIG + "enable_uart=1\n")
     findings = sc.check_system(KULAMI, pi.machine("gpio", "spi", "video", "input"), {},
                                make_factory=make_factories(lgpio=Factory), find_port=never)
     assert [f.check for f in findings if f.failed] == ["console pins"]

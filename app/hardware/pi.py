@@ -45,6 +45,7 @@ class PiModel:
     pin_factories: tuple[str, ...]
     consoles_on_pins: tuple[str, ...]
     uart_on_pins: str
+    uart_on_by_default: bool
 
     @property
     def pwm_needs_root(self) -> bool:
@@ -56,7 +57,7 @@ def _load_models() -> dict[str, PiModel]:
     return {chip: PiModel(chip, entry["title"], tuple(entry["config_filters"]),
                           entry["pwm_neopixels"], tuple(entry["spi_core_clock"]),
                           tuple(entry["pin_factories"]), tuple(entry["consoles_on_pins"]),
-                          entry["uart_on_pins"])
+                          entry["uart_on_pins"], entry["uart_on_by_default"])
             for chip, entry in data.items()}
 
 
@@ -181,6 +182,11 @@ class BootFiles:
                   if line.partition("=")[0].strip() == name]
         return values[-1] if values else None
 
+
+    def overlays(self) -> list[str]:
+        """The device tree overlays config.txt loads (``disable-bt``), by name."""
+        return [line.partition("=")[2].split(",")[0].strip() for line in self.config
+                if line.partition("=")[0].strip() == "dtoverlay"]
 
     def dtparams(self) -> dict[str, str]:
         """The device tree parameters config.txt sets (``dtparam=uart0=on,spi=on``),

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 from app.errors import DeviceError, describe, install_extra
 from app.hardware.lgpio_dir import PIPE_FIX, pipe_problem
-from app.hardware.pi import BootFiles, Machine, check_led_path
+from app.hardware.pi import BootFiles, Machine, PiModel, check_led_path
 from app.hardware.profile import Profile
 from app.hardware.sensors import gpio_problem
 from app.hardware.spi import (BUFSIZ_FILE, DEFAULT_BUFSIZ, kernel_bufsiz, transfer_bytes,
@@ -48,6 +48,10 @@ SCREEN_DEVICES = (("/dev/dri", "card*", "video", True),
 TOUCH_DEVICES = (("/dev/input", "event*", "input", False),)
 #: GPIO 14 and 15: the UART's TXD and RXD, where a serial console runs.
 CONSOLE_PINS = (14, 15)
+#: The overlays that give GPIO 14 and 15 the PL011 back from Bluetooth, which turns
+#: the UART there on by default.
+BLUETOOTH_OFF_PINS = frozenset({"disable-bt", "pi3-disable-bt", "miniuart-bt",
+                                "pi3-miniuart-bt"})
 #: GPIO 2 and 3 (I2C1's SDA and SCL) carry the Pi's own 1.8 kOhm pull-ups to 3.3 V.
 PULLED_UP_PINS = (2, 3)
 #: The order the groups are checked and listed in (install.sh's order).
@@ -486,34 +490,56 @@ def _pins_said(roles: Mapping[int, str]) -> str:
 def check_console_pins(profile: Profile, machine: Machine,
                        environ: Mapping[str, str] = os.environ,
                        buttons: Collection[int] = ()) -> list[Finding]:
-    """GPIO 14 and 15, where the profile uses them, are not the serial console's (or
-    the UART's) in the boot files: a console there writes its log into the pins, reads
-    a login from them, and the scan fights it for them."""
+    """GPIO 14 and 15, where the profile uses them, carry no serial console by the boot
+    files: a console there writes the kernel's log into the pins and reads a login from
+    them while the scan drives and reads them. The console is there when cmdline.txt
+    names one on the pins and the UART there is on (pi_models.toml says how each model
+    turns it on, and whether it is on by default)."""
     used = {pin: role for pin, role in gpio_roles(profile, buttons).items()
             if pin in CONSOLE_PINS}
     model, boot = machine.model(), BootFiles.read(machine, environ)
     if not used or model is None or boot is None:
         return []
-    problems = []
+    pins = _pins_said(used)
     consoles = [word for word in boot.cmdline if word.startswith("console=")
                 and word.partition("=")[2].partition(",")[0] in model.consoles_on_pins]
-    if consoles:
-        problems.append(f"the serial console runs on them ({' '.join(consoles)} in "
-                        f"{boot.folder}/cmdline.txt): sudo raspi-config nonint "
-                        f"do_serial_cons 1, or remove {' '.join(consoles)} from "
-                        f"cmdline.txt")
-    name, _, value = model.uart_on_pins.partition("=")
-    key, _, wanted = value.partition("=")
-    uart_on = (boot.dtparams().get(key) == wanted if name == "dtparam"
-               else boot.setting(name) == value)
+    uart_on = _uart_on(model, boot, machine)
+    if consoles and uart_on:
+        console = " ".join(consoles)
+        return [_fail("console pins", (
+            f"{pins}: the serial console runs on them ({console} in {boot.folder}/"
+            f"cmdline.txt, and the UART there is on): sudo raspi-config nonint "
+            f"do_serial_cons 1, or remove {console} from cmdline.txt; then reboot"))]
     if uart_on:
-        problems.append(f"config.txt puts the UART on them ({model.uart_on_pins} in "
-                        f"{boot.folder}/config.txt): sudo raspi-config nonint do_serial_hw "
-                        f"1, or remove {model.uart_on_pins}")
-    if problems:
-        return [_fail("console pins", f"{_pins_said(used)}: {'; and '.join(problems)}; "
-                                      f"then reboot")]
-    return [_ok("console pins", f"{_pins_said(used)}: no serial console or UART on them")]
+        return [Finding("console pins", True, (
+            f"console pins: {pins}: the UART is on them ({model.uart_on_pins}"
+            f"{'' if _uart_setting(model, boot) else ' by default'}), though no console "
+            f"uses it; the scan takes them over: sudo raspi-config nonint do_serial_hw 1 "
+            f"turns it off, unless something else needs it"), warn=True)]
+    idle = f" ({' '.join(consoles)} is idle: the UART is off)" if consoles else ""
+    return [_ok("console pins", f"{pins}: no serial console on them{idle}")]
+
+
+def _uart_setting(model: PiModel, boot: BootFiles) -> str | None:
+    """What config.txt says of the UART on GPIO 14 and 15 (``1``, ``off``), if anything."""
+    name, _, value = model.uart_on_pins.partition("=")
+    if name == "dtparam":
+        return boot.dtparams().get(value.partition("=")[0])
+    return boot.setting(name)
+
+
+def _uart_on(model: PiModel, boot: BootFiles, machine: Machine) -> bool:
+    """Whether the UART on GPIO 14 and 15 is on: as config.txt sets it, else the model's
+    default (on where the pins have the PL011: a board without Bluetooth, or one whose
+    Bluetooth an overlay moved off it)."""
+    setting = _uart_setting(model, boot)
+    if setting is not None:
+        return setting == model.uart_on_pins.rpartition("=")[2]
+    if model.uart_on_pins.startswith("dtparam="):
+        return model.uart_on_by_default  # a Pi 5: no Bluetooth on these pins to move
+    bluetooth = "Zero W" in machine.model_name()  # the Pi 1's chip, with Bluetooth
+    moved = any(name in BLUETOOTH_OFF_PINS for name in boot.overlays())
+    return (model.uart_on_by_default and not bluetooth) or moved
 
 
 def check_pull_ups(profile: Profile, buttons: Collection[int] = ()) -> list[Finding]:
