@@ -150,6 +150,18 @@ def test_without_lg_wd_a_folder_of_the_users_own_is_chosen(tmp_path, monkeypatch
     made.rmdir()
 
 
+def test_a_user_who_may_write_nowhere_still_gets_the_command(monkeypatch):
+    """Not even the temporary directory: LG_WD stays unset, lgpio tries the working
+    directory, and the command goes on to say what failed in its one line."""
+    def nowhere(**kwargs):
+        raise PermissionError(13, "Permission denied", "/tmp")
+    monkeypatch.setenv("XDG_CACHE_HOME", UNWRITABLE)
+    monkeypatch.setattr(lgpio_dir.tempfile, "mkdtemp", nowhere)
+    monkeypatch.setattr(sys, "meta_path", list(sys.meta_path))
+    environ = {}
+    assert lgpio_dir.prepare(environ) == "" and environ == {}
+
+
 FELL_BACK = "Falling back from lgpio: [Errno 2] No such file or directory: '.lgd-nfy-3'"
 
 

@@ -41,12 +41,17 @@ PIPE_FIX = (f"set {LG_WD} to a folder the user may write (the service's own is "
 def prepare(environ: MutableMapping[str, str] = os.environ) -> str:
     """Make ``LG_WD`` name a folder this user may write, unless it names one already
     (a person's choice is kept), and keep lgpio from moving the process out of its
-    working directory. Returns the folder."""
-    folder = environ.get(LG_WD) or own_folder(environ)
-    environ[LG_WD] = folder
+    working directory. Returns the folder ("" where this user may write nowhere, not
+    even in the temporary directory: lgpio then tries the working directory, and
+    :func:`pipe_problem` says what failed)."""
     if not any(isinstance(finder, _BackWhereItWas) for finder in sys.meta_path):
         sys.meta_path.insert(0, _BackWhereItWas())
-    return folder
+    if not environ.get(LG_WD):
+        try:
+            environ[LG_WD] = own_folder(environ)
+        except OSError:
+            return ""  # nowhere at all to write: lgpio tries the working directory
+    return environ[LG_WD]
 
 
 def own_folder(environ: MutableMapping[str, str] = os.environ) -> str:
