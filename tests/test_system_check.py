@@ -668,3 +668,14 @@ def test_gpio_2_or_3_as_a_column_is_a_warning_that_stops_nothing(pi, tmp_path):
     findings = sc.check_system(swapped, pi.machine("gpio", "spi", "video", "input"), {},
                                make_factory=make_factories(lgpio=Factory), find_port=never)
     assert warning in findings and not any(f.failed for f in findings)
+
+
+def test_i2c_turned_on_takes_gpio_2_and_3_a_warning(pi):
+    boot_files(pi)
+    assert sc.check_i2c_pins(KULAMI, pi.machine(), {}) == []  # I2C off: raspi-config's default
+    boot_files(pi, config=SAMPLE_CONFIG + "dtparam=i2c_arm=on,spi=on\n")
+    assert [str(f) for f in sc.check_i2c_pins(KULAMI, pi.machine(), {})] == [
+        "warn I2C pins: GPIO 2 (sensor matrix row) and GPIO 3 (sensor matrix row): "
+        "config.txt turns I2C on (dtparam=i2c_arm=on in /boot/firmware/config.txt), whose "
+        "driver takes them for SDA and SCL: sudo raspi-config nonint do_i2c 1, then reboot"]
+    assert sc.check_i2c_pins(BLOKUS, pi.machine(), {}, buttons=[5]) == []  # not 2 or 3

@@ -542,6 +542,22 @@ def _uart_on(model: PiModel, boot: BootFiles, machine: Machine) -> bool:
     return (model.uart_on_by_default and not bluetooth) or moved
 
 
+def check_i2c_pins(profile: Profile, machine: Machine,
+                   environ: Mapping[str, str] = os.environ,
+                   buttons: Collection[int] = ()) -> list[Finding]:
+    """A warning where the profile uses GPIO 2 or 3 and config.txt turns I2C on: its
+    driver takes those pins for SDA and SCL."""
+    used = {pin: role for pin, role in gpio_roles(profile, buttons).items()
+            if pin in PULLED_UP_PINS}
+    boot = BootFiles.read(machine, environ) if used else None
+    if boot is None or boot.dtparams().get("i2c_arm", "off") != "on":
+        return []
+    return [Finding("I2C pins", True, (
+        f"I2C pins: {_pins_said(used)}: config.txt turns I2C on (dtparam=i2c_arm=on in "
+        f"{boot.folder}/config.txt), whose driver takes them for SDA and SCL: sudo "
+        f"raspi-config nonint do_i2c 1, then reboot"), warn=True)]
+
+
 def check_pull_ups(profile: Profile, buttons: Collection[int] = ()) -> list[Finding]:
     """A warning for GPIO 2 or 3 where their fixed pull-ups matter: a sensor matrix
     column, which the scan reads with a weak pull-down. (A row is driven, and a button
@@ -597,6 +613,7 @@ def check_system(profile: Profile, machine: Machine | None = None,
     if on_pi and uses_gpio(profile, buttons):
         findings += check_gpio(machine, environ, make_factory)
         findings += check_console_pins(profile, machine, environ, buttons)
+        findings += check_i2c_pins(profile, machine, environ, buttons)
     findings += check_pull_ups(profile, buttons)
     if uses_serial(profile):
         findings += check_serial(profile, machine, find_port, accounts)
