@@ -17,6 +17,11 @@ a callable. A simulated profile has no hardware to check. On a machine that is n
 Raspberry Pi the Pi's checks cannot run: one line says so and names them, and the
 drivers, which try the real thing, say what they cannot open.
 
+The boot files (config.txt, cmdline.txt: :class:`~app.hardware.pi.BootFiles`) say
+whether the serial console, the UART or I2C holds pins the profile uses; GPIO 2 and 3
+as a matrix column are a warning wherever they are (their fixed pull-ups). A warning
+(``warn``) stops nothing.
+
 Device files belong to the groups Raspberry Pi OS gives them (``/dev/spidev*`` to spi,
 ``/dev/dri/card*`` to video, ...). The groups check says which of those the user is
 missing; a device check complains only of what joining that group would not fix (a mode
