@@ -136,7 +136,11 @@ class ProcessThought(Thought):
 
 
 class ProcessThinker(Thinker):
-    """Runs every search in one worker process, started at the first question."""
+    """Runs every search in one worker process, started at the first question.
+
+    Any thread may ask, wait and cancel: ``_state`` guards the worker and the thoughts
+    asked of it (held only for a few statements, never while the pipe is read), one
+    thread at a time reads the pipe and one writes it."""
 
     def __init__(self) -> None:
         self.process: multiprocessing.process.BaseProcess | None = None
@@ -144,13 +148,18 @@ class ProcessThinker(Thinker):
         self._ids = itertools.count(1)
         #: Thoughts sent to the worker and not yet answered, by their number.
         self._asked: dict[int, ProcessThought] = {}
-        self._sending = threading.Lock()
+        self._state = threading.Lock()
         self._reading = threading.Lock()
+        self._sending = threading.Lock()
 
     # --- the worker ------------------------------------------------------------------
     def start(self) -> None:
         """Start the worker process unless it is running (a search may then be asked at
         once: it waits in the pipe while the worker starts)."""
+        with self._state:
+            self._start()
+
+    def _start(self) -> None:
         if self.process is not None:
             return
         context = multiprocessing.get_context("spawn")
@@ -165,7 +174,7 @@ class ProcessThinker(Thinker):
     def close(self) -> None:
         """Kill the worker by its pid; searches under way end with no move. A question
         asked after this starts a new worker."""
-        with self._reading:
+        with self._state:
             process, connection = self.process, self._connection
             self.process = self._connection = None
             asked, self._asked = self._asked, {}
@@ -182,56 +191,51 @@ class ProcessThinker(Thinker):
     def think(self, board: Board, level: int, rng: random.Random) -> Thought:
         self.collect()
         thought = ProcessThought(self, next(self._ids), Position.of(board), level, rng)
-        self._asked[thought.ident] = thought
         try:
-            self.start()
+            with self._state:
+                self._start()
+                self._asked[thought.ident] = thought
+                connection = self._connection
         except OSError as error:  # no process to be had (out of memory, of pids)
             log.warning("our engine's process did not start (%s): searching in the "
                         "table's process", error)
-            del self._asked[thought.ident]
             thought.run_here()
             return thought
-        self._send(("think", thought.ident, thought.position, level, rng.getstate()))
+        self._send(connection, ("think", thought.ident, thought.position, level,
+                                rng.getstate()))
         return thought
 
     def cancel(self, thought: ProcessThought) -> None:
         """Tell the worker that ``thought`` is no longer wanted: its search ends at its
         next progress report."""
-        if thought.ident in self._asked:
-            self._send(("cancel", thought.ident))
-
-    def _send(self, message: tuple) -> None:
         connection = self._connection
-        if connection is None:
-            return  # closed meanwhile: nothing is asked any more
+        if thought.ident in self._asked and connection is not None:
+            self._send(connection, ("cancel", thought.ident))
+
+    def _send(self, connection, message: tuple) -> None:
         try:
             with self._sending:
                 connection.send(message)
-        except (OSError, ValueError):  # the worker is gone
-            with self._reading:
-                if self._connection is connection:
-                    self._lost()
+        except (OSError, ValueError):  # the worker is gone, or the table closed
+            self._lost(connection)
 
     # --- answers ---------------------------------------------------------------------
     def collect(self, timeout: float = 0.0) -> bool:
         """Take every answer the worker has sent, waiting up to ``timeout`` for the
         first; ``False`` when there was no pipe to read (no worker, or another thread
         is reading it)."""
-        if not self._reading.acquire(blocking=False):
+        connection = self._connection
+        if connection is None or not self._reading.acquire(blocking=False):
             return False
         try:
-            connection = self._connection
-            if connection is None:
-                return False
-            try:
-                while connection.poll(timeout):
-                    self._answer(connection.recv())
-                    timeout = 0.0
-            except (EOFError, OSError):
-                self._lost()
-            return True
+            while connection.poll(timeout):
+                self._answer(connection.recv())
+                timeout = 0.0
+        except (EOFError, OSError):
+            self._lost(connection)
         finally:
             self._reading.release()
+        return True
 
     def wait(self, thought: ProcessThought, timeout: float | None = None) -> bool:
         """Wait until ``thought`` is done (at most ``timeout`` seconds): this blocks,
@@ -247,14 +251,14 @@ class ProcessThinker(Thinker):
 
     def _answer(self, message: tuple) -> None:
         kind, ident = message[0], message[1]
-        thought = self._asked.get(ident)
+        with self._state:
+            thought = self._asked.get(ident) if kind == "progress" else \
+                self._asked.pop(ident, None)
         if thought is None:
-            return  # a thought closed meanwhile
+            return  # closed, or taken over here, meanwhile
         if kind == "progress":
             thought.progress = message[2]
-            return
-        del self._asked[ident]
-        if kind == "move":  # the search ran to its end (a thread's reaches 1.0 too)
+        elif kind == "move":  # the search ran to its end (a thread's reaches 1.0 too)
             move, state = message[2], message[3]
             thought.rng.setstate(state)
             thought.progress = 1.0
@@ -265,13 +269,17 @@ class ProcessThinker(Thinker):
         else:  # cancelled
             thought.finish(None)
 
-    def _lost(self) -> None:
-        """The worker died (the caller holds the reading lock): one warning line, the
-        searches it had finished in this process, and the next question starts a new
-        worker."""
-        process = self.process
-        self.process, self._connection = None, None
-        asked, self._asked = self._asked, {}
+    def _lost(self, connection) -> None:
+        """The worker behind ``connection`` died: one warning line, the searches it had
+        finished in this process, and the next question starts a new worker (nothing,
+        if that was dealt with already or the table closed)."""
+        with self._state:
+            if connection is not self._connection:
+                return
+            process = self.process
+            self.process = self._connection = None
+            asked, self._asked = self._asked, {}
+        connection.close()
         process.join(DYING_S)
         code = process.exitcode
         why = ("its pipe closed" if code is None else
