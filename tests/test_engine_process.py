@@ -96,6 +96,14 @@ def test_one_long_lived_worker_a_fresh_interpreter_not_a_fork_of_the_table(think
         assert "pygame" in ours.read() and "pygame" not in worker.read()
 
 
+def test_the_worker_is_background_work_for_the_kernel(thinker):
+    assert thinker.think(position("kulami"), 1, random.Random(1)).wait(PATIENCE_S)
+    pid = thinker.process.pid
+    assert os.getpriority(os.PRIO_PROCESS, pid) == 19
+    assert os.sched_getscheduler(pid) == os.SCHED_IDLE
+    assert os.getpriority(os.PRIO_PROCESS, 0) < 19  # the table's process is not
+
+
 def test_the_search_costs_the_table_process_next_to_no_cpu(thinker):
     """What held the lock is off the process: the table's process spends under a
     quarter of the search's own CPU time while the worker searches (a thread spends all

@@ -16,8 +16,8 @@ only what a search needs (this module, the thinker's and the engines) and, as ev
 process started so, the main module without running it (``tabletop``'s script: the
 command line's dispatcher, no pygame, no pins). The board goes to it as its game's
 class, options and moves (:class:`Position`), since a board holds read-only mappings
-pickle cannot copy. It runs at the lowest CPU priority (:data:`NICENESS`): the search
-is background work, the scan is not.
+pickle cannot copy. It runs at the lowest CPU priority (:func:`background`): the
+search is background work, the scan is not.
 
 The same moves as in a thread. The session gives each search a random generator seeded
 from the game's seed and moves; its state goes to the worker with the position and the
@@ -62,10 +62,8 @@ log = logging.getLogger(__name__)
 
 #: The worker sends its progress each time it has moved on by this much.
 PROGRESS_STEP = 0.01
-#: The worker's niceness, the lowest priority there is: the search is background work
-#: and takes only what the table leaves, so when the scan wakes from a row's settle
-#: sleep the kernel gives it a core at once, even on a one-core Pi Zero or a machine
-#: busy with other work (a search runs alone on its core on an idle Pi all the same).
+#: The worker's niceness, the lowest there is (see :func:`background`); on an idle Pi
+#: the search still has a core to itself.
 NICENESS = 19
 #: How long one look at the pipe lasts while a caller waits for a thought (``wait``).
 WAIT_SLICE_S = 0.05
@@ -296,11 +294,23 @@ class ProcessThinker(Thinker):
                 thought.run_here()
 
 
+def background() -> None:
+    """Make this process the table's background work: the lowest niceness, and on Linux
+    the idle scheduling class too, whose core the kernel counts as free when it places
+    a waking task, so the scan waking from a row's settle sleep takes the search's core
+    at once rather than queue behind other work on another (a one-core Pi Zero, a busy
+    machine). Niceness alone left the thinking p95 about 1 ms higher on the shared
+    development machine (three runs each of ``bench/scan_thinking.py``)."""
+    os.nice(NICENESS)
+    if hasattr(os, "SCHED_IDLE"):
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+
+
 def serve(connection) -> None:
     """The worker process: answer questions from ``connection`` one at a time, until
     the table's end of it closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the table's to handle
-    os.nice(NICENESS)
+    background()
     questions: deque[tuple] = deque()
     cancelled: set[int] = set()
 
