@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench clean system-tools micropython pi-check screenshots
+.PHONY: run test bench clean system-tools micropython pi-check pi-boot screenshots
 
 # Everything: the screen, the Pi's libraries (those that install off a Pi) and the tests.
 # A change to pyproject.toml (a dependency added) makes the stamp stale and reinstalls.
@@ -54,6 +54,16 @@ test: $(STAMP) system-tools micropython
 # instead of over the last run's install.
 pi-check:
 	$$( [ "$$(id -u)" = 0 ] || echo sudo ) python3 scripts/pi_check.py $(PI_CHECK)
+
+# An emulated Pi-like machine booted from power-on (qemu-system-aarch64 -M virt, TCG)
+# from pi-check's root with a kernel and systemd added, Tabletop installed on it by
+# install.sh, then checked as the service it is (scripts/pi_boot.py): READY at boot, the
+# screen, a tap, a game on a virtual sensor board with its LEDs, the page and mDNS after
+# a late network, the watchdog, a power cut, the self-test. The image is cached in
+# /var/cache/tabletop-pi-boot; builds pi-check's root first if there is none. Needs root
+# and a long time, so it is not part of `make test`.
+pi-boot: $(STAMP)
+	$$( [ "$$(id -u)" = 0 ] || echo sudo ) python3 scripts/pi_boot.py $(PI_BOOT)
 
 # The README's pictures, each game's window, status screen and web page: one `tabletop
 # simulate` line a game sets out a position and saves it, with no window opened (the page
