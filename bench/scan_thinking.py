@@ -8,9 +8,9 @@ for the search to give it back. This scans a 10x10 matrix (Kulami's board) and a
 one (Blokus Duo's size) every 10 ms, as the table loop does, first idle and then while
 the engine searches at its strongest level on a real position of that game (searches
 started again until the time is up; idle and thinking in turns of half a second, so
-that other work on the machine weighs on both alike), with the old thread thinker and with the process
-thinker the table now uses, and prints p50/p95/max of the scan's time. The target:
-thinking p95 within 2 ms of idle p95. ``python -m bench.scan_thinking [SECONDS]``
+that other work on the machine weighs on both alike), with the old thread thinker and
+with the process thinker the table now uses, and prints p50/p95/max of the scan's time.
+The target: thinking p95 within 2 ms of idle p95. ``python -m bench.scan_thinking [SECONDS]``
 (seconds of scanning for each row of the table, default 3).
 """
 
