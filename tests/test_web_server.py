@@ -11,7 +11,8 @@ import pytest
 from app.games import GAMES
 from app.table.store import RecordStore
 from app.table.thinker import InlineThinker
-from app.web import pairing
+from app.web import pairing, server
+from app.web.address import lan_address, web_address
 from app.web.pairing import TOKEN_HEADER
 from app.web.server import Actions, WebError, WebFront, new_game_on
 from tests.web_table import Clock, served, settle
@@ -177,6 +178,26 @@ def test_an_address_taken_is_one_line(table):
                      port=front.port)
     with pytest.raises(WebError, match=r"web page: cannot serve on 127\.0\.0\.1:\d+: "):
         other.start()
+
+
+def test_on_every_address_the_page_answers_on_ipv4_and_ipv6_at_one_port(tmp_path,
+                                                                          monkeypatch):
+    """``host = "lan"`` (the default): bound once to every address, IPv4 and IPv6 on the
+    same port (a free one here), so an address that comes later is served as it comes
+    (tests/test_web_network.py watches that from another machine). No address of this
+    machine is announced here: the test sends nothing beyond it."""
+    monkeypatch.setattr(server, "lan_addresses", lambda: ())
+    assert web_address("8080") == ("lan", 8080) == web_address("lan:8080")
+    assert web_address("[::1]:80") == ("::1", 80)
+    front = WebFront(RecordStore(tmp_path), Actions(new_game_on, ("kulami",)), host="lan",
+                     port=0).start()
+    try:
+        for host in ("127.0.0.1", "[::1]"):
+            status, state, _ = call("GET", f"http://{host}:{front.port}/api/state")
+            assert status == 200 and state == {}, host
+        assert front.url == f"http://{lan_address()}:{front.port}/"
+    finally:
+        front.close()
 
 
 def test_the_simulator_s_page_starts_any_game_as_its_menu_does(tmp_path, monkeypatch):

@@ -62,8 +62,9 @@ def register(subparsers) -> None:
                              "driver, over a pseudo-terminal (the mouse sets its sensors)")
     parser.add_argument("--web", nargs="?", const="lan:8080", default=None,
                         metavar="[HOST:]PORT",
-                        help="serve the board's web page too, on the LAN address and port "
-                             "8080 unless told (the pairing code is on the status screen)")
+                        help="serve the board's web page too, on every address of this "
+                             "machine and port 8080 unless told (the pairing code is on "
+                             "the status screen)")
     parser.add_argument("--pause", type=seconds, default=0.3, metavar="SECONDS",
                         help="seconds between moves of the terminal demo (default 0.3)")
     pictures = parser.add_argument_group(

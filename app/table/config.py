@@ -45,8 +45,9 @@ SYSTEM_CONFIG = Path("/etc/tabletop/tabletop.toml")
 #: Digits in the web page's pairing code (app/web/pairing.py): a fixed one is checked
 #: here, as the rest of the file is.
 CODE_DIGITS = 6
-#: Where ``tabletop run`` serves its web page unless ``[web]`` says otherwise: the LAN
-#: address, port 80, so that ``http://tabletop.local/`` finds it.
+#: Where ``tabletop run`` serves its web page unless ``[web]`` says otherwise: every
+#: address of the board, whatever the network gives it and when, port 80, so that
+#: ``http://tabletop.local/`` finds it.
 WEB_DEFAULT = "lan:80"
 #: What the buttons do, in the order a maker usually wires them.
 BUTTON_ACTIONS = ("confirm", "hint", "undo", "new_game")
@@ -69,9 +70,9 @@ class Config:
     brightness: float | None = None
     #: ``[engines]``: game name -> the outside engine that plays it (none: ours).
     engines: Mapping[str, EngineCommand] = field(default_factory=dict)
-    #: ``[web]``: the page on the home network, as ``[HOST:]PORT`` (``lan`` for the
-    #: LAN address), or ``None`` when it is off; a fixed pairing code, or a new one at
-    #: each start (``None``).
+    #: ``[web]``: the page on the home network, as ``[HOST:]PORT`` (``lan``: every
+    #: address, following the network), or ``None`` when it is off; a fixed pairing
+    #: code, or a new one at each start (``None``).
     web: str | None = field(default_factory=lambda: WEB_DEFAULT)
     pairing_code: str | None = None
 

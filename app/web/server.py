@@ -11,9 +11,15 @@ button press (:meth:`WebFront.commands`).
 
 Watching and downloading are open to the home network; every change needs a token that
 only the pairing code earns (:mod:`app.web.pairing`), sent in a header. Requests are
-small and bounded, saved games are named only as the store lists them (no path ever
-reaches the file system from a request), and the server binds the LAN address alone
-unless configured otherwise.
+small and bounded, and saved games are named only as the store lists them (no path ever
+reaches the file system from a request).
+
+The page follows the network (:mod:`app.web.address`): by default it listens on every
+address of the machine, bound once, so an address the network gives after the start, or
+a new one from DHCP, is served at once; the same thread looks at the addresses every
+few seconds, says a change in one log line and keeps ``tabletop.local`` announced on
+them (:mod:`app.web.mdns`). That costs a fraction of a millisecond a look, and never
+the table loop's time.
 """
 
 from __future__ import annotations
@@ -39,7 +45,9 @@ from app.games import GAMES, game
 from app.table import texts
 from app.table.session import Session
 from app.table.store import RecordStore
-from app.web.mdns import Advertised, advertise
+from app.web.address import (LAN, AddressChanges, every_address, lan_address,
+                              lan_addresses)
+from app.web.mdns import HOST_NAME, Announcer
 from app.web.pairing import TOKEN_HEADER, WRONG_DELAY_S, Pairing
 from app.web.snapshot import board_view, players, snapshot
 from engines.errors import EngineError, TabletopError
@@ -55,6 +63,9 @@ MAX_BODY = 16 * 1024
 MAX_FRAME = 1024
 #: Log lines the settings page shows.
 LOG_LINES = 50
+#: How often the page's thread looks at the machine's addresses, in seconds, besides
+#: whenever the kernel says one changed.
+WATCH_S = 2.0
 #: A saved game's name as the store writes it: nothing else names a file.
 _RECORD_NAME = re.compile(r"\d{6}-[a-z0-9-]+\.sgf")
 
@@ -98,8 +109,9 @@ class LogTail(logging.Handler):
 
 
 class WebFront:
-    """The web page's side of one table: serve it on ``host``:``port`` (0: any free
-    port), publish the loop's session to it, and queue its commands for the loop."""
+    """The web page's side of one table: serve it on ``host``:``port`` (``host``
+    :data:`~app.web.address.LAN`: every address; port 0: any free port), publish the
+    loop's session to it, and queue its commands for the loop."""
 
     def __init__(self, store: RecordStore | None, actions: Actions, *, host: str,
                  port: int, pairing: Pairing | None = None) -> None:
@@ -114,7 +126,8 @@ class WebFront:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._runner: web.AppRunner | None = None
         self._thread: threading.Thread | None = None
-        self._advertised: Advertised | None = None
+        self._announcer: Announcer | None = None
+        self._watcher: asyncio.Task | None = None
         #: The remote seats: colour -> the token of the browser that plays it, kept when
         #: its connection drops, for its player to come back to.
         self._holders: dict[str, str] = {}
@@ -151,7 +164,9 @@ class WebFront:
     # --- the server ----------------------------------------------------------------
     @property
     def url(self) -> str:
-        host = f"[{self.host}]" if ":" in self.host else self.host
+        """The page's address as it is now (on every address: the LAN's, looked up)."""
+        host = lan_address() if self.host == LAN else self.host
+        host = f"[{host}]" if ":" in host else host
         return f"http://{host}:{self.port}/"
 
     def start(self) -> "WebFront":
@@ -167,16 +182,57 @@ class WebFront:
             why = os.strerror(errno) if errno else str(problem)
             raise WebError(f"web page: cannot serve on {self.host}:{self.port}: {why}")
         logging.getLogger().addHandler(self.log)
-        log.info("web page on %s (pairing code %s)", self.url, self.pairing.code)
-        self._advertised = advertise(self.host, self.port)
+        log.info("web page on %s (pairing code %s)%s", self.url, self.pairing.code,
+                 "; on no network yet: it will be at the address the network gives"
+                 if self.host == LAN and not lan_addresses() else "")
+        announced = self._announced_on()
+        if announced is not None:
+            self._announcer = Announcer(self.port)
+            asyncio.run_coroutine_threadsafe(self._start_watching(announced),
+                                             self._loop).result(timeout=10)
+        else:
+            log.info("web page: not advertised as %s.local (it listens on %s only)",
+                     HOST_NAME, self.host)
         return self
+
+    def _announced_on(self) -> Callable[[], tuple[str, ...]] | None:
+        """Where the page's name is announced: the machine's addresses as they are at
+        each look (on every address), the one named, or nowhere (``None``) for an
+        address no other machine reaches."""
+        if self.host == LAN:
+            return lan_addresses
+        if self.host.startswith("127.") or self.host in ("0.0.0.0", "::", "::1",
+                                                          "localhost"):
+            return None
+        return lambda: (self.host,)
+
+    async def _start_watching(self, addresses: Callable[[], tuple[str, ...]]) -> None:
+        self._watcher = asyncio.ensure_future(self._watch(addresses))
+
+    async def _watch(self, addresses: Callable[[], tuple[str, ...]]) -> None:
+        """The addresses now, whenever the kernel says one changed and every
+        ``WATCH_S``: a change said in one line (the page's own address, as :attr:`url`
+        gives it), and the name announced on them."""
+        changes = AddressChanges(asyncio.get_running_loop())
+        seen = addresses()
+        try:
+            while True:
+                await self._announcer.follow(seen)
+                await changes.wait(WATCH_S)
+                now = addresses()
+                if now != seen and self.host == LAN:
+                    if now:
+                        log.info("web page at %s (the network changed)", self.url)
+                    else:
+                        log.info("web page: on no network now: at %s on this machine "
+                                 "only, until the network is back", self.url)
+                seen = now
+        finally:
+            changes.close()
 
     def close(self) -> None:
         """Stop serving: open pages are closed, the name withdrawn, the thread ends."""
         logging.getLogger().removeHandler(self.log)
-        if self._advertised is not None:
-            self._advertised.close()
-            self._advertised = None
         if self._loop is not None and self._thread is not None:
             asyncio.run_coroutine_threadsafe(self._stop(), self._loop).result(timeout=10)
             self._loop.call_soon_threadsafe(self._loop.stop)
@@ -192,9 +248,15 @@ class WebFront:
             self._runner = web.AppRunner(self.application(), handle_signals=False,
                                          access_log=None, shutdown_timeout=1.0)
             loop.run_until_complete(self._runner.setup())
-            site = web.TCPSite(self._runner, self.host, self.port)
-            loop.run_until_complete(site.start())
-            self.port = site._server.sockets[0].getsockname()[1]
+            if self.host == LAN:
+                listening = every_address(self.port)
+                self.port = listening[0].getsockname()[1]
+                for sock in listening:
+                    loop.run_until_complete(web.SockSite(self._runner, sock).start())
+            else:
+                site = web.TCPSite(self._runner, self.host, self.port)
+                loop.run_until_complete(site.start())
+                self.port = site._server.sockets[0].getsockname()[1]
         except (OSError, RuntimeError) as error:
             loop.run_until_complete(self._runner.cleanup())
             loop.close()
@@ -208,6 +270,11 @@ class WebFront:
             loop.close()
 
     async def _stop(self) -> None:
+        if self._watcher is not None:
+            self._watcher.cancel()
+            await asyncio.gather(self._watcher, return_exceptions=True)
+        if self._announcer is not None:
+            await self._announcer.close()
         for socket in list(self._sockets):
             await socket.close()
         await self._runner.cleanup()
