@@ -200,6 +200,25 @@ def test_on_every_address_the_page_answers_on_ipv4_and_ipv6_at_one_port(tmp_path
         front.close()
 
 
+def test_a_packet_zeroconf_cannot_send_is_one_line_without_its_traceback():
+    """An address that goes in the moment before the page's thread moves python-
+    zeroconf's sockets off it makes python-zeroconf log the failed send with a traceback;
+    the page's announcer keeps it to its one line."""
+    import logging
+    import sys
+    from app.web.mdns import Announcer
+    Announcer(80)
+    try:
+        raise OSError(101, "Network is unreachable")
+    except OSError:
+        record = logging.LogRecord("zeroconf", logging.WARNING, __file__, 1,
+                                   "Error with socket %s: %s", ("9", "gone"),
+                                   sys.exc_info())
+    assert logging.getLogger("zeroconf").filter(record)
+    assert record.exc_info is None and logging.Formatter().format(record) == \
+        "Error with socket 9: gone"
+
+
 def test_the_simulator_s_page_starts_any_game_as_its_menu_does(tmp_path, monkeypatch):
     """``tabletop simulate --web``: a new game of another game from the page changes the
     simulated board, as the simulator's own menu does."""

@@ -42,6 +42,20 @@ def lan_addresses() -> tuple[str, ...]:
     return tuple(sorted(found, key=socket.inet_aton))
 
 
+def one_per_interface(addresses: tuple[str, ...]) -> list[str]:
+    """Of ``addresses``, the first on each interface: a socket joins the mDNS group once
+    an interface, so python-zeroconf is given one address each (the page's records
+    still name them all). It reads the interfaces again: asked only when the addresses
+    change."""
+    import ifaddr
+    first: dict[str, str] = {}
+    for adapter in ifaddr.get_adapters():
+        for ip in adapter.ips:
+            if ip.is_IPv4 and ip.ip in addresses:
+                first.setdefault(adapter.name, ip.ip)
+    return sorted(set(first.values()), key=socket.inet_aton) or list(addresses)
+
+
 def _carries(interface: str) -> bool:
     """Whether the interface is up and has a link: an address on a Wi-Fi that has not
     joined yet, or on an unplugged cable, is on no network. Where the state cannot be

@@ -34,6 +34,8 @@ from __future__ import annotations
 import logging
 import socket
 
+from app.web.address import one_per_interface
+
 log = logging.getLogger("tabletop")
 
 #: The name the page answers to: ``http://tabletop.local/``.
@@ -47,6 +49,18 @@ MOST_NAMES = 99
 SERVICE_TYPE = "_http._tcp.local."
 
 
+class OneLine(logging.Filter):
+    """python-zeroconf's report of a packet it could not send, in one line: its
+    traceback says nothing more. It comes when an address goes in the moment before the
+    page's thread moves the sockets off it (a DHCP change, a Wi-Fi dropping)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and isinstance(record.exc_info[1], OSError):
+            record.msg, record.args = record.getMessage(), None
+            record.exc_info = record.exc_text = None
+        return True
+
+
 def host_name(number: int) -> str:
     """The ``number``-th host name a board tries: ``tabletop``, ``tabletop-2``, ..."""
     return HOST_NAME if number == 1 else f"{HOST_NAME}-{number}"
@@ -58,6 +72,9 @@ class Announcer:
     awaited)."""
 
     def __init__(self, port: int) -> None:
+        zeroconf_log = logging.getLogger("zeroconf")
+        if not any(isinstance(f, OneLine) for f in zeroconf_log.filters):
+            zeroconf_log.addFilter(OneLine())
         self.port = port
         #: The host name announced now (``tabletop``, ``tabletop-2``...), or ``None``.
         self.name: str | None = None
@@ -69,6 +86,10 @@ class Announcer:
         self._ours: set[str] = set()
         #: The other host's addresses our name was last defended against.
         self._defended: list[str] = []
+        #: The addresses announcing last failed on, and those it failed on twice running
+        #: (a network changing under it fails once): said in one WARNING line.
+        self._failed: tuple[str, ...] = ()
+        self._warned: tuple[str, ...] = ()
 
     @property
     def url(self) -> str:
@@ -79,8 +100,8 @@ class Announcer:
         address starts the announcing; a change moves the sockets to the new addresses
         (the records of the old ones withdrawn through them) and claims the name again
         on the new network; the last one gone withdraws it all. While they stay, a host
-        that announces the same name is looked for. What cannot be announced is one
-        WARNING line, tried again when the addresses change."""
+        that announces the same name is looked for. What cannot be announced is tried
+        again at the next look, and said in one WARNING line if it fails again."""
         from zeroconf import Error, IPVersion
         from zeroconf.asyncio import AsyncZeroconf
         try:
@@ -93,16 +114,23 @@ class Announcer:
                 await self.close(goodbye=False)  # no network left to say goodbye on
                 return
             if self._zeroconf is None:
-                self._zeroconf = AsyncZeroconf(interfaces=list(addresses),
+                self._zeroconf = AsyncZeroconf(interfaces=one_per_interface(addresses),
                                                ip_version=IPVersion.V4Only)
             else:
-                await self._zeroconf.async_update_interfaces(interfaces=list(addresses))
+                await self._zeroconf.async_update_interfaces(
+                    interfaces=one_per_interface(addresses))
                 await self._withdraw_service()
             await self._claim()
+            self._failed = self._warned = ()
         except (OSError, ValueError, Error) as error:
             await self.close(goodbye=False)
-            log.warning("web page: cannot advertise %s.local (%s); it is at http://%s:%d/",
-                        HOST_NAME, error, (addresses or ("127.0.0.1",))[0], self.port)
+            self._addresses = ()  # tried again at the next look: the network may settle
+            if addresses == self._failed and addresses != self._warned:
+                log.warning("web page: cannot advertise %s.local (%s); it is at "
+                            "http://%s:%d/", HOST_NAME, error,
+                            (addresses or ("127.0.0.1",))[0], self.port)
+                self._warned = addresses
+            self._failed = addresses
 
     async def close(self, goodbye: bool = True) -> None:
         """Withdraw the name and the service, with goodbye packets unless the addresses
@@ -138,7 +166,8 @@ class Announcer:
             properties={"path": "/"}, server=f"{name}.local.")
         self._ours.update(self._addresses)
         self._defended = []
-        await self._zeroconf.async_register_service(self._info, allow_name_change=True)
+        announcing = await self._zeroconf.async_register_service(self._info,
+                                                                 allow_name_change=True)
         self.name = name
         where = ", ".join(self._addresses)
         if taken_by_rival is None:
@@ -146,6 +175,9 @@ class Announcer:
         else:
             log.info("web page: another board on this network is %s.local: this one is "
                      "advertised as %s (%s)", taken_by_rival, self.url, where)
+        # Each registration and withdrawal returns the announcements under way: awaited,
+        # so that none is left running when the page stops.
+        await announcing
 
     async def _holders(self, name: str) -> list[str]:
         """The addresses other hosts answer to ``name``.local with (a probe, RFC 6762
@@ -174,12 +206,12 @@ class Announcer:
             await self._claim(taken_by_rival=taken)
         elif theirs != self._defended:
             self._defended = theirs
-            await self._zeroconf.async_update_service(self._info)
+            await (await self._zeroconf.async_update_service(self._info))
 
     async def _withdraw_service(self) -> None:
         info, self._info, self.name = self._info, None, None
         if info is not None:
-            await self._zeroconf.async_unregister_service(info)
+            await (await self._zeroconf.async_unregister_service(info))
 
 
 def _packed(addresses) -> list[bytes]:
