@@ -21,6 +21,8 @@ run: $(STAMP)
 
 # The tests check the systemd unit with systemd-analyze; Debian ships it in `systemd`.
 # The web page's test drives a real browser: Debian's Chromium and its chromium-driver.
+# The page's network tests build their boards and phone from network namespaces with
+# iproute2's `ip` (tests/home_network.py), which minimal images leave out.
 system-tools:
 	@command -v systemd-analyze >/dev/null || { \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
@@ -31,6 +33,10 @@ system-tools:
 	  echo "installing chromium and chromium-driver (for the web page's browser test)"; \
 	  $$SUDO apt-get update -qq && \
 	  $$SUDO apt-get install -y -qq chromium chromium-driver >/dev/null; }
+	@command -v ip >/dev/null || { \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  echo "installing iproute2 (for the web page's network tests)"; \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq iproute2 >/dev/null; }
 
 # The firmware's checks under real MicroPython (its WebAssembly port) need node and npm;
 # without them those tests are skipped and say so.
