@@ -148,3 +148,12 @@ def test_a_stuck_hole_rejoins_when_it_reads_what_the_game_says():
     assert health.deadline is None
     assert health.rejoining(1000.0, lambda hole: False) == []
     assert health.rejoining(1000.0, lambda hole: hole == "e4") == ["e4"]
+
+
+def test_changes_at_a_time_too_large_for_the_window_to_subtract_count_without_failing():
+    """At 1e20 s, ``t - window == t``: the change just counted must not be dropped (it
+    was, and the next look at the oldest change raised IndexError)."""
+    health = Health()
+    t = 1e20
+    assert not any(health.changed("d4", t) for _ in range(CHATTER_CHANGES - 1))
+    assert health.changed("d4", t) and health.quarantined == {"d4": "chatter"}

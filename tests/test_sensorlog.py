@@ -173,6 +173,10 @@ def test_the_writer_records_changes_only_with_channel_and_colour():
      "line 2: not JSON .a number too long"),
     ([HEADER, "[" * 100_000], "line 2: not JSON .nested too deeply"),
     ([HEADER, line(2.5, "d4", True), line(2.25, "d4", False)], "line 3: t 2.25 goes back"),
+    # A time a float holds but no log reaches: at 1e20 s readings seconds apart are equal.
+    ([HEADER, '{"t": 99999999999999999999, "hole": "d4", "on": true}'],
+     "line 2: t 99999999999999999999 is out of range"),
+    ([HEADER, '{"t": -2e9, "hole": "d4", "on": true}'], "line 2: t -2000000000.0 is out of range"),
     # Holes that are not on the board: the pipeline would ignore them without a word.
     ([HEADER, line(1, "d4", True), line(2, "z99", True)],
      "line 3: 'z99' is not a hole of profile kulami-sim"),
@@ -240,6 +244,16 @@ def test_replay_of_a_missing_or_broken_log_is_one_line_on_stderr(tmp_path, capsy
     bad.write_text(HEADER.replace("square-1", "nonsense") + "\n")
     code, _, err = run_cli(capsys, "sensors", "replay", str(bad))
     assert code == 2 and "unknown layout 'nonsense'" in err and err.count("\n") == 1
+
+
+def test_replay_of_a_reading_stamped_beyond_any_log_is_one_line(tmp_path, capsys):
+    """The fuzzer's find: 20 digits of seconds ended the replay in an IndexError."""
+    log = tmp_path / "far.log"
+    log.write_text("\n".join([HEADER, line(1, "d4", True),
+                              '{"t": 99999999999999999999, "hole": "d4", "on": false}']))
+    assert run_cli(capsys, "sensors", "replay", str(log)) == (
+        2, "", f"tabletop sensors: {log}: line 3: t 99999999999999999999 is out of range "
+               f"(a log's times are seconds from its start, at most 1000000000)\n")
 
 
 def test_record_refuses_to_script_a_real_board_and_bad_options(capsys):

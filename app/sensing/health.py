@@ -48,7 +48,9 @@ class Health:
         (and is quarantined for it)."""
         recent = self._recent.setdefault(hole, deque())
         recent.append(t)
-        while recent[0] <= t - self.window:
+        # As a difference, not ``recent[0] <= t - window``: at a time so large that
+        # ``t - window == t`` that would drop the change just added too.
+        while recent and t - recent[0] >= self.window:
             recent.popleft()
         if hole in self.quarantined or len(recent) < self.changes:
             return False

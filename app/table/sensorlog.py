@@ -29,6 +29,10 @@ VERSION = 1
 #: The keys of the header line and of a reading line; any other is refused by name.
 HEADER_KEYS = ("log", "version", "game", "options", "profile", "colour")
 READING_KEYS = ("t", "hole", "on", "channel", "colour")
+#: The largest time a log may give, in seconds (about 31 years): readings are stamped from
+#: the start of the recording, and beyond this a float no longer keeps the milliseconds
+#: apart that debouncing counts in (at 1e20 two readings a hundred years apart are equal).
+LONGEST_S = 1e9
 
 
 @dataclass(frozen=True)
@@ -188,6 +192,9 @@ def _reading(number: int, data: dict, previous: float,
     t, hole, on = data.get("t"), data.get("hole"), data.get("on")
     if not isinstance(t, (int, float)) or isinstance(t, bool) or not _finite(t):
         raise SensorLogError(f"line {number}: t must be a number of seconds, not {t!r}")
+    if abs(t) > LONGEST_S:
+        raise SensorLogError(f"line {number}: t {t} is out of range (a log's times are "
+                             f"seconds from its start, at most {LONGEST_S:.0f})")
     if t < previous:
         raise SensorLogError(f"line {number}: t {t} goes back in time (previous {previous})")
     if not isinstance(hole, str) or not isinstance(on, bool):
