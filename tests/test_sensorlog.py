@@ -177,6 +177,10 @@ def test_the_writer_records_changes_only_with_channel_and_colour():
     ([HEADER, '{"t": 99999999999999999999, "hole": "d4", "on": true}'],
      "line 2: t 99999999999999999999 is out of range"),
     ([HEADER, '{"t": -2e9, "hole": "d4", "on": true}'], "line 2: t -2000000000.0 is out of range"),
+    # A key given as null is not a key left out: it is refused, with its line.
+    ([HEADER, line(1, "d4", True), '{"t": 2, "hole": "d4", "on": false, "channel": null}'],
+     "line 3: channel is null"),
+    ([HEADER, '{"t": 1, "hole": "d4", "on": true, "colour": null}'], "line 2: colour is null"),
     # Holes that are not on the board: the pipeline would ignore them without a word.
     ([HEADER, line(1, "d4", True), line(2, "z99", True)],
      "line 3: 'z99' is not a hole of profile kulami-sim"),

@@ -203,6 +203,10 @@ def _reading(number: int, data: dict, previous: float,
     if hole not in known:
         raise SensorLogError(f"line {number}: {hole!r} is not a hole of {board}")
     colour, channel = data.get("colour"), data.get("channel")
+    for key in ("colour", "channel"):  # a key given as null says nothing: left out it is
+        if key in data and data[key] is None:
+            raise SensorLogError(f"line {number}: {key} is null; leave the key out for "
+                                 f"a reading without one")
     if colour is not None and colour not in PLAYERS:
         raise SensorLogError(f"line {number}: colour must be b or w, not {colour!r}")
     if channel is not None and (not isinstance(channel, int) or isinstance(channel, bool)
