@@ -98,3 +98,19 @@ def test_sigterm_raises_service_stop_and_the_old_handler_returns():
             os.kill(os.getpid(), signal.SIGTERM)
     assert stopped.value.signum == signal.SIGTERM
     assert signal.getsignal(signal.SIGTERM) is before
+
+
+def test_a_second_signal_while_stopping_lets_the_clean_up_finish():
+    """``timeout -s TERM`` signals the process, then its process group: the second
+    SIGTERM arrives while ``finally`` blocks turn things off, and raised there it cut
+    them short and ended in a traceback."""
+    cleaned = []
+    with pytest.raises(ServiceStop) as stopped:
+        with stop_on_signals():
+            try:
+                os.kill(os.getpid(), signal.SIGTERM)
+            finally:
+                os.kill(os.getpid(), signal.SIGTERM)  # the process group's
+                os.kill(os.getpid(), signal.SIGINT)
+                cleaned.append("LEDs off")
+    assert stopped.value.signum == signal.SIGTERM and cleaned == ["LEDs off"]

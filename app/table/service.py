@@ -95,8 +95,18 @@ class ServiceStop(BaseException):
 
 @contextmanager
 def stop_on_signals(signums: tuple[int, ...] = (signal.SIGTERM, signal.SIGINT)) -> Iterator[None]:
-    """While inside, the given signals raise :class:`ServiceStop`; handlers restored after."""
+    """While inside, the first of the given signals raises :class:`ServiceStop`; any
+    after it are ignored, handlers restored after. Stopping is under way by then, and a
+    second signal is common: ``timeout -s TERM`` signals the process and then its
+    process group, systemd may repeat its stop; raised again inside a ``finally`` that
+    turns the LEDs off, it would cut the clean-up short and end in a traceback."""
+    stopping = False
+
     def stop(signum, frame):
+        nonlocal stopping
+        if stopping:
+            return
+        stopping = True
         raise ServiceStop(signum)
 
     previous = {signum: signal.signal(signum, stop) for signum in signums}
