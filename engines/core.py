@@ -6,10 +6,18 @@ Two more views serve the layers above without them knowing the rules: ``sensor_v
 says what a sensor under each hole would see, and ``lights()`` says what the board would
 light, as plain data; ``moves_sensed_at`` and ``moves_from`` tell the sensing layer which
 moves a change at one hole can belong to. Engines never import hardware, pygame or do I/O.
+
+The board's geometry is the board's too, as python-chess's squares are: every point a
+piece can stand at, its name both ways (``place(name)`` as ``chess.parse_square``,
+``point_at(x, y, level)`` as ``chess.square_name``), its neighbours, where it is drawn,
+and the names of the columns and rows (``axes()``). Nothing above an engine reads a
+place off a name, so a game with another notation or another board shape (a hexagonal
+one) is drawn, wired and sensed without an edit outside its own package.
 """
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -18,7 +26,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from engines.errors import (EngineError, IllegalMoveError, InvalidMoveError, OptionError,
-                            RecordError, TabletopError)
+                            PointError, RecordError, TabletopError)
 from engines.options import Option, validate
 
 #: Wire colours in every game: ``b`` moves first, ``w`` second.
@@ -126,6 +134,34 @@ class Lights:
     def build(cls, mover, legal=(), off_limits=(), owned=None, last=(), won=()) -> "Lights":
         return cls(mover, frozenset(legal), frozenset(off_limits), _frozen_owned(owned),
                    frozenset(last), frozenset(won))
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where a point of a board is: ``x`` and ``y`` in board units, one unit between
+    neighbouring holes, ``x`` to the right and ``y`` up, the leftmost and lowest holes at
+    0 (a hexagonal board's rows are ``sqrt(3)/2`` apart and shifted half a unit); and the
+    ``level``, 1 on the board, 2 for a piece resting on pieces of level 1 (Akron's balls
+    between four holes, half a unit off them). Drawers, the page and the wiring plan
+    scale and turn these; none of them reads a place off a name."""
+
+    x: float
+    y: float
+    level: int = 1
+
+
+@dataclass(frozen=True)
+class Axes:
+    """How a printed board names its columns and rows beside it: each column's name by
+    its ``x``, each row's by its ``y`` (in the units of :class:`Place`)."""
+
+    columns: Mapping[float, str]
+    rows: Mapping[float, str]
+
+
+def _place_key(x: float, y: float, level: int) -> tuple[float, float, int]:
+    """A place as a dictionary key, rounded so that sums of board units meet."""
+    return round(x, 6), round(y, 6), level
 
 
 class LegalMoves:
@@ -361,6 +397,50 @@ class Board(ABC):
         """Named groups of holes that light together (panels, cells); none by default."""
         return MappingProxyType({})
 
+    # --- geometry -------------------------------------------------------------------
+    @property
+    def points(self) -> tuple[str, ...]:
+        """Every point a piece can stand at, in notation: the :attr:`holes` first, then
+        any above them (Akron's pyramid). The holes, by default."""
+        return self.holes
+
+    def place(self, name: str) -> Place:
+        """Where the point ``name`` is (a name to a point, as ``chess.parse_square``).
+        A name the board does not know raises :class:`PointError` saying what a name
+        is here; it never answers ``None``, so a name that does not parse cannot vanish.
+        A game whose holes are part of a frame (Kulami's layouts on a 10x10 frame) places
+        every name of the frame. Every game implements this."""
+        raise NotImplementedError(f"{type(self).__name__} places no points")
+
+    def point_at(self, x: float, y: float, level: int = 1) -> str | None:
+        """The name of the point at ``x``, ``y`` and ``level`` (a point to its name, as
+        ``chess.square_name``), ``None`` where the board has none: a shape laid on the
+        board asks where each of its squares falls."""
+        return self._points_by_place().get(_place_key(x, y, level))
+
+    def _points_by_place(self) -> dict[tuple[float, float, int], str]:
+        index = self.__dict__.get("_by_place")
+        if index is None:
+            index = {_place_key(p.x, p.y, p.level): name
+                     for name in self.points for p in (self.place(name),)}
+            self.__dict__["_by_place"] = index
+        return index
+
+    def neighbours(self, name: str) -> tuple[str, ...]:
+        """The points beside ``name`` on its level, one unit away: four on a square
+        board, six on a hexagonal one, fewer at the edge. A hole's neighbours are where
+        a piece's magnet is felt most by its sensor."""
+        here = self.place(name)
+        return tuple(other for other in self.points
+                     for there in (self.place(other),)
+                     if there.level == here.level and other != name
+                     and abs(math.dist((here.x, here.y), (there.x, there.y)) - 1) < 1e-6)
+
+    def axes(self) -> Axes:
+        """The names of the columns and rows, as a printed board writes them. Every game
+        implements this."""
+        raise NotImplementedError(f"{type(self).__name__} names no columns")
+
     # --- moves ----------------------------------------------------------------------
     def parse_move(self, text: str) -> Hashable:
         """Parse move text: ``pass`` in every game, else the game's own notation; raises
@@ -586,7 +666,7 @@ class Board(ABC):
         return self.ascii()
 
 
-__all__ = ["PASS", "PLAYERS", "Board", "EngineError", "GameRecord", "GtpCommand",
+__all__ = ["PASS", "PLAYERS", "Axes", "Board", "EngineError", "GameRecord", "GtpCommand",
            "IllegalMoveError", "InvalidMoveError", "LegalMoves", "Lights", "Option", "OptionError", "Outcome",
-           "Pass", "RecordError", "RecordFormat", "ScorePart", "TabletopError", "check_player",
+           "Pass", "Place", "PointError", "RecordError", "RecordFormat", "ScorePart", "TabletopError", "check_player",
            "other"]

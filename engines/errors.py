@@ -31,6 +31,10 @@ class IllegalMoveError(EngineError):
     """A well-formed move that the rules do not allow now."""
 
 
+class PointError(EngineError):
+    """A name that is no point of the board: not in the game's notation, or off its board."""
+
+
 class OptionError(EngineError):
     """A game option that is unknown or has a bad value."""
 
@@ -40,4 +44,4 @@ class RecordError(EngineError):
 
 
 __all__ = ["EngineError", "IllegalMoveError", "InvalidMoveError", "OptionError",
-           "RecordError", "TabletopError"]
+           "PointError", "RecordError", "TabletopError"]

@@ -49,8 +49,8 @@ from engines.akron.playout import LIMIT as PLAYOUT_LIMIT
 from engines.akron.playout import play_out
 from engines.akron.rules import (covered_by, destinations, drop_chain, groups, move_ball,
                                  playable_points, visible_neighbours)
-from engines.core import PASS, Board, Lights, Outcome, ScorePart, check_player
-from engines.errors import EngineError, InvalidMoveError
+from engines.core import PASS, Axes, Board, Lights, Outcome, Place, ScorePart, check_player
+from engines.errors import EngineError, InvalidMoveError, PointError
 
 #: Balls each player starts with.
 SUPPLY = 32
@@ -75,6 +75,13 @@ class Movement:
 
     def __str__(self) -> str:
         return f"{NAMES[self.source]}-{NAMES[self.target]}"
+
+
+#: Each point's place: the doubled grid's steps are half units.
+_PLACES = tuple(Place(x / 2, y / 2, level + 1) for level, x, y in POINTS)
+#: The holes' columns (a, c, ... o) and rows (1, 3, ... 15) by their places.
+_AXES = Axes(MappingProxyType({x / 2: COLUMNS[x] for x in range(0, GRID, 2)}),
+             MappingProxyType({y / 2: str(y + 1) for y in range(0, GRID, 2)}))
 
 
 class _Position:
@@ -178,6 +185,22 @@ class AkronBoard(Board):
     @property
     def holes(self) -> tuple[str, ...]:
         return HOLES
+
+    @property
+    def points(self) -> tuple[str, ...]:
+        """Every point of the pyramid, the holes first."""
+        return NAMES
+
+    def place(self, name: str) -> Place:
+        """A point of the pyramid: ``1a1`` at ``(0, 0)`` on level 1, the holes a unit
+        apart, ``2b2`` between the four holes under it at ``(0.5, 0.5)`` on level 2."""
+        try:
+            return _PLACES[parse_point(name)]
+        except ValueError as error:
+            raise PointError(str(error)) from None
+
+    def axes(self) -> Axes:
+        return _AXES
 
     def ball_at(self, name: str) -> str | None:
         """Whose ball is at the point named ``name``, if any."""

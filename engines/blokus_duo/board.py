@@ -37,8 +37,8 @@ from engines.blokus_duo.policy import BlokusDuoPolicy
 from engines.blokus_duo.pieces import (ALL_PIECES, BY_MASK, COLUMNS, COVERING, INDEX,
                                        NAMES, PIECE_INDEX, PIECES, SIDE, SQUARES, STRIDE,
                                        Placement, bit, corners, edges, indices, names)
-from engines.core import PLAYERS, Board, Lights, Outcome, other
-from engines.errors import InvalidMoveError
+from engines.core import PLAYERS, Axes, Board, Lights, Outcome, Place, other
+from engines.errors import InvalidMoveError, PointError
 from engines.options import Option
 
 START_RULES = ("either", "fixed")
@@ -54,6 +54,11 @@ _MONOMINO = PIECE_INDEX["1"]
 ALL_PLACED_BONUS, MONOMINO_LAST_BONUS = 15, 5
 #: Each piece in its first orientation, for a tray to draw (:meth:`Board.shapes`).
 _SHAPES = MappingProxyType({piece.name: piece.orientations[0] for piece in PIECES})
+
+
+#: The columns a-n and rows 1-14 by their places.
+_AXES = Axes(MappingProxyType(dict(enumerate(COLUMNS))),
+             MappingProxyType({y: str(y + 1) for y in range(SIDE)}))
 
 
 class BlokusDuoBoard(Board):
@@ -95,6 +100,18 @@ class BlokusDuoBoard(Board):
     @property
     def holes(self) -> tuple[str, ...]:
         return SQUARES
+
+    def place(self, name: str) -> Place:
+        """A square, ``a1`` at ``(0, 0)``."""
+        index = INDEX.get(name)
+        if index is None:
+            raise PointError(f"{name!r} is not a square (a column a-n and a row 1-14, "
+                             f"e.g. e10)")
+        row, column = divmod(index, STRIDE)
+        return Place(column, row)
+
+    def axes(self) -> Axes:
+        return _AXES
 
     def owner(self, square: str) -> str | None:
         """Whose piece covers ``square``, if anyone's."""

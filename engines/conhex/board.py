@@ -35,9 +35,10 @@ from typing import Any
 from engines.conhex.fill import SIDE_BITS, UNITS, cell_bit, fill_owners, joins
 from engines.conhex.policy import ConHexPolicy
 from engines.conhex.geometry import (CELLS, CELLS_OF_HOLE, COLUMNS, HOLE_INDEX, HOLES,
-                                     NEIGHBOURS, PLAYER_SIDES, SIDES, SIZE, grid_name)
-from engines.core import Board, Lights, Outcome, ScorePart
-from engines.errors import InvalidMoveError
+                                     NEIGHBOURS, PLAYER_SIDES, SIDES, SIZE, grid_name,
+                                     grid_point)
+from engines.core import Axes, Board, Lights, Outcome, Place, ScorePart
+from engines.errors import InvalidMoveError, PointError
 from engines.options import Option
 
 HANDICAPS = (0, 2, 3)
@@ -80,6 +81,11 @@ _B_START, _B_END = (SIDE_BITS[side] for side in PLAYER_SIDES["b"])
 _GOAL = {player: tuple(_SIDE_NODE[s] for s in sides) for player, sides in PLAYER_SIDES.items()}
 
 
+#: The columns a-k and rows 1-11 of the grid by their places.
+_AXES = Axes(MappingProxyType(dict(enumerate(COLUMNS))),
+             MappingProxyType({y: str(y + 1) for y in range(SIZE)}))
+
+
 class ConHexBoard(Board):
     """A ConHex game. Options: ``pie`` (bool, default on), ``handicap`` (0, 2 or 3)."""
 
@@ -120,6 +126,18 @@ class ConHexBoard(Board):
     @property
     def holes(self) -> tuple[str, ...]:
         return HOLES
+
+    def place(self, name: str) -> Place:
+        """A hole on the 11x11 grid, ``a1`` at ``(0, 0)`` (not every point of the grid
+        is a hole)."""
+        if name not in HOLE_INDEX:
+            raise PointError(f"{name!r} is not a hole of the ConHex board (a column a-k "
+                             f"and a row 1-11 where a hole is, e.g. f6)")
+        column, row = grid_point(name)
+        return Place(column - 1, row - 1)
+
+    def axes(self) -> Axes:
+        return _AXES
 
     @property
     def areas(self) -> Mapping[str, frozenset[str]]:

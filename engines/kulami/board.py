@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from engines.core import PLAYERS, Board, Lights, Outcome, ScorePart
-from engines.errors import InvalidMoveError
+from engines.core import PLAYERS, Axes, Board, Lights, Outcome, Place, ScorePart
+from engines.errors import InvalidMoveError, PointError
 from engines.kulami.bits import bits_of, geometry_of
 from engines.kulami.gtp import GTP_COMMANDS
 from engines.kulami.layout import Layout, field_name, resolve
@@ -113,6 +113,20 @@ class KulamiBoard(Board):
     def areas(self) -> Mapping[str, frozenset[str]]:
         return MappingProxyType({panel: frozenset(field_name(*f) for f in fields)
                                  for panel, fields in self.layout.panels.items()})
+
+    # --- geometry -----------------------------------------------------------------------
+    def place(self, name: str) -> Place:
+        """A field of the 10x10 frame every layout fits in, ``a1`` at ``(0, 0)``: a
+        board wired for the frame places every hole, whatever the layout."""
+        try:
+            move = KulamiMove.parse(name)
+        except InvalidMoveError as error:
+            raise PointError(str(error)) from None
+        return Place(move.x, move.y)
+
+    def axes(self) -> Axes:
+        return Axes(MappingProxyType({x: field_name(x, 0)[0] for x in range(self.layout.width)}),
+                    MappingProxyType({y: str(y + 1) for y in range(self.layout.height)}))
 
     # --- moves --------------------------------------------------------------------------
     def parse_notation(self, text: str) -> KulamiMove:

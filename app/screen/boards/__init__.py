@@ -5,7 +5,8 @@ the engine thinks: a misplaced marble shows where it was put, and a hole glows e
 the colour its LED was sent. Each game has one small drawer class in a module of this
 package, named by its entry in :mod:`app.games`; a drawer only knows the game's geometry
 (from the engine), so the same drawer serves the simulator, the screenshots and the
-tests.
+tests. Where each point is comes from the board's geometry (:meth:`Board.place`), which
+this module turns into the drawer's units: a drawer adds the look of its board.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import pygame
 
 from app.games import game
 from app.screen.paint import font
-from engines.core import Board
+from engines.core import Board, Place
 
 RGB = tuple[int, int, int]
 Point = tuple[float, float]
@@ -44,11 +45,20 @@ LABEL_SIZE, LEAST_LABEL_SIZE = 0.5, 18
 class BoardDrawer(ABC):
     """One game's board in ``area``: hole centres in pixels, drawing, and hit testing.
 
-    Subclasses give the geometry in board units (one unit between neighbouring holes,
-    origin at the top left of the grid); this class scales it into the area, centred.
+    The geometry is in board units (one unit between neighbouring holes, origin at the
+    top left of the board, ``y`` down): the board's places turned upside down, each hole
+    :attr:`inset` from the board's edge. This class scales it into the area, centred.
+    A game gives its board's look (:meth:`draw_base`), and its own size and labels
+    where the board's edge or labels sit otherwise than the defaults.
     """
 
     game: ClassVar[str]
+    #: How far the outermost holes sit inside the board's edge, in board units: half a
+    #: unit where each hole is the middle of a square of the board (the default), none
+    #: where the holes are on the board's edge.
+    inset: ClassVar[float] = 0.5
+    #: How far the coordinate labels are from the outermost holes' edge, in board units.
+    label_gap: ClassVar[float] = 0.45
     #: How far a lit LED's ring of light reaches from its hole, in hole spacings (a game
     #: whose pieces fill more of a hole's spacing widens it, so the ring still shows).
     glow_radius: ClassVar[float] = GLOW_RADIUS
@@ -57,6 +67,8 @@ class BoardDrawer(ABC):
         self.board = board
         self.area = pygame.Rect(area)
         width, height = self.size()
+        #: The board's height in board units, where a place's ``y`` turns round.
+        self.height = height
         self.unit = min(self.area.width / (width + 2 * MARGIN),
                         self.area.height / (height + 2 * MARGIN))
         self._origin = (self.area.centerx - width * self.unit / 2,
@@ -65,18 +77,30 @@ class BoardDrawer(ABC):
         #: What the last :meth:`draw` covered (labels, holes and their rings of light).
         self.extent = pygame.Rect(self.area.topleft, (0, 0))
 
-    # --- geometry, per game -------------------------------------------------------------
-    @abstractmethod
+    # --- geometry, from the board -------------------------------------------------------
     def size(self) -> tuple[float, float]:
-        """Width and height of the grid in board units."""
+        """Width and height of the board in board units: its holes' span and the inset
+        on each side."""
+        places = [self.board.place(hole) for hole in self.board.holes]
+        return (max(p.x for p in places) + 2 * self.inset,
+                max(p.y for p in places) + 2 * self.inset)
 
-    @abstractmethod
+    def to_board(self, place: Place) -> Point:
+        """A place of the board (``y`` up) in the drawer's board units (``y`` down)."""
+        return place.x + self.inset, self.height - place.y - self.inset
+
     def points(self) -> dict[str, Point]:
         """Every hole's centre in board units."""
+        return {hole: self.to_board(self.board.place(hole)) for hole in self.board.holes}
 
-    @abstractmethod
     def labels(self) -> list[tuple[str, Point]]:
-        """Coordinate labels (column letters, row numbers) and where they go."""
+        """Coordinate labels (the board's names of its columns and rows) and where they
+        go: under the bottom row and left of the first column."""
+        axes = self.board.axes()
+        return ([(text, (x + self.inset, self.height + self.label_gap))
+                 for x, text in axes.columns.items()]
+                + [(text, (-self.label_gap, self.height - y - self.inset))
+                   for y, text in axes.rows.items()])
 
     @abstractmethod
     def draw_base(self, surface: pygame.Surface, area_leds: Mapping[str, RGB]) -> None:

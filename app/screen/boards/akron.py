@@ -25,8 +25,8 @@ import pygame
 from app.games import game
 from app.screen.boards import RGB, BoardDrawer, Point
 from app.screen.paint import font
-from engines.akron.geometry import (ABOVE, BELOW, COLUMNS, GRID, HOLE_MASK, HOLES, INDEX,
-                                    LEVEL, NAMES, OVER, PLAYER_SIDES, POINTS, SIDE, SIDES,
+from engines.akron.geometry import (ABOVE, BELOW, COLUMNS, GRID, HOLE_MASK, INDEX, LEVEL,
+                                    NAMES, OVER, PLAYER_SIDES, SIDE, SIDES,
                                     points_of)
 
 WOOD: RGB = (170, 124, 76)
@@ -65,19 +65,13 @@ class AkronDrawer(BoardDrawer):
     def __init__(self, board, area: pygame.Rect) -> None:
         super().__init__(board, area)
         #: Every point of the pyramid, in pixels: where a ball there is drawn.
-        self.ball_centres = {name: self.to_px(self._point(x, y))
-                             for name, (_, x, y) in zip(NAMES, POINTS)}
-
-    def size(self) -> tuple[float, float]:
-        return SIDE, SIDE
+        self.ball_centres = {name: self.to_px(self.to_board(board.place(name)))
+                             for name in board.points}
 
     @staticmethod
     def _point(x: int, y: int) -> Point:
         """A grid point (doubled grid, row 0 at the bottom) in board units."""
         return x / 2 + 0.5, (GRID - 1 - y) / 2 + 0.5
-
-    def points(self) -> dict[str, Point]:
-        return {name: self._point(*POINTS[INDEX[name]][1:]) for name in HOLES}
 
     def labels(self) -> list[tuple[str, Point]]:
         return ([(COLUMNS[x], self._point(x, -1.6)) for x in range(0, GRID, 2)]

@@ -31,25 +31,10 @@ LIT = 0.15
 SHADOW_ALPHA = 130
 
 
-def square_xy(square: str) -> tuple[int, int]:
-    """Column and row from 0 (``a1`` is ``(0, 0)``)."""
-    return COLUMNS.index(square[0]), int(square[1:]) - 1
-
-
 class BlokusDuoDrawer(BoardDrawer):
     """The 14x14 board with its start points; pieces as joined square tiles."""
 
     game = "blokus-duo"
-
-    def size(self) -> tuple[float, float]:
-        return SIDE, SIDE
-
-    def _point(self, x: int, y: int) -> Point:
-        return x + 0.5, SIDE - y - 0.5
-
-    def points(self) -> dict[str, Point]:
-        return {f"{COLUMNS[x]}{y + 1}": self._point(x, y)
-                for y in range(SIDE) for x in range(SIDE)}
 
     def labels(self) -> list[tuple[str, Point]]:
         return ([(COLUMNS[x], (x + 0.5, SIDE + 0.45)) for x in range(SIDE)]
@@ -57,7 +42,7 @@ class BlokusDuoDrawer(BoardDrawer):
 
     def square_rect(self, square: str, half: float = 0.5) -> pygame.Rect:
         """The square's field (``half`` of a side around its centre), in pixels."""
-        cx, cy = self._point(*square_xy(square))
+        cx, cy = self.to_board(self.board.place(square))
         x0, y0 = self.to_px((cx - half, cy - half))
         x1, y1 = self.to_px((cx + half, cy + half))
         return pygame.Rect(x0, y0, x1 - x0, y1 - y0)
@@ -80,12 +65,10 @@ class BlokusDuoDrawer(BoardDrawer):
         super().draw(surface, pieces, hole_leds, area_leds, blinking, blink_on, marked)
         players = game(self.game).players
         for square, player in pieces.items():
-            x, y = square_xy(square)
+            place = self.board.place(square)
             for dx, dy in ((1, 0), (0, 1)):
-                if x + dx >= SIDE or y + dy >= SIDE:
-                    continue
-                neighbour = f"{COLUMNS[x + dx]}{y + dy + 1}"
-                if pieces.get(neighbour) == player:
+                neighbour = self.board.point_at(place.x + dx, place.y + dy)
+                if neighbour is not None and pieces.get(neighbour) == player:
                     a, b = self.centres[square], self.centres[neighbour]
                     thick = self.px(BRIDGE)
                     rect = pygame.Rect(min(a[0], b[0]) - thick, min(a[1], b[1]) - thick,

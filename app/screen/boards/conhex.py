@@ -7,9 +7,9 @@ from collections.abc import Mapping
 import pygame
 
 from app.games import game
-from app.screen.boards import RGB, BoardDrawer, Point
-from engines.conhex.geometry import (CELLS, COLUMNS, HOLES, PLAYER_SIDES, SIZE,
-                                     grid_point)
+from app.screen.boards import RGB, BoardDrawer
+from engines.conhex.geometry import CELLS, HOLES, PLAYER_SIDES, SIZE
+from engines.core import Place
 
 CONHEX_BOARD: RGB = (222, 210, 184)
 CONHEX_LINE: RGB = (120, 104, 80)
@@ -20,19 +20,9 @@ class ConHexDrawer(BoardDrawer):
     edged in the colour of the player who joins them."""
 
     game = "conhex"
-
-    def size(self) -> tuple[float, float]:
-        return SIZE - 1, SIZE - 1
-
-    def _point(self, column: int, row: int) -> Point:
-        return column - 1, SIZE - row
-
-    def points(self) -> dict[str, Point]:
-        return {hole: self._point(*grid_point(hole)) for hole in HOLES}
-
-    def labels(self) -> list[tuple[str, Point]]:
-        return ([(c, (i, SIZE - 1 + 0.72)) for i, c in enumerate(COLUMNS)]
-                + [(str(r), (-0.72, SIZE - r)) for r in range(1, SIZE + 1)])
+    #: The holes of the edge rows lie on the board's edge.
+    inset = 0.0
+    label_gap = 0.72
 
     def cell_polygons(self) -> dict[str, list[tuple[int, int]]]:
         """Cell name (its number, as the engine's areas) -> the outline in pixels.
@@ -40,13 +30,13 @@ class ConHexDrawer(BoardDrawer):
         A cell is the hull of its holes; a side cell also reaches out to the board's
         edge, so the cells tile the whole board as on the printed one.
         """
-        edge = {"N": lambda c, r: (c, SIZE), "S": lambda c, r: (c, 1),
-                "W": lambda c, r: (1, r), "E": lambda c, r: (SIZE, r)}
+        edge = {"N": lambda c, r: (c, SIZE - 1), "S": lambda c, r: (c, 0),
+                "W": lambda c, r: (0, r), "E": lambda c, r: (SIZE - 1, r)}
         polygons = {}
         for cell in CELLS:
-            points = [grid_point(HOLES[h]) for h in cell.holes]
+            points = [(p.x, p.y) for h in cell.holes for p in (self.board.place(HOLES[h]),)]
             points += [edge[side](c, r) for side in cell.sides for c, r in points]
-            polygons[str(cell.number)] = [self.to_px(self._point(c, r))
+            polygons[str(cell.number)] = [self.to_px(self.to_board(Place(c, r)))
                                           for c, r in _hull(points)]
         return polygons
 

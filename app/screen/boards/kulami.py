@@ -6,8 +6,7 @@ from collections.abc import Mapping
 
 import pygame
 
-from app.screen.boards import RGB, BoardDrawer, Point
-from engines.kulami.layout import field_name
+from app.screen.boards import RGB, BoardDrawer
 from engines.map_colours import colour_panels
 
 #: Kulami panels are one wood; neighbouring panels alternate shades so edges read.
@@ -23,19 +22,6 @@ class KulamiDrawer(BoardDrawer):
     def size(self) -> tuple[float, float]:
         layout = self.board.layout
         return layout.width, layout.height
-
-    def _point(self, x: int, y: int) -> Point:
-        return x + 0.5, self.board.layout.height - y - 0.5
-
-    def points(self) -> dict[str, Point]:
-        return {field_name(x, y): self._point(x, y) for x, y in self.board.layout.fields}
-
-    def labels(self) -> list[tuple[str, Point]]:
-        layout = self.board.layout
-        return ([("abcdefghij"[x], (x + 0.5, layout.height + 0.45))
-                 for x in range(layout.width)]
-                + [(str(y + 1), (-0.45, layout.height - y - 0.5))
-                   for y in range(layout.height)])
 
     def draw_base(self, surface: pygame.Surface, area_leds: Mapping[str, RGB]) -> None:
         layout = self.board.layout
