@@ -346,3 +346,52 @@ def test_a_page_picture_without_chromium_is_one_line(tmp_path, monkeypatch, caps
     assert status == 2 and err == ("tabletop simulate: --page needs Chromium to draw the "
                                    "page: install Debian's chromium package\n")
     assert not (tmp_path / "page.png").exists()
+
+
+#: The simulator in a process of its own on SDL's dummy driver, taken as a window a
+#: person sees, so that its loop runs as on a desktop.
+WINDOWED = """\
+import sys
+from app.screen import display
+display.choose_display = lambda: display.DisplayChoice("dummy", False)
+from app.cli import main
+sys.exit(main(["simulate", "kulami", "--seed", "1"]))
+"""
+
+
+def test_sigterm_stops_the_simulator_with_its_game_under_way(tmp_path):
+    """A game under way, so that a window's close would ask "Leave this game?": SIGTERM
+    is no close of the window, and stops the simulator at once, its game saved."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    from app.table.store import RecordStore
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
+    env.pop("STATE_DIRECTORY", None)
+    store = RecordStore(tmp_path / "tabletop", profile="kulami-sim")
+    board = new_game("kulami")
+    board.push(next(iter(board.legal_moves)))
+    store.start(board)
+    root = Path(__file__).resolve().parent.parent
+    process = subprocess.Popen([sys.executable, "-c", WINDOWED], cwd=root, env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        lines = []
+        while not any("resumed" in line or "continu" in line.lower() for line in lines):
+            line = process.stderr.readline()
+            assert line, f"the simulator ended first: {''.join(lines)}"
+            lines.append(line)
+        time.sleep(1)  # into its loop
+        process.send_signal(signal.SIGTERM)
+        out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    err = "".join(lines) + err
+    assert process.returncode == 0 and "Traceback" not in err, err
+    assert "stopping on SIGTERM; every move is saved" in err

@@ -28,6 +28,7 @@ from __future__ import annotations
 import logging
 import os
 import random
+import signal
 import sys
 import tempfile
 import time
@@ -135,17 +136,32 @@ def _seats(args) -> dict[str, str]:
 
 def _window(board, display, args) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    from app.table.service import ServiceStop, stop_on_signals
+
+    seats = _seats(args)
+    logging.basicConfig(level=logging.INFO, format="tabletop: %(message)s")
+    # SIGTERM stops the simulator as it stops a board: SDL would turn it into a window's
+    # close, which asks "Leave this game?" of nobody. Every move is saved as it is played,
+    # so nothing is left to ask. (Ctrl-C stays Python's KeyboardInterrupt.)
+    os.environ["SDL_NO_SIGNAL_HANDLERS"] = "1"
+    with stop_on_signals((signal.SIGTERM,)):
+        try:
+            return _simulate(board, display, args, seats)
+        except ServiceStop as stop:
+            log.info("stopping on %s; every move is saved", stop)
+            return 0
+
+
+def _simulate(board, display, args, seats) -> int:
     from app.screen.display import open_display
     from app.screen.menu import Choice
     from app.screen.simulator import WINDOW, Simulator
     from app.table.store import RecordStore, default_data_dir
 
-    seats = _seats(args)
-    logging.basicConfig(level=logging.INFO, format="tabletop: %(message)s")
     surface = open_display(display, WINDOW, caption="Tabletop simulator")
     store = RecordStore(default_data_dir())
     log.info("games are saved in %s", store.games)
-    remote = None
+    remote = simulator = None
     if args.web is not None:
         remote = _web_page(args.web, store, lambda: simulator)
     try:
