@@ -45,8 +45,11 @@ def test_a_ball_above_the_holes_is_placed_at_its_level():
     from tests.test_akron_simulator import PYRAMID, played as akron_played
     board = akron_played(PYRAMID)
     view = snapshot(Session(board))["board"]
-    assert view["places"]["3c3"] == [2, 3, 3] and view["places"]["2b2"] == [1, 2, 2]
-    assert "3c3" not in view["holes"]
+    # in hole spacings: 3c3 straight above the hole 1c3, 2b2 between four holes
+    assert view["places"]["3c3"] == [1, 1, 3] and view["places"]["2b2"] == [0.5, 0.5, 2]
+    assert view["holes"]["1c3"] == [1, 1, 1] and "3c3" not in view["holes"]
+    assert view["labels"]["columns"][:2] == [[0, "a"], [1, "c"]]
+    assert view["labels"]["rows"][-1] == [7, "15"]
 
 
 def test_the_end_of_a_game_carries_its_sheet_and_result():

@@ -11,10 +11,11 @@ here plays: the simulator puts the piece down whole through its simulated sensor
 exactly as a hand puts a piece on the board, so the sensing pipeline and the session
 judge it like any other placement.
 
-The shapes come from the engine (:meth:`engines.core.Board.shapes`) and the grid from the
-board's holes, so the tray knows no game. It keeps the piece's shape as ``(x, y)``
-cells, ``y`` up as on the board, and turns it itself, so its turning matches what a
-hand does with a piece, whatever order the engine keeps its orientations in.
+The shapes come from the engine (:meth:`engines.core.Board.shapes`) and where each square
+lands from the board's geometry (:meth:`engines.core.Board.point_at`), so the tray knows
+no game. It keeps the piece's shape as ``(x, y)`` cells, ``y`` up as on the board, and
+turns it itself, so its turning matches what a hand does with a piece, whatever order
+the engine keeps its orientations in.
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ import pygame
 from app.games import game
 from app.screen.paint import BUTTON_SELECTED, font
 from engines.core import Board
-from engines.grid import column_row
 
 RGB = tuple[int, int, int]
 Cells = tuple[tuple[int, int], ...]
@@ -153,9 +153,6 @@ class Tray:
         #: The longest side of any piece, in squares: every piece is drawn at one scale.
         self.longest = max((max(x, y) + 1 for cells in self.shapes.values()
                             for x, y in cells), default=1)
-        #: Each hole by its place on the grid, to lay a shape on the board.
-        self._grid = {column_row(hole): hole for hole in board.holes} \
-            if board is not None else {}
         self.held: Held | None = None
         #: What the last :meth:`draw` put where: (rect, ("piece", player, name)) or
         #: (rect, (ROTATE,)) / (rect, (FLIP,)).
@@ -183,13 +180,13 @@ class Tray:
     def squares_at(self, square: str) -> list[str] | None:
         """The squares the piece in hand covers with its anchor on ``square`` (the cell
         nearest the middle of its shape), or ``None`` when any falls off the board."""
-        place = column_row(square)
-        if self.held is None or place is None:
+        if self.held is None or self.board is None:
             return None
+        place = self.board.place(square)
         ax, ay = self.anchor()
         out = []
         for x, y in self.held.cells:
-            hole = self._grid.get((place[0] - ax + x, place[1] - ay + y))
+            hole = self.board.point_at(place.x - ax + x, place.y - ay + y)
             if hole is None:
                 return None
             out.append(hole)

@@ -3,9 +3,11 @@
 The table loop makes a snapshot whenever the session's ``revision`` moves, from the same
 :class:`~app.table.status.Status` the status screen draws and the same scene the LEDs
 light, so the page, the screen and the board never disagree. The page draws the board
-from it alone: every place a piece can stand at its column, row and level (read off its
-name, :mod:`engines.grid`), the areas as lists of holes (Kulami's panels, ConHex's
-cells), the pieces, each lit place's role and colour, the legend, and the game in words.
+from it alone: every place a piece can stand at, as the board places it (``x``, ``y`` in
+hole spacings and the level, :meth:`~engines.core.Board.place`; a name the board does not
+place is an error here, never a piece left off the page), the names of the columns and
+rows, the areas as lists of holes (Kulami's panels, ConHex's cells), the pieces, each
+lit place's role and colour, the legend, and the game in words.
 How the pieces look is the registry's: shaped pieces (``tray``) are squares, stacking
 pieces (``pile``) balls by level, any other a marble in its hole.
 
@@ -25,7 +27,6 @@ from app.table.scene import last_move_holes, role_colour
 from app.table.session import Session
 from app.table.status import Status
 from engines.core import Board
-from engines.grid import column_row, level
 
 RGB = tuple[int, int, int]
 
@@ -34,14 +35,17 @@ def hex_colour(colour: RGB) -> str:
     return "#{:02x}{:02x}{:02x}".format(*colour)
 
 
-def places(names: Iterable[str]) -> dict[str, list[int]]:
-    """Each name that is a place on the grid -> ``[column, row, level]``."""
-    found = {}
-    for name in names:
-        place = column_row(name)
-        if place is not None:
-            found[name] = [place[0], place[1], level(name)]
-    return found
+def places(board: Board, names: Iterable[str]) -> dict[str, list[float]]:
+    """Each of ``names`` -> ``[x, y, level]``, where ``board`` places it."""
+    return {name: [place.x, place.y, place.level]
+            for name in names for place in (board.place(name),)}
+
+
+def labels(board: Board) -> dict[str, list[list[float | str]]]:
+    """The names of the board's columns by ``x`` and of its rows by ``y``."""
+    axes = board.axes()
+    return {"columns": [[x, text] for x, text in axes.columns.items()],
+            "rows": [[y, text] for y, text in axes.rows.items()]}
 
 
 def board_view(board: Board) -> dict[str, Any]:
@@ -51,8 +55,9 @@ def board_view(board: Board) -> dict[str, Any]:
     pieces = board.piece_view()
     info = game(board.game)
     return {
-        "holes": places(board.holes),
-        "places": places(pieces),  # pieces above the holes (a pile's) stand here too
+        "holes": places(board, board.holes),
+        "places": places(board, pieces),  # pieces above the holes (a pile's) stand here too
+        "labels": labels(board),
         "areas": {name: sorted(holes) for name, holes in board.areas.items()},
         "pieces": pieces,
         "last": sorted(last_move_holes(board)) if board.move_stack else [],

@@ -37,23 +37,15 @@ function hull(points) {
   return half(sorted).concat(half(sorted.reverse()));
 }
 
-function spacing(holes) {
-  // The distance between neighbouring holes, in grid steps (2 on a board whose holes
-  // leave room for places above them between).
-  const xs = [...new Set(Object.values(holes).map((h) => h[0]))].sort((a, b) => a - b);
-  let step = Infinity;
-  for (let i = 1; i < xs.length; i++) step = Math.min(step, xs[i] - xs[i - 1]);
-  return Number.isFinite(step) ? step : 1;
-}
-
 function drawBoard(svg, view, lights, players) {
   svg.replaceChildren();
+  // Every place is the board's own, [x, y, level] in hole spacings (y up): the page
+  // reads no place off a name.
   const holes = view.holes;
   const all = Object.values(holes).concat(Object.values(view.places));
-  const step = spacing(holes);
   const xs = all.map((p) => p[0]), ys = all.map((p) => p[1]);
-  const minX = Math.min(...xs) - step, maxX = Math.max(...xs) + step;
-  const minY = Math.min(...ys) - step, maxY = Math.max(...ys) + step;
+  const minX = Math.min(...xs) - 1, maxX = Math.max(...xs) + 1;
+  const minY = Math.min(...ys) - 1, maxY = Math.max(...ys) + 1;
   svg.setAttribute("viewBox", `${minX - 0.6} ${-maxY - 0.6} ${maxX - minX + 1.2} ${maxY - minY + 1.2}`);
   const at = (p) => [p[0], -p[1]];
   el("rect", {x: minX - 0.6, y: -maxY - 0.6, width: maxX - minX + 1.2, height: maxY - minY + 1.2,
@@ -70,24 +62,16 @@ function drawBoard(svg, view, lights, players) {
     const fill = light ? light.colour : PANEL_TONES[i % PANEL_TONES.length];
     const shape = hull(points).map((p) => p.join(",")).join(" ");
     el("polygon", {points: shape, fill, stroke: sharing ? "#00000066" : fill,
-                   "stroke-width": sharing ? 0.05 : 0.84 * step, "stroke-linejoin": "round",
+                   "stroke-width": sharing ? 0.05 : 0.84, "stroke-linejoin": "round",
                    class: light && light.blink ? "blink" : "", "data-area": name}, svg);
   });
-  // Column letters and row numbers.
-  const columns = new Map(), rows = new Map();
-  for (const [name, p] of Object.entries(holes)) {
-    const match = /^\d?([a-z])(\d+)$/.exec(name);
-    if (!match) continue;
-    columns.set(p[0], match[1]);
-    rows.set(p[1], match[2]);
+  // The board's names of its columns and rows.
+  for (const [x, text] of view.labels.columns) {
+    el("text", {x, y: -minY + 0.15, class: "label", "font-size": 0.45}, svg).textContent = text;
   }
-  for (const [x, letter] of columns) {
-    el("text", {x, y: -minY + 0.15 * step, class: "label", "font-size": 0.45 * step}, svg)
-      .textContent = letter;
-  }
-  for (const [y, number] of rows) {
-    el("text", {x: minX + 0.1 * step, y: -y + 0.15 * step, class: "label",
-                "font-size": 0.45 * step}, svg).textContent = number;
+  for (const [y, text] of view.labels.rows) {
+    el("text", {x: minX + 0.1, y: -y + 0.15, class: "label", "font-size": 0.45}, svg)
+      .textContent = text;
   }
   const square = view.shape === "square";
   for (const [name, p] of Object.entries(holes)) {
@@ -101,10 +85,10 @@ function drawBoard(svg, view, lights, players) {
                              class: `light ${light.blink ? "blink" : ""}`, "data-light": name}, svg);
     } else {
       // The ring of LED light around a hole (narrower where balls fill the spacing).
-      const glow = (view.shape === "ball" ? 0.36 : 0.45) * step;
+      const glow = (view.shape === "ball" ? 0.36 : 0.45);
       if (light) el("circle", {cx: x, cy: y, r: glow, fill: light.colour,
                                class: `light ${light.blink ? "blink" : ""}`, "data-light": name}, svg);
-      el("circle", {cx: x, cy: y, r: 0.22 * step, fill: HOLE, "data-hole": name}, svg);
+      el("circle", {cx: x, cy: y, r: 0.22, fill: HOLE, "data-hole": name}, svg);
     }
   }
   // The pieces, lowest level first so a pile's upper balls lie on top.
@@ -119,7 +103,7 @@ function drawBoard(svg, view, lights, players) {
       el("rect", {x: x - 0.42, y: y - 0.42, width: 0.84, height: 0.84, fill: colour, rx: 0.08,
                   stroke: "#ffffffaa", "stroke-width": 0.05, "data-piece": name, "data-owner": owner}, svg);
     } else {
-      const r = view.shape === "ball" ? 0.48 * step : 0.34 * step;
+      const r = view.shape === "ball" ? 0.48 : 0.34;
       el("circle", {cx: x, cy: y, r, fill: colour, stroke: "#000000aa", "stroke-width": 0.05,
                     "data-piece": name, "data-owner": owner}, svg);
     }
@@ -128,7 +112,7 @@ function drawBoard(svg, view, lights, players) {
     const p = holes[name] || view.places[name];
     if (!p) continue;
     const [x, y] = at(p);
-    el("circle", {cx: x, cy: y, r: 0.1 * step, fill: "#ffffff", stroke: "#000", "stroke-width": 0.03,
+    el("circle", {cx: x, cy: y, r: 0.1, fill: "#ffffff", stroke: "#000", "stroke-width": 0.03,
                   class: "last", "data-last": name}, svg);
   }
 }
