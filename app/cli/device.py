@@ -35,11 +35,16 @@ def probability(text: str) -> float:
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "device", help="a virtual sensor board for a profile, on a pseudo-terminal")
+        "device", help="a virtual sensor board for a profile, on a pseudo-terminal",
+        description="A sensor board that is not there: the firmware's own logic behind "
+                    "a pseudo-terminal, answering the wire protocol for the profile's "
+                    "holes, so that 'tabletop run' and other programs can read it as "
+                    "they read a Pico.")
     parser.add_argument("profile", help="profile name (shipped) or .toml path")
     parser.add_argument("--noise", type=probability, default=0.0, metavar="P",
                         help="chance of each byte being damaged, each way (default 0)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the line noise")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="seed of the line noise (default: %(default)s)")
     parser.add_argument("--seconds", type=seconds, default=None, metavar="N",
                         help="stop after this long (default: Ctrl-C)")
     parser.add_argument("--link", metavar="PATH",

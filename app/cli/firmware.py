@@ -36,7 +36,11 @@ STEP_S = 120
 def register(subparsers) -> None:
     parser = subparsers.add_parser("firmware", help="put the sensor board's firmware on a Pico")
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
-    flash = actions.add_parser("flash", help="copy the firmware onto a Pico with mpremote")
+    flash = actions.add_parser(
+        "flash", help="copy the firmware onto a Pico with mpremote",
+        description="Copy the sensor board's firmware onto a Raspberry Pi Pico that "
+                    "runs MicroPython already, with mpremote: the modules, then the "
+                    "firmware's self-test on the Pico, then main.py and a reset.")
     flash.add_argument("--port", default="auto",
                        help="the Pico's port: a path, auto (default) or usb:VID:PID")
     flash.add_argument("--board", metavar="FILE",

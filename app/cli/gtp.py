@@ -4,17 +4,23 @@ from __future__ import annotations
 
 import sys
 
-from app.games import game
+from app.games import GAMES, game
 from engines.gtp import GtpEngine, version
 from engines.players import DEFAULT_LEVEL
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("gtp", help="speak GTP on stdin/stdout")
+    parser = subparsers.add_parser(
+        "gtp", help="speak GTP on stdin/stdout",
+        description="The engine of one game as a GTP version 2 engine on standard input "
+                    "and output, for GTP tools (GoGui, Pentobi's twogtp) and scripts: "
+                    "clear_board, play, genmove, undo, showboard, final_score, all_legal "
+                    "and the rest of list_commands. Moves are written as docs/rules.md "
+                    "writes them; b is the first player and w the second.")
     # As GTP engines answer ``--version`` (Pentobi's does), for scripts that log what
     # played a match; GTP's own ``version`` command says the same.
     parser.add_argument("--version", action="version", version=f"tabletop {version()}")
-    parser.add_argument("game")
+    parser.add_argument("game", help=f"the game: {', '.join(GAMES)}")
     parser.add_argument("options", nargs="*", metavar="key=value",
                         help=f"game options, plus level=N (1-4, or max: the strongest; "
                              f"default {DEFAULT_LEVEL}) and seed=N for genmove, and "

@@ -37,7 +37,13 @@ log = logging.getLogger("tabletop")
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("run", help="run a board: sensors, LEDs, buttons, saving")
+    parser = subparsers.add_parser(
+        "run", help="run a board: sensors, LEDs, buttons, saving",
+        description="Run a board as its service does: scan the sensors, play the moves, "
+                    "light the LEDs, draw the status screen and serve the web page the "
+                    "configuration asks for. Every move is saved, and the board's "
+                    "unfinished game is continued at the next start. SIGTERM or Ctrl-C "
+                    "turns the LEDs off and stops.")
     parser.add_argument("--profile", required=True,
                         help="board profile name (shipped) or .toml path")
     parser.add_argument("--config", help="configuration file (default: "
@@ -45,8 +51,8 @@ def register(subparsers) -> None:
     parser.add_argument("--log", help="simulated profiles: play the readings of this sensor "
                                       "log instead of scanning, then stop")
     parser.add_argument("--speed", type=speed, default=0.0,
-                        help="with --log: replay at this multiple of real time "
-                             "(default 0: as fast as possible)")
+                        help="with --log: replay at this multiple of real time, 0 as "
+                             "fast as possible (default: %(default)g)")
     parser.set_defaults(run=run)
 
 

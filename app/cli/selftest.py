@@ -190,7 +190,13 @@ class SelfTest:
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("selftest", help="test every LED and every sensor")
+    parser = subparsers.add_parser(
+        "selftest", help="test every LED and every sensor",
+        description="Check a freshly built board: first whether this machine can drive "
+                    "what the profile uses (SPI, groups, GPIO, ports, the screen), one "
+                    "ok, warn or FAIL line each; then every LED in turn and all at once; "
+                    "then every hole, lit one at a time, waiting for a piece there. On a "
+                    "simulated profile a simulated hand places the pieces.")
     parser.add_argument("--profile", required=True,
                         help="board profile name (shipped) or .toml path")
     parser.add_argument("--config", help="configuration file, for its buttons (default: "
@@ -198,11 +204,13 @@ def register(subparsers) -> None:
     parser.add_argument("--only", choices=("lamps", "sensors"), help="run one test")
     parser.add_argument("--system-only", action="store_true",
                         help="check the system (SPI, groups, GPIO, ports) and stop there")
-    parser.add_argument("--step", type=seconds, default=0.2, help="seconds per LED")
+    parser.add_argument("--step", type=seconds, default=0.2,
+                        help="seconds each LED stays lit (default: %(default)g)")
     parser.add_argument("--hold", type=seconds, default=3.0,
-                        help="seconds all LEDs stay white (default 3)")
+                        help="seconds all LEDs stay white (default: %(default)g)")
     parser.add_argument("--timeout", type=seconds, default=20.0,
-                        help="seconds to wait for a piece in each hole")
+                        help="seconds to wait for a piece in each hole (default: "
+                             "%(default)g)")
     parser.set_defaults(run=run)
 
 

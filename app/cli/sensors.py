@@ -50,7 +50,11 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser("sensors", help="record and replay raw sensor logs")
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
 
-    record = actions.add_parser("record", help="write raw readings as JSON lines")
+    record = actions.add_parser(
+        "record", help="write raw readings as JSON lines",
+        description="Record what a board's sensors say, one JSON line per change of a "
+                    "hole after a header line, for 'tabletop sensors replay' to play "
+                    "back at a desk.")
     record.add_argument("profile", help="profile name (shipped) or .toml path")
     record.add_argument("options", nargs="*", metavar="key=value", help="game options")
     record.add_argument("--out", help="log file (default: standard output)")
@@ -65,7 +69,11 @@ def register(subparsers) -> None:
                              "usb:VID:PID or a pyserial URL), whatever the profile's driver")
     record.set_defaults(run=run_record)
 
-    play = actions.add_parser("replay", help="feed a log through the pipeline, print events")
+    play = actions.add_parser(
+        "replay", help="feed a log through the pipeline, print events",
+        description="Play a sensor log through the same debouncing and move reading a "
+                    "board uses, and print what it makes of it: moves, lifts, what to "
+                    "fix.")
     play.add_argument("log", help="a log written by 'tabletop sensors record'")
     play.add_argument("--profile", help="the board's profile (name or .toml path) when it "
                                         "is a maker's own, not the shipped one the log names")
@@ -77,7 +85,11 @@ def register(subparsers) -> None:
 
     calibrate = actions.add_parser(
         "calibrate", help="measure a hall-sensor board and write its thresholds into a "
-                          "copy of its profile")
+                          "copy of its profile",
+        description="Measure a hall-sensor board: you are asked to put each player's "
+                    "piece in a hole and beside it, the sensors are read, and the "
+                    "thresholds that tell the pieces apart are written into a copy of "
+                    "the profile.")
     calibrate.add_argument("profile", help="profile name (shipped) or .toml path")
     calibrate.add_argument("holes", nargs="*", metavar="HOLE[:NEIGHBOUR]",
                            help="the holes to measure, each with the hole beside it "

@@ -46,7 +46,13 @@ log = logging.getLogger(__name__)
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("simulate", help="play on the desktop simulator")
+    parser = subparsers.add_parser(
+        "simulate", help="play on the desktop simulator",
+        description="Play on a simulated board in a window: the mouse places and lifts "
+                    "pieces, the board lights as a real one does, and the status screen "
+                    "shows beside it. Every move is saved; with no options the newest "
+                    "unfinished game of GAME on the simulator is continued. Without a "
+                    "display the engine plays itself in the terminal.")
     add_game_arguments(parser)
     parser.add_argument("--opponent", choices=("engine", "person"), default="engine",
                         help="who plays against you (default: the engine)")

@@ -33,7 +33,10 @@ from engines.errors import TabletopError
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "wiring", help="draw a board's holes, sensors and LED chain (SVG, PNG) to print at "
-                       "1:1 and its schematic, and print its pin table")
+                       "1:1 and its schematic, and print its pin table",
+        description="Draw a board to lay under it while drilling and wiring (every "
+                    "hole, its sensor channel and scan lines, the LED chain), its "
+                    "schematic, and print which header pin goes to which line.")
     parser.add_argument("profile", help="a shipped profile's name or a profile file")
     parser.add_argument("--out", default=".", metavar="DIR",
                         help="the folder for PROFILE.svg, PROFILE-schematic.svg and their "
