@@ -7,6 +7,7 @@ import pytest
 
 from app.cli import main
 from app.games import GAMES, new_game
+from engines.core import Place
 from app.hardware.profile import (PROFILE_DIR, BoardSize, ProfileError, grid_chain,
                                   load_profile, shipped_profiles)
 
@@ -186,6 +187,9 @@ BROKEN = [
     ('game = "kulami"', 'game = "kulami"\nbase = "nowhere"', "base: 'nowhere' no such"),
     ('game = "kulami"', 'game = [', "not valid TOML"),
     ('game = "kulami"', 'game = "kulami"\nboard = 30', "board: must be a table"),
+    # a hole the game's board does not place is refused where it is read, in one line
+    ("columns = 8", "columns = 11", "holes: 'k1' is not a field (a column a-j and a row "
+                                    "1-10, e.g. d4)"),
 ]
 
 
@@ -372,6 +376,17 @@ def test_broken_thresholds_fail_with_one_line_naming_the_key(tmp_path, old, new,
     with pytest.raises(ProfileError) as error:
         load_profile(write(tmp_path, text.replace(old, new)))
     assert "\n" not in str(error.value) and message in str(error.value)
+
+
+def test_a_hole_sits_where_its_game_s_board_places_it(tmp_path):
+    akron = load_profile("akron")
+    assert akron.places["1c3"] == new_game("akron").place("1c3") == Place(1, 1)
+    assert set(akron.places) == set(akron.holes)
+    # a game the table does not have yet: at the profile's own columns and rows
+    planned = load_profile(write(tmp_path, GOOD.replace('"kulami"', '"planned"').replace(
+        "columns = 8", 'columns = ["x", "y", "z", "xx", "yy", "zz", "q", "w"]')))
+    assert planned.places["x1"] == Place(0, 0) and planned.places["xx8"] == Place(3, 7)
+    assert planned.neighbours()["x1"] == ("y1", "x2")
 
 
 def test_a_hole_s_neighbours_are_one_grid_step_away():

@@ -291,12 +291,11 @@ def test_a_maker_s_serial_board_gets_pico_pins_its_firmware_takes(grid, colour, 
                                                                   capsys, monkeypatch):
     columns, rows = grid
     profile = tmp_path / "serial.toml"
-    profile.write_text(f'game = "kulami"\n[holes]\ncolumns = {columns}\nrows = {rows}\n'
+    # a board for a game not known yet: no game's holes to cover, none refused
+    profile.write_text(f'game = "planned"\n[holes]\ncolumns = {columns}\nrows = {rows}\n'
                        f'[chain]\norder = "rows"\n[sensors]\ndriver = "serial"\nport = "auto"\n'
                        f'colour = {str(colour).lower()}\n'
                        f'[leds]\ndriver = "serial"\nbrightness = 0.5\nmax_ma = 1000\n')
-    if grid == (4, 3):  # too small for Kulami's holes: a board for another game
-        profile.write_text(profile.read_text().replace("kulami", "four-by-three"))
     loaded = load_profile(profile)
     assert pinout.scanner(loaded).kind == kind
     tables = pinout.pin_tables(loaded)
@@ -478,13 +477,19 @@ def test_an_out_folder_that_cannot_be_written_is_one_line(tmp_path, capsys):
                                                         str(plain / "inside")])
 
 
-def test_a_hole_with_no_place_on_a_grid_is_one_line(tmp_path, capsys):
+def test_a_hole_with_no_place_is_one_line(tmp_path, capsys):
+    """A planned game's holes listed by name have no place to draw them at; a known
+    game's hole its board does not place is refused as the profile loads."""
     profile = tmp_path / "odd.toml"
     profile.write_text('game = "odd"\n[holes]\nnames = ["a1", "centre"]\n[chain]\n'
                        'order = ["a1", "centre"]\n[sensors]\ndriver = "simulated"\n'
                        '[leds]\ndriver = "simulated"\nbrightness = 1\nmax_ma = 100\n'
                        + BOARD)
-    assert "centre names no place on a grid" in one_line_error(
+    assert "holes: a1 has no place: odd is no game this table knows, so its holes are " \
+           "placed only as [holes] columns and rows" in one_line_error(
+               capsys, [str(profile), "--out", str(tmp_path)])
+    profile.write_text(profile.read_text().replace('"odd"', '"akron"'))
+    assert "holes: 'a1' is not a point: a point is a level 1-8" in one_line_error(
         capsys, [str(profile), "--out", str(tmp_path)])
 
 

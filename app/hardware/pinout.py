@@ -18,7 +18,6 @@ from dataclasses import dataclass
 
 from app.errors import ProfileError
 from app.hardware.profile import SPI0_PINS, Profile
-from engines.grid import column_row
 
 #: The Pi's 40-pin header, physical pin 1 first: a BCM GPIO number or a supply.
 PI_HEADER = ("3V3", "5V", 2, "5V", 3, "GND", 4, 14, "GND", 15, 17, 18, 27, "GND", 22, 23,
@@ -109,7 +108,7 @@ def scanner(profile: Profile) -> Scanner:
     if sensors.driver == "simulated":
         return Scanner("simulated")
     channels = max(hole.channel for hole in profile.holes.values()) + 1
-    columns = min(_grid_columns(profile.holes), PICO_HALL_LINES)
+    columns = min(_grid_columns(profile), PICO_HALL_LINES)
     rows = math.ceil(channels / columns)
     if sensors.colour:
         if rows > PICO_HALL_LINES:
@@ -122,13 +121,13 @@ def scanner(profile: Profile) -> Scanner:
     return Scanner("pico-shift", math.ceil(channels / 8), 8)
 
 
-def _grid_columns(holes: Iterable[str]) -> int:
-    """How many grid columns the holes' names span; with a name that is no place on a
-    grid, the widest row of lines the Pico has, so rows are as few as they can be."""
-    places = [column_row(name) for name in holes]
-    if None in places:
+def _grid_columns(profile: Profile) -> int:
+    """How many columns the holes span where the profile places them; with a hole it
+    does not place, the widest row of lines the Pico has, so rows are as few as they
+    can be."""
+    if any(name not in profile.places for name in profile.holes):
         return PICO_HALL_LINES
-    return len({column for column, _ in places})
+    return len({place.x for place in profile.places.values()})
 
 
 def supply_ma(profile: Profile) -> int:

@@ -25,7 +25,7 @@ import tomllib
 from importlib import resources
 from importlib.resources.abc import Traversable
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -33,7 +33,7 @@ from typing import Any
 from app.errors import ProfileError
 from app.games import GAMES, new_game
 from app.textfile import read_text
-from engines.grid import column_row
+from engines.core import Place, PointError
 from firmware.tt_hw import RAIL
 
 #: Shipped profiles are package data, found through importlib.resources so that they are
@@ -177,6 +177,11 @@ class Profile:
     leds: LedConfig
     #: The ``[board]`` table's sizes; ``None`` where the profile gives none.
     board: BoardSize | None = None
+    #: Where each hole sits: as its game's board places it (:meth:`Board.place`), or
+    #: for a game the table does not have yet, at its column and row of the profile's
+    #: own ``columns`` and ``rows``. Empty where neither says (a planned game's holes
+    #: listed by name).
+    places: Mapping[str, Place] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
     def led_count(self) -> int:
@@ -195,19 +200,19 @@ class Profile:
         return {hole.channel: name for name, hole in self.holes.items()}
 
     def neighbours(self) -> dict[str, tuple[str, ...]]:
-        """Each hole's nearest holes, in channel order: those one step away on the grid
-        the holes' names place them on, the step being the shortest between any two
-        (Akron's holes sit on every other point). A piece's magnet there is the one a
-        hole's sensor feels most; a hole whose name is no place on a grid has none."""
-        places = {name: column_row(name) for name in self.holes}
+        """Each hole's nearest holes, in channel order: those one step away where
+        :attr:`places` puts them, the step being the shortest between any two. A piece's
+        magnet there is the one a hole's sensor feels most; a hole with no place has
+        none."""
+        places = {name: (place.x, place.y) for name, place in self.places.items()}
         placed = sorted((self.holes[name].channel, name, place)
-                        for name, place in places.items() if place is not None)
+                        for name, place in places.items())
         step = min((math.dist(a[2], b[2]) for i, a in enumerate(placed)
                     for b in placed[i + 1:]), default=0)
         return {name: tuple(other for _, other, there in placed
-                            if other != name and place is not None
-                            and math.isclose(math.dist(place, there), step))
-                for name, place in places.items()}
+                            if other != name and name in places
+                            and math.isclose(math.dist(places[name], there), step))
+                for name in self.holes}
 
 
 def load_profile(path_or_name: str | Path) -> Profile:
@@ -303,6 +308,7 @@ class _Checker:
         for name in TABLES:
             self.table(name, self.raw, name)
         names, grid = self.holes()
+        places = self.places(game.strip(), names, grid)
         self.cover(game.strip(), names)
         chain, area_names = self.chain(names, grid)
         hole_leds: dict[str, list[int]] = {name: [] for name in names if name != UNWIRED}
@@ -319,7 +325,7 @@ class _Checker:
         return Profile(self.path.name.removesuffix(".toml"), self.path, game.strip(), description,
                        MappingProxyType(holes),
                        MappingProxyType({k: tuple(v) for k, v in area_leds.items()}),
-                       tuple(chain), sensors, leds, self.board())
+                       tuple(chain), sensors, leds, self.board(), MappingProxyType(places))
 
     # --- holes ----------------------------------------------------------------------
     def holes(self) -> tuple[list[str], tuple[list[str], list[str]] | None]:
@@ -343,6 +349,26 @@ class _Checker:
         if len(set(names)) != len(names):
             raise self.fail("holes", "column and row labels make the same name twice")
         return names, (columns, rows)
+
+    def places(self, game: str, names: list[str], grid) -> dict[str, Place]:
+        """Where each hole sits (:attr:`Profile.places`). A name the game's board does
+        not place is refused here, in one line, rather than left out of the plan, the
+        neighbours and the page."""
+        wired = [name for name in names if name != UNWIRED]
+        if game.lower() in GAMES:
+            board = new_game(game)
+            places = {}
+            for name in wired:
+                try:
+                    places[name] = board.place(name)
+                except PointError as error:
+                    raise self.fail("holes", str(error)) from None
+            return places
+        if grid is None:
+            return {}
+        columns, rows = grid
+        return {column + row: Place(x, y) for y, row in enumerate(rows)
+                for x, column in enumerate(columns)}
 
     def cover(self, game: str, names: list[str]) -> None:
         """Every hole of ``game`` needs a sensor: a hole the board cannot see would hide

@@ -1,8 +1,8 @@
 """Where everything of a board goes, in millimetres: the plan ``tabletop wiring`` draws.
 
-A profile says which sensor channel and which LEDs belong to each hole; a hole's name
-says where it sits on its game's grid (:func:`engines.grid.column_row`); the profile's
-``[board]`` table says how far apart the holes are and how big. From these alone the
+A profile says which sensor channel and which LEDs belong to each hole, and where each
+hole sits (:attr:`Profile.places`: as its game's board places it, in hole spacings); the
+profile's ``[board]`` table says how far apart the holes are and how big. From these alone the
 plan places every hole, gives it its sensor channel and scan lines, and puts every LED
 of the chain where it shines: under its hole, or for an area with its own LED (a ConHex
 cell) amid the holes the game's board groups into that area. So a maker's own profile
@@ -19,7 +19,6 @@ from app.errors import ProfileError
 from app.games import GAMES, new_game
 from app.hardware.pinout import Scanner, scanner
 from app.hardware.profile import BoardSize, Profile
-from engines.grid import column_row
 
 #: How far apart two LEDs of one hole or area are drawn, in pitches.
 LED_SPREAD = 0.25
@@ -71,23 +70,20 @@ def plan(profile: Profile) -> Plan:
         raise ProfileError(f"{profile.path}: board: missing table: add [board] with "
                            f"pitch_mm, hole_mm, shape and edge_mm, the sizes to draw the "
                            f"board at (hardware/README.md, \"The board's sizes\")")
-    places = {}
-    for name in profile.holes:
-        place = column_row(name)
-        if place is None:
-            raise ProfileError(f"{profile.path}: holes: {name} names no place on a grid "
-                               f"(a column letter and a row number), so it cannot be drawn")
-        places[name] = place
-    columns = [column for column, _ in places.values()]
-    rows = [row for _, row in places.values()]
+    unplaced = [name for name in profile.holes if name not in profile.places]
+    if unplaced:
+        raise ProfileError(f"{profile.path}: holes: {unplaced[0]} has no place: "
+                           f"{profile.game} is no game this table knows, so its holes are "
+                           f"placed only as [holes] columns and rows")
+    places = {name: (place.x, place.y) for name, place in profile.places.items()}
+    columns = [x for x, _ in places.values()]
+    rows = [y for _, y in places.values()]
     left, top = min(columns), max(rows)
-    # Akron's holes sit on every other point of its grid: one pitch is the grid's step.
-    step = math.gcd(*(c - left for c in columns), *(top - r for r in rows)) or 1
-    scale = board.pitch_mm / step
 
-    def at(column: float, row: float) -> tuple[float, float]:
-        return (board.edge_mm + (column - left) * scale,
-                board.edge_mm + (top - row) * scale)
+    def at(x: float, y: float) -> tuple[float, float]:
+        """A place in hole spacings on the board, in mm from its top-left corner."""
+        return (board.edge_mm + (x - left) * board.pitch_mm,
+                board.edge_mm + (top - y) * board.pitch_mm)
 
     scan = scanner(profile)
     holes = tuple(PlacedHole(name, *at(*places[name]), hole.channel, scan.lines(hole.channel))
