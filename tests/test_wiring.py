@@ -473,8 +473,24 @@ def test_an_out_folder_that_cannot_be_written_is_one_line(tmp_path, capsys):
     plain = tmp_path / "plain"
     plain.write_text("")
     assert "plain: not a folder" in one_line_error(capsys, ["kulami", "--out", str(plain)])
-    assert "Not a directory" in one_line_error(capsys, ["kulami", "--out",
-                                                        str(plain / "inside")])
+    assert f"{plain} is not a folder" in one_line_error(
+        capsys, ["kulami", "--out", str(plain / "inside")])
+
+
+def test_an_out_folder_whose_parent_is_missing_is_refused_not_made(tmp_path, capsys):
+    """A typo must not silently make a tree of folders somewhere nobody looks."""
+    typo = tmp_path / "no" / "such" / "dir"
+    assert one_line_error(capsys, ["kulami", "--out", str(typo)]) == (
+        f"tabletop wiring: --out {typo}: there is no folder {typo.parent} to make it "
+        f"in\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_missing_out_folder_in_a_folder_there_is_made_and_said(tmp_path, capsys):
+    out = tmp_path / "drawings"
+    assert main(["wiring", "kulami-sim", "--out", str(out)]) == 0
+    assert capsys.readouterr().err.splitlines()[0] == f"made the folder {out}"
+    assert sorted(p.name for p in out.iterdir()) == ["kulami-sim.png", "kulami-sim.svg"]
 
 
 def test_a_hole_with_no_place_is_one_line(tmp_path, capsys):

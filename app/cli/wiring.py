@@ -1,7 +1,8 @@
 """``tabletop wiring PROFILE``: a board drawn to lay under it, its schematic, and its pin
 table.
 
-Writes ``PROFILE.svg`` and ``PROFILE.png`` into ``--out`` (default: here): the board at
+Writes ``PROFILE.svg`` and ``PROFILE.png`` into ``--out`` (default: here; a missing
+folder is made when its parent is there, and said so): the board at
 1:1 with every hole, its sensor channel and scan lines, and the LED chain numbered from
 LED 0, to print at actual size and lay under the board while drilling and wiring. Beside
 them ``PROFILE-schematic.svg`` and ``.png``: the Pi's header (and the Pico's) with every
@@ -51,7 +52,7 @@ def run(args) -> int:
     if circuit is not None:
         sheets[f"{profile.name}-schematic"] = circuit
     tables = format_tables(pin_tables(profile))
-    out = Path(args.out)
+    out = _folder(Path(args.out))
     written = [_write(out / f"{name}.svg", svg(sheet).encode("utf-8"))
                for name, sheet in sheets.items()]
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -73,13 +74,33 @@ def run(args) -> int:
     return 0
 
 
-def _write(path: Path, data: bytes) -> Path:
-    """``data`` into ``path``, making its folder; one line if that cannot be done."""
+def _folder(out: Path) -> Path:
+    """The ``--out`` folder, made (and said so) when it is missing but its parent is
+    there, as ``mkdir`` makes one. A missing parent is refused in one line rather than
+    made: ``--out drawigns/today`` is more likely a typo than a tree wanted, and a tree
+    made silently would leave the drawings where nobody looks."""
+    if out.is_dir():
+        return out
+    if out.exists():
+        raise TabletopError(f"--out {out}: not a folder")
+    parent = out.parent
+    if not parent.is_dir():
+        problem = f"{parent} is not a folder" if parent.exists() else \
+            f"there is no folder {parent} to make it in"
+        raise TabletopError(f"--out {out}: {problem}")
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        out.mkdir()
+    except OSError as error:
+        raise TabletopError(f"--out {out}: cannot make the folder: "
+                            f"{error.strerror or error}") from None
+    print(f"made the folder {out}", file=sys.stderr)
+    return out
+
+
+def _write(path: Path, data: bytes) -> Path:
+    """``data`` into ``path``; one line if that cannot be done."""
+    try:
         path.write_bytes(data)
-    except FileExistsError:
-        raise TabletopError(f"{path.parent}: not a folder") from None
     except OSError as error:
         raise TabletopError(f"{path.parent}: cannot write {path.name} there: "
                             f"{error.strerror or error}") from None
