@@ -77,9 +77,8 @@ from importlib.metadata import PackageNotFoundError, version as package_version
 from typing import Any
 
 from engines import sgf
-from engines.core import PASS, Board, GameRecord, check_player
+from engines.core import PASS, Board, GameRecord, Place, check_player
 from engines.errors import EngineError, IllegalMoveError
-from engines.grid import column_row
 from engines.options import Option, validate
 from engines.players import (DEFAULT_LEVEL, LEVELS, MAX_LEVEL, LevelOption, choose_move,
                              engine_name)
@@ -105,8 +104,6 @@ _PARAMS = {option.name: option for option in PLAYER_OPTIONS if option.name != "c
 MAX_RECORD_BYTES = 1 << 20
 #: GoGui's column letters, as Go writes them: no ``I``.
 GOGUI_COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
-#: A hole named by column letter and row number alone (not Akron's ``1c3``).
-_FLAT_HOLE = re.compile(r"[a-z]\d+")
 
 
 def version() -> str:
@@ -119,37 +116,49 @@ def version() -> str:
 
 
 def moves_are_points(cls: type[Board]) -> bool:
-    """Whether the game's board is a grid of holes named by column and row, and a move
-    puts a piece into one of them: what GoGui can draw and take by a click (Kulami and
-    ConHex; not Blokus Duo's pieces over several squares, nor Akron's stacked balls)."""
+    """Whether the game's board is a square grid of holes with nothing above them, and a
+    move puts a piece into one of them: what GoGui can draw and take by a click (Kulami
+    and ConHex; not Blokus Duo's pieces over several squares, nor Akron's stacked
+    balls, nor a hexagonal board's shifted rows)."""
     board = cls.new(**cls.gtp_options)
     holes = set(board.holes)
-    return (all(_FLAT_HOLE.fullmatch(hole) for hole in holes)
+    return (set(board.points) == holes and all(_on_grid(board.place(hole)) for hole in holes)
             and all(board.move_text(move) in holes for move in board.legal_moves))
 
 
-def to_gogui(text: str) -> str:
-    """A move as GoGui writes it: a point in capitals without the column ``I``
-    (``j3`` is ``K3``); a move that is no point (``pass``, ``swap``) as it is."""
-    place = column_row(text)
-    if place is None:
+def _on_grid(place: Place) -> bool:
+    return place.x == int(place.x) and place.y == int(place.y) and place.level == 1
+
+
+def to_gogui(board: Board, text: str) -> str:
+    """A move as GoGui writes it: the hole's column in capitals without ``I`` and its
+    row from 1, from where the board places it (``j3`` is ``K3``); a move that is no
+    hole (``pass``, ``swap``) as it is."""
+    if text not in board.holes:
         return text
-    column, row = place
-    return f"{GOGUI_COLUMNS[column]}{row}"
+    place = board.place(text)
+    return f"{GOGUI_COLUMNS[int(place.x)]}{int(place.y) + 1}"
 
 
-def from_gogui(text: str) -> str:
-    """A move GoGui wrote, in the games' own notation (``K3`` is ``j3``): the inverse of
-    :func:`to_gogui`, refusing the column ``I``, which GoGui never writes."""
+#: A point as GoGui writes it: a column letter and a row number from 1.
+_GOGUI_POINT = re.compile(r"([A-Za-z])(\d+)")
+
+
+def from_gogui(board: Board, text: str) -> str:
+    """A move GoGui wrote, in the game's own notation (``K3`` is ``j3``): the inverse of
+    :func:`to_gogui`, refusing the column ``I``, which GoGui never writes. A point where
+    the board has no hole, and any word that is no point (``swap``), is left as it is,
+    for the board to refuse or read."""
     word = text.strip()
-    place = column_row(word.lower())
-    if place is None:
+    point = _GOGUI_POINT.fullmatch(word)
+    if point is None:
         return word
-    letter = word[0].upper()
+    letter = point[1].upper()
     if letter not in GOGUI_COLUMNS:
         raise EngineError(f"{word!r} is not a point as GoGui writes them: its columns go "
                           f"{GOGUI_COLUMNS[:10]}..., without I")
-    return f"{chr(ord('a') + GOGUI_COLUMNS.index(letter))}{place[1]}"
+    hole = board.point_at(GOGUI_COLUMNS.index(letter), int(point[2]) - 1)
+    return word if hole is None else hole
 
 
 class GtpEngine:
@@ -404,18 +413,18 @@ class GtpEngine:
 
     def _parse(self, text: str) -> Hashable:
         """A move from the controller, in the session's coordinates."""
-        return self.board.parse_move(from_gogui(text) if self.gogui else text)
+        return self.board.parse_move(from_gogui(self.board, text) if self.gogui else text)
 
     def _text(self, move: Hashable) -> str:
         """A move for the controller, in the session's coordinates."""
         text = self.board.move_text(move)
-        return to_gogui(text) if self.gogui else text
+        return to_gogui(self.board, text) if self.gogui else text
 
     # --- GoGui's rules commands --------------------------------------------------------
     def _grid(self) -> tuple[int, int]:
         """Columns and rows of the grid the holes lie on."""
-        places = [column_row(hole) for hole in self.board.holes]
-        return max(c for c, _ in places) + 1, max(r for _, r in places)
+        places = [self.board.place(hole) for hole in self.board.holes]
+        return int(max(p.x for p in places)) + 1, int(max(p.y for p in places)) + 1
 
     def cmd_gogui_rules_game_id(self, args):
         # GoGui wants a capital, then small letters only.
@@ -427,20 +436,20 @@ class GtpEngine:
 
     def cmd_gogui_rules_board(self, args):
         columns, rows = self._grid()
-        holes, pieces = set(self.board.holes), self.board.sensor_view()
+        pieces = self.board.sensor_view()
         marks = {"b": "X", "w": "O"}
         lines = []
-        for row in range(rows, 0, -1):
-            names = (f"{chr(ord('a') + column)}{row}" for column in range(columns))
+        for row in range(rows - 1, -1, -1):
+            names = (self.board.point_at(column, row) for column in range(columns))
             lines.append(" ".join(marks[pieces[name]] if name in pieces else
-                                  "." if name in holes else "?" for name in names))
+                                  "." if name is not None else "?" for name in names))
         return "\n".join(lines)
 
     def cmd_gogui_rules_legal_moves(self, args):
         if self._over():
             return ""
         return " ".join(self._text(move) for move in self.board.legal_moves
-                        if move == PASS or column_row(self.board.move_text(move)))
+                        if move == PASS or self.board.move_text(move) in self.board.holes)
 
     def cmd_gogui_rules_side_to_move(self, args):
         return "black" if self.board.turn == "b" else "white"

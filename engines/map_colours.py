@@ -1,6 +1,6 @@
 """Colours for the areas of a board, such that areas sharing an edge differ.
 
-Kulami's panels, ConHex's cells, any board's areas read off its hole names: the
+Kulami's panels, ConHex's cells, any board's areas where the board places their holes: the
 terminal's shades, the simulator's woods and the setup scene's LED colours all tell
 neighbouring areas apart the same way, whatever the game, so it lives here, beside the
 engines and in none of them.
@@ -16,7 +16,7 @@ def colour_panels(panels: Mapping[str, Iterable[tuple[int, int]]], colours: int
     """A colour index below ``colours`` per panel, such that panels sharing an edge differ.
 
     ``panels`` maps a name to its fields on one grid: a layout's panels, or any board's
-    areas read off its hole names. The terminal's shades, the simulator's woods and the
+    areas where the board places their holes. The terminal's shades, the simulator's woods and the
     setup scene's LED colours all come from here. Panels on a grid are a planar map, so
     four colours always suffice; a greedy colouring does not find them on every layout
     (square-3 ran out of shades), so this backtracks, trying the panel with the fewest

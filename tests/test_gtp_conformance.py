@@ -317,12 +317,15 @@ def test_gogui_rules_draw_holes_and_gaps_of_a_grid_that_is_not_square():
 
 
 def test_gogui_coordinates_have_no_column_i():
-    assert [to_gogui(n) for n in ("a1", "h8", "i3", "j3", "k11", "swap", "pass")] == [
-        "A1", "H8", "J3", "K3", "L11", "swap", "pass"]
-    assert [from_gogui(n) for n in ("A1", "h8", "J3", "k3", "L11", "swap")] == [
+    board = BlokusDuoBoard.new()  # 14x14 squares: every name below is one of them
+    assert [to_gogui(board, n) for n in ("a1", "h8", "i3", "j3", "k11", "swap", "pass")] \
+        == ["A1", "H8", "J3", "K3", "L11", "swap", "pass"]
+    assert [from_gogui(board, n) for n in ("A1", "h8", "J3", "k3", "L11", "swap")] == [
         "a1", "h8", "i3", "j3", "k11", "swap"]
     with pytest.raises(EngineError, match="'I3' is not a point as GoGui writes them"):
-        from_gogui("I3")
+        from_gogui(board, "I3")
+    # a point where the board has no hole is left for the board to refuse
+    assert from_gogui(board, "P1") == "P1" and from_gogui(ConHexBoard.new(), "H8") == "H8"
 
 
 def test_a_conhex_session_in_gogui_coordinates():
@@ -335,7 +338,7 @@ def test_a_conhex_session_in_gogui_coordinates():
     assert engine.board.sensor_view() == {"i4": "b"}
     assert refused(engine, "play w I5").startswith("'I5' is not a point as GoGui writes")
     move = ok(engine, "genmove w")
-    assert move == to_gogui(str(engine.board.last_move)) and move[0] != "I"
+    assert move == to_gogui(engine.board, str(engine.board.last_move)) and move[0] != "I"
     assert all(m[0] != "I" for m in ok(engine, "all_legal b").split("\n"))
 
 

@@ -28,7 +28,6 @@ from app.games import new_game
 from app.hardware import pinout
 from app.hardware.profile import load_profile, shipped_profiles
 from app.hardware.sheet import SVG_NS
-from engines.grid import column_row
 
 ROOT = Path(__file__).resolve().parents[1]
 HARDWARE = ROOT / "hardware"
@@ -98,7 +97,10 @@ def check_drawing(root: ET.Element, profile, pitch: float) -> None:
     nearest = min(math.dist(a, b) for i, a in enumerate(places.values())
                   for b in list(places.values())[i + 1:])
     assert nearest == pytest.approx(pitch, abs=0.01)
-    by_grid = sorted(places, key=lambda n: column_row(n))
+    def column_row(name):  # where the game's board (or the profile's grid) places it
+        return profile.places[name].x, profile.places[name].y
+
+    by_grid = sorted(places, key=column_row)
     for a, b in zip(by_grid, by_grid[1:]):
         if column_row(a)[0] == column_row(b)[0]:
             assert places[b][1] < places[a][1], f"{b} is above {a}"

@@ -30,7 +30,6 @@ from app.table.store import (TABLE_SEAT_KINDS, RecordStore, Resumed, Saved,
 from app.table.thinker import InlineThinker
 from engines import Board, EngineError, RecordError
 from engines.errors import OptionError
-from engines.grid import column_row
 from engines.players import DEFAULT_LEVEL, LEVELS, level_argument
 
 #: What the store records as the board a terminal game is played on, so that
@@ -375,7 +374,7 @@ def example_move(board: Board) -> str:
     pieces = [text for text in texts if "," in text]
     if pieces:
         return min(pieces, key=lambda text: (len(text), text))
-    position = _positions(board.holes)
+    position = _positions(board)
     places = [text for text in texts if text in position]
     if not places:
         return ""
@@ -385,9 +384,10 @@ def example_move(board: Board) -> str:
                                          + (position[text][1] - middle_y) ** 2, text))
 
 
-def _positions(holes) -> dict[str, tuple[int, int]]:
-    """Each hole's column and row, read off its name."""
-    return {hole: place for hole in holes if (place := column_row(hole)) is not None}
+def _positions(board: Board) -> dict[str, tuple[float, float]]:
+    """Each hole's place on the board."""
+    return {hole: (place.x, place.y) for hole in board.holes
+            for place in (board.place(hole),)}
 
 
 def word_moves(board: Board) -> list[str]:

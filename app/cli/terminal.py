@@ -1,10 +1,12 @@
 """The board in a colour terminal: panels shaded or cells drawn, pieces, legal holes marked.
 
-Works for every game whose holes are named column letter + row number (Kulami, ConHex,
-Blokus Duo): the grid is read off the hole names, so no game needs its own drawing. A
-game whose pieces stack above its holes (the registry's ``pile``, Akron) names every
-point level + column + row (``2d4``), so it is drawn from above the same way: each
-column and row shows its top piece with its level, the holes on level 1.
+Works for every game whose holes lie on a square grid (Kulami, ConHex, Blokus Duo): the
+grid and its labels are the board's geometry (:meth:`~engines.core.Board.place`,
+:meth:`~engines.core.Board.axes`), so no game needs its own drawing; a board of another
+shape (a hexagonal one) is shown by its own text drawing. A game whose pieces stack
+above its holes (the registry's ``pile``, Akron) places every point between and above
+the holes, so it is drawn from above the same way on a grid of half steps: each place
+shows its top piece with its level, the holes on level 1.
 Areas that share no hole (Kulami's panels) shade their holes. Areas that share holes
 (ConHex's cells, each between the holes around it) cannot, so the board is drawn on a
 grid of half steps instead, with a mark for each cell between its holes: filled in its
@@ -27,7 +29,6 @@ from typing import TextIO
 
 from app.games import game
 from engines.core import Board
-from engines.grid import column_row, level as level_of
 from engines.map_colours import colour_panels
 
 RESET = "\x1b[0m"
@@ -73,17 +74,19 @@ def _fg(rgb: tuple[int, int, int]) -> str:
 
 
 def hole_positions(board: Board) -> dict[str, tuple[int, int]]:
-    """Each hole's column and row from 0 (``a1`` is ``(0, 0)``), read off its name: where
-    :func:`render` draws it."""
+    """Each hole's column and row from 0 (``a1`` is ``(0, 0)``), where the board places
+    it: where :func:`render` draws it."""
     return {hole: xy for xy, hole in _grid(board).items()}
 
 
 def _grid(board: Board) -> dict[tuple[int, int], str]:
+    """Each hole by its column and row; empty where the holes are not on a square grid."""
     cells = {}
     for hole in board.holes:
-        place = column_row(hole)
-        if place is not None:
-            cells[(place[0], place[1] - 1)] = hole
+        place = board.place(hole)
+        if place.x != int(place.x) or place.y != int(place.y):
+            return {}
+        cells[(int(place.x), int(place.y))] = hole
     return cells
 
 
@@ -137,12 +140,10 @@ def _render_pile(board: Board, colour: bool) -> str:
     initials = _initials(board)
     top: dict[tuple[int, int], tuple[int, str]] = {}
     for name, player in board.piece_view().items():
-        column, row = column_row(name)
-        place, height = (column, row - 1), level_of(name)
+        place, height = _half_steps(board, name), board.place(name).level
         if place not in top or top[place][0] < height:
             top[place] = (height, player)
-    holes = {(x, y - 1): hole for hole in board.holes
-             if (place := column_row(hole)) is not None for x, y in (place,)}
+    holes = {_half_steps(board, hole): hole for hole in board.holes}
     places = [*holes, *top]
     width = max(x for x, _ in places) + 1
     height = max(y for _, y in places) + 1
@@ -169,6 +170,12 @@ def _render_pile(board: Board, colour: bool) -> str:
     return "\n".join(line if colour else _SGR.sub("", line).rstrip() for line in lines)
 
 
+def _half_steps(board: Board, name: str) -> tuple[int, int]:
+    """Where the board places ``name``, in half steps from the first hole."""
+    place = board.place(name)
+    return round(2 * place.x), round(2 * place.y)
+
+
 def _render_holes(board: Board, grid: dict[tuple[int, int], str], colour: bool) -> str:
     """Holes in rows, each area's holes shaded alike (plain: its letter beside them)."""
     width = max(x for x, _ in grid) + 1
@@ -180,9 +187,10 @@ def _render_holes(board: Board, grid: dict[tuple[int, int], str], colour: bool) 
     area_of = {hole: name for name, holes in board.areas.items() for hole in holes
                if len(name) == 1}
     lights = board.lights()
+    axes = board.axes()
     lines = []
     for y in reversed(range(height)):
-        row = [f"{y + 1:>2} "]
+        row = [f"{axes.rows.get(y, ''):>2} "]
         for x in range(width):
             hole = grid.get((x, y))
             if hole is None:
@@ -200,7 +208,7 @@ def _render_holes(board: Board, grid: dict[tuple[int, int], str], colour: bool) 
             left = " " if colour else area_of.get(hole, " ")
             row.append(f"{shade}{bold}{left}{mark} {RESET}")
         lines.append("".join(row))
-    lines.append("   " + "".join(f" {c} " for c in string.ascii_lowercase[:width]))
+    lines.append("   " + "".join(f" {axes.columns.get(x, ' ')} " for x in range(width)))
     return "\n".join(lines)
 
 
@@ -251,9 +259,10 @@ def _render_cells(board: Board, grid: dict[tuple[int, int], str], colour: bool) 
     at.update({place: area for area, place in places.items()})
     width = max(x for x, _ in at) + 1
     height = max(y for _, y in at) + 1
+    axes = board.axes()
     lines = []
     for y in reversed(range(height)):
-        row = [f"{y // 2 + 1:>2} " if y % 2 == 0 else "   "]
+        row = [f"{axes.rows.get(y // 2, ''):>2} " if y % 2 == 0 else "   "]
         for x in range(width):
             name = at.get((x, y))
             if name is None:
@@ -269,7 +278,7 @@ def _render_cells(board: Board, grid: dict[tuple[int, int], str], colour: bool) 
             bold = LAST if name in lights.last else ""
             row.append(f"{bold}{mark}{RESET} " if name is not None else "  ")
         lines.append("".join(row).rstrip())
-    lines.append("   " + "".join(f"{c}   " for c in string.ascii_lowercase[:width // 2 + 1])
+    lines.append("   " + "".join(f"{axes.columns.get(x, ' ')}   " for x in range(width // 2 + 1))
                  .rstrip())
     legend = "   ".join(f"{owned[p]}{RESET} {players[p].name}'s cell" for p in players)
     lines.append(f"   {legend}   {OPEN_CELL}{RESET} nobody's yet")

@@ -23,7 +23,6 @@ from app.hardware.profile import Profile
 from app.table.roles import hole_roles
 from app.sensing.events import OutOfSync
 from engines.core import PLAYERS, Board
-from engines.grid import column_row
 from engines.map_colours import colour_panels
 
 BLACK: RGB = (0, 0, 0)
@@ -164,7 +163,7 @@ def setup_scene(board: Board) -> Scene:
     touching areas in different colours. Games without loose areas have none."""
     if not game_info(board.game).setup:
         return Scene()
-    colours = _four_colour(board.areas)
+    colours = _four_colour(board)
     return Scene(MappingProxyType({
         hole: Light("setup", SETUP_COLOURS[colours[area]])
         for area, holes in board.areas.items() for hole in holes}))
@@ -177,14 +176,9 @@ def single_scene(holes: Iterable[str], role: str) -> Scene:
 
 
 
-def _four_colour(areas: Mapping[str, frozenset[str]]) -> dict[str, int]:
-    """Area -> colour index with touching areas different: the areas' holes placed on
-    their grid by name (column letter, row number) and coloured as the terminal and the
-    simulator colour them."""
-    fields: dict[str, list[tuple[int, int]]] = {area: [] for area in areas}
-    for area, holes in areas.items():
-        for hole in holes:
-            place = column_row(hole)
-            if place is not None:
-                fields[area].append(place)
+def _four_colour(board: Board) -> dict[str, int]:
+    """Area -> colour index with touching areas different: the areas' holes where the
+    board places them, coloured as the terminal and the simulator colour them."""
+    fields = {area: [(place.x, place.y) for hole in holes for place in (board.place(hole),)]
+              for area, holes in board.areas.items()}
     return colour_panels(fields, len(SETUP_COLOURS))
