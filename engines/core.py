@@ -21,6 +21,7 @@ import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import chain
 from types import MappingProxyType
 from typing import Any, ClassVar
@@ -304,9 +305,11 @@ class RecordFormat:
 
 class Board(ABC):
     """One game in progress. Subclasses implement the abstract methods plus
-    :meth:`parse_notation` and :meth:`generate_legal_moves`, and override the hooks with
-    defaults where their rules differ (``is_legal`` by the rule, ``may_pass``,
-    ``_turn_after``, ``moves_sensed_at``, ``moves_from``).
+    :meth:`parse_notation` and :meth:`generate_legal_moves` (the geometry's :meth:`place`
+    and :meth:`axes` are among the abstract ones), and override the hooks with defaults
+    where their rules differ
+    (``is_legal`` by the rule, ``may_pass``, ``_turn_after``, ``moves_sensed_at``,
+    ``moves_from``; ``points`` and ``neighbours`` where the board has more than holes).
 
     ``push`` checks legality and leaves the board untouched when it refuses; ``pop``
     restores the exact previous state, the turn included. ``copy()`` is cheap enough for
@@ -404,27 +407,26 @@ class Board(ABC):
         any above them (Akron's pyramid). The holes, by default."""
         return self.holes
 
+    @abstractmethod
     def place(self, name: str) -> Place:
         """Where the point ``name`` is (a name to a point, as ``chess.parse_square``).
         A name the board does not know raises :class:`PointError` saying what a name
         is here; it never answers ``None``, so a name that does not parse cannot vanish.
         A game whose holes are part of a frame (Kulami's layouts on a 10x10 frame) places
-        every name of the frame. Every game implements this."""
-        raise NotImplementedError(f"{type(self).__name__} places no points")
+        every name of the frame."""
 
     def point_at(self, x: float, y: float, level: int = 1) -> str | None:
         """The name of the point at ``x``, ``y`` and ``level`` (a point to its name, as
         ``chess.square_name``), ``None`` where the board has none: a shape laid on the
         board asks where each of its squares falls."""
-        return self._points_by_place().get(_place_key(x, y, level))
+        return self._points_by_place.get(_place_key(x, y, level))
 
+    @cached_property
     def _points_by_place(self) -> dict[tuple[float, float, int], str]:
-        index = self.__dict__.get("_by_place")
-        if index is None:
-            index = {_place_key(p.x, p.y, p.level): name
-                     for name in self.points for p in (self.place(name),)}
-            self.__dict__["_by_place"] = index
-        return index
+        """Every point by its place, made once per board: a board's geometry never
+        changes while it is played."""
+        return {_place_key(p.x, p.y, p.level): name
+                for name in self.points for p in (self.place(name),)}
 
     def neighbours(self, name: str) -> tuple[str, ...]:
         """The points beside ``name`` on its level, one unit away: four on a square
@@ -436,10 +438,9 @@ class Board(ABC):
                      if there.level == here.level and other != name
                      and abs(math.dist((here.x, here.y), (there.x, there.y)) - 1) < 1e-6)
 
+    @abstractmethod
     def axes(self) -> Axes:
-        """The names of the columns and rows, as a printed board writes them. Every game
-        implements this."""
-        raise NotImplementedError(f"{type(self).__name__} names no columns")
+        """The names of the columns and rows, as a printed board writes them."""
 
     # --- moves ----------------------------------------------------------------------
     def parse_move(self, text: str) -> Hashable:
@@ -667,6 +668,6 @@ class Board(ABC):
 
 
 __all__ = ["PASS", "PLAYERS", "Axes", "Board", "EngineError", "GameRecord", "GtpCommand",
-           "IllegalMoveError", "InvalidMoveError", "LegalMoves", "Lights", "Option", "OptionError", "Outcome",
-           "Pass", "Place", "PointError", "RecordError", "RecordFormat", "ScorePart", "TabletopError", "check_player",
-           "other"]
+           "IllegalMoveError", "InvalidMoveError", "LegalMoves", "Lights", "Option",
+           "OptionError", "Outcome", "Pass", "Place", "PointError", "RecordError",
+           "RecordFormat", "ScorePart", "TabletopError", "check_player", "other"]

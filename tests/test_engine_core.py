@@ -9,7 +9,7 @@ import engines
 import engines.core
 from app.games import GAMES, new_game
 from engines.conhex.board import SWAP, ConHexBoard
-from engines.core import PASS, Board, Lights, Outcome, Pass
+from engines.core import PASS, Axes, Board, Lights, Outcome, Pass, Place, PointError
 from engines.errors import (EngineError, IllegalMoveError, InvalidMoveError, OptionError,
                             RecordError, TabletopError)
 from engines.gtp import GtpEngine
@@ -66,6 +66,14 @@ class Stones(Board):
 
     def ascii(self):
         return " ".join(self.stones.get(h, ".") for h in self.HOLES)
+
+    def place(self, name):  # the holes in a row, a unit apart
+        if name not in self.holes:
+            raise PointError(f"{name!r} is not a hole")
+        return Place(self.holes.index(name), 0)
+
+    def axes(self):
+        return Axes({x: "abcd"[x] for x in range(len(self.holes))}, {0: "1"})
 
 
 def state(board):

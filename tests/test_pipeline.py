@@ -13,7 +13,7 @@ from app.sensing.events import (Candidates, InSync, Moved, OutOfSync, Quarantine
 from app.sensing.inference import Inference
 from app.sensing.pipeline import DEBOUNCE_S, SETTLE_S, Pipeline
 from app.sensing.script import Hand, Touch
-from engines.core import Board, Lights
+from engines.core import Axes, Board, Lights, Place, PointError
 from pipeline_driver import drive
 
 BOARD_HOLES = [f"{c}{r}" for r in range(1, 11) for c in "abcdefghij"]  # Kulami 10x10
@@ -159,6 +159,14 @@ class Dominoes(Board):
 
     def ascii(self):
         return repr(self.pieces)
+
+    def place(self, name):  # the holes in a row, a unit apart
+        if name not in self.holes:
+            raise PointError(f"{name!r} is not a hole")
+        return Place(self.holes.index(name), 0)
+
+    def axes(self):
+        return Axes({x: "abcd"[x] for x in range(len(self.holes))}, {0: "1"})
 
     @classmethod
     def from_options(cls, options):
