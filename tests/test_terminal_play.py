@@ -69,12 +69,12 @@ def test_two_engines_finish_and_report_the_result(name):
     board, text = run_game([], {"b": "engine", "w": "engine"}, name=name)
     outcome = board.outcome()
     assert outcome is not None and "Game over" in text
-    assert f"({outcome.result()})." in text
+    assert f"({outcome.result()})" not in text  # GTP's B and W are not the colours
     winner = game(name).players[outcome.winner].title if outcome.winner else "A draw"
     assert winner in text.splitlines()[-1]
     if name == "conhex":  # won by a chain, in the players' colours and sides
         assert re.search(r"Game over: (red joins top and bottom|blue joins left and right) "
-                         r"with a chain of cells\. (Red|Blue) wins \((B|W)\+\)\.", text)
+                         r"with a chain of cells\. (Red|Blue) wins\.", text)
     assert " b " not in text.splitlines()[-1] and " w " not in text.splitlines()[-1]
 
 
@@ -553,7 +553,7 @@ def test_a_killed_terminal_game_continues_where_it_was(tmp_path):
                                             (2, ["Panels", "Largest area", "Chains of 5+"])])
 def test_the_end_of_a_kulami_game_shows_the_score_in_its_parts(scoring, parts):
     """The terminal's sheet is the end screen's: the same lines from the same engine
-    figures, then the one end line with the margin and the record's result."""
+    figures, then the one end line with the margin in the players' colours."""
     board, text = run_game([], {"b": "engine", "w": "engine"}, scoring=scoring)
     lines = text.splitlines()
     sheet = lines[-1 - len(parts):-1]
@@ -564,8 +564,8 @@ def test_the_end_of_a_kulami_game_shows_the_score_in_its_parts(scoring, parts):
                             r"bonus)", sheet[1])
     total, outcome = board.scores(), board.outcome()
     high, low = max(total.values()), min(total.values())
-    end = (f"wins by {high - low}, {high} to {low} ({outcome.result()})." if outcome.winner
-           else f"A draw at {high} (0).")
+    end = (f"wins by {high - low}, {high} to {low}." if outcome.winner
+           else f"A draw at {high}.")
     assert lines[-1].startswith("Game over: ") and lines[-1].endswith(end)
 
 
@@ -722,7 +722,7 @@ def test_akron_ends_with_the_winner_s_sides_and_a_draw_has_an_end_line_too():
     draw._passes = 2  # two passes in a row: the rule sheet's draw
     assert draw.outcome().winner is None
     assert end_line(draw) == ("Game over: neither player could act: two passes in a row. "
-                              "A draw (0).")
+                              "A draw.")
 
 
 @pytest.mark.parametrize("name", ["kulami", "conhex", "blokus-duo", "akron"])
@@ -761,3 +761,20 @@ def test_a_game_that_cannot_be_saved_is_not_called_saved(tmp_path):
         # end of input says the same
         result = cli_play(tmp_path, "kulami", "--new", lines=[], data=data)
         assert "Saved;" not in result.stdout and "could not be saved" in result.stdout
+
+
+def test_the_end_line_names_the_winner_in_the_game_s_colours_only():
+    """Kulami's second player is black: the record's ``W+5`` read as white winning."""
+    import random
+
+    from app.table.texts import end_line
+    rng = random.Random(3)
+    while True:
+        board = new_game("kulami")
+        while not board.is_game_over():
+            board.push(rng.choice(list(board.legal_moves)))
+        if board.outcome().winner == "w":
+            break
+    line = end_line(board)
+    assert re.search(r"Black wins by \d+, \d+ to \d+\.$", line), line
+    assert "W+" not in line and "B+" not in line

@@ -99,15 +99,17 @@ def score_sheet(board: Board) -> list[str]:
 
 
 def end_line(board: Board) -> str:
-    """The end of a game in one line: why, the score or the chain, who won, and the
-    result as records write it (``B+8``)."""
+    """The end of a game in one line: why, the score or the chain, and who won, by how
+    much, in the players' colours. Not the result as records write it (``W+5``): its
+    letters are GTP's first and second player, which read as white and black, and in
+    Kulami W is black."""
     outcome = board.outcome()
     info = game_info(board.game)
     why = named(board.game, outcome.reason)
     if outcome.winner is not None and info.sides and not outcome.resignation:
         why = (f"{info.players[outcome.winner].name} joins "
                f"{' and '.join(info.sides[outcome.winner])} with a chain of {info.chain}")
-    return f"Game over: {why}. {won_by(board.game, outcome)} ({outcome.result()})."
+    return f"Game over: {why}. {won_by(board.game, outcome)}."
 
 
 #: A player's wire letter standing alone as a word (``w's first action``), never a hole
