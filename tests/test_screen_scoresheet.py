@@ -89,7 +89,20 @@ def test_a_conhex_end_screen_shows_cells_and_the_winning_chain():
     text = shown(board)
     red, blue = len(board.owned("b")), len(board.owned("w"))
     assert f"Cells: Red {red}, Blue {blue}" in text
-    assert f"cells {' '.join(map(str, chain))}" in text
+    # The chain in the players' words: the winner's holes in its cells, never the
+    # engine's cell numbers.
+    name = "Red" if winner == "b" else "Blue"
+    sides = "top to bottom" if winner == "b" else "left to right"
+    line = next(line for line in score_sheet(status_of(board))
+                if line.startswith("The winning chain"))
+    said = f"The winning chain, {sides}: {len(chain)} cells, held by {name} at "
+    assert line.startswith(said) and said in text
+    holes = line[len(said):].split()
+    held = board.sensor_view()
+    assert holes and all(held[hole] == winner for hole in holes)
+    assert set(holes) == {hole for cell in chain for hole in board.areas[str(cell)]
+                          if held.get(hole) == winner}
+    assert not any(word.isdigit() for word in line.replace(said, "").split())
     assert winning_areas(board) == board.winning_chain(winner)
     assert f"{'Red' if winner == 'b' else 'Blue'} wins" in text
     assert " wins by " not in text  # a chain wins, not a margin of cells

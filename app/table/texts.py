@@ -94,8 +94,26 @@ def score_sheet(board: Board) -> list[str]:
     if chain and not outcome.resignation:
         info = game_info(game)
         start, end = info.sides[outcome.winner]
-        lines.append(f"The winning chain, {start} to {end}: {info.chain} {' '.join(chain)}")
+        lines.append(f"The winning chain, {start} to {end}: "
+                     f"{chain_words(board, outcome.winner, chain, info.chain)}")
     return lines
+
+
+def chain_words(board: Board, winner: str, chain: Iterable[str], made_of: str) -> str:
+    """A winning chain as players see it: its pieces' holes (Akron's balls), or where
+    it is made of areas (ConHex's cells, which players know by the holes around them and
+    the engine by number), how many and the winner's holes in them, along the chain:
+    ``6 cells, held by Red at f11 f10 e9 ...``."""
+    chain = list(chain)
+    areas = board.areas
+    if not all(link in areas for link in chain):
+        return f"{made_of} {' '.join(chain)}"
+    held = board.sensor_view()
+    holes = dict.fromkeys(hole for link in chain
+                          for hole in sorted(areas[link], key=_board_order)
+                          if held.get(hole) == winner)
+    return (f"{len(chain)} {made_of}, held by {player(board.game, winner)} at "
+            f"{' '.join(holes)}")
 
 
 def end_line(board: Board) -> str:
