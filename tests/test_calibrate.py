@@ -95,6 +95,13 @@ def test_neighbours_that_move_a_reading_too_far_leave_no_threshold():
     ({"first_piece": [18000, 900]}, "b2, a purple piece, read 900, within 1500 of the end of "
                                     "the range, where the firmware reads a dead sensor"),
     ({"empty": [30000, 65000]}, "b2, an empty hole, read 65000"),
+    # No magnet sensed at all: every reading the same. Neither below nor above an empty
+    # hole, where it was said to be "both above", a matter of turning magnets.
+    ({"first_piece": [30000, 30010], "second_piece": [30000]},
+     "a purple piece and an orange piece read as an empty hole does (30000, 30000; empty "
+     "30000 to 30010): no magnet was sensed."),
+    ({"second_piece": [30005]}, "an orange piece reads as an empty hole does (30005; "
+                                "empty 30000 to 30010): no magnet was sensed."),
 ])
 def test_readings_that_cannot_be_told_apart_are_refused_with_one_line(change, message):
     with pytest.raises(CalibrationError) as error:

@@ -454,6 +454,19 @@ def propose(readings: dict[str, dict[str, list[int]]], crowd: int,
     pooled = {key: [v for taken in readings.values() for v in taken[key]]
               for key in MEASURED_KEYS}
     medians = {key: median_low(values) for key, values in pooled.items()}
+    # A piece that reads as an empty hole reads neither below nor above it: no magnet was
+    # sensed (none in the piece, the piece off its sensor, a sensor that does not sense),
+    # which no turning of the magnets mends.
+    quiet = (min(pooled["empty"]), max(pooled["empty"]))
+    unsensed = [key for key in ("first_piece", "second_piece")
+                if quiet[0] <= medians[key] <= quiet[1]]
+    if unsensed:
+        raise CalibrationError(
+            f"{' and '.join(labels[key] for key in unsensed)} read"
+            f"{'s' if len(unsensed) == 1 else ''} as an empty hole does "
+            f"({', '.join(str(medians[key]) for key in unsensed)}; empty {quiet[0]} to "
+            f"{quiet[1]}): no magnet was sensed. Check that the piece has its magnet and "
+            f"sits over the sensor, and the sensor's wiring and supply")
     first_low = medians["first_piece"] < medians["empty"]
     if first_low == (medians["second_piece"] < medians["empty"]):
         raise CalibrationError(
