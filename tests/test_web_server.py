@@ -56,7 +56,7 @@ def test_the_page_and_its_snapshot_show_the_board_as_it_is(table):
     status, state, _ = call("GET", front.url + "api/state")
     assert state["game"] == "kulami" and state["status"]["moves"] == ["d4"]
     assert state["board"]["pieces"] == {"d4": "b"} and state["board"]["last"] == ["d4"]
-    assert state["board"]["holes"]["d4"] == [3, 4, 1]
+    assert state["board"]["holes"]["d4"] == [3, 3, 1]  # x, y in hole spacings from a1
     assert state["status"]["turn"] == "w" and state["players"]["w"]["title"] == "Black"
     assert {entry["role"] for entry in state["legend"]} >= {"legal", "last"}
     assert state["lights"]["d4"]["role"] == "last"
