@@ -80,8 +80,27 @@ def test_the_lamp_test_lights_each_led_alone_then_all_under_the_cap():
         assert [i for i, c in enumerate(frame) if c != (0, 0, 0)] == [index]
     everything = strip.frames[PROFILE.led_count]
     assert all(c != (0, 0, 0) for c in everything) and frame_ma(everything) <= 1000
-    assert said == ["all 100 LEDs white at brightness 0.5: 2988 mA, capped to 1000 mA"]
+    assert said[-1] == "all 100 LEDs white at brightness 0.5: 2988 mA, capped to 1000 mA, " \
+                       "for 3 s"
     assert strip.lit == [(0, 0, 0)] * PROFILE.led_count
+
+
+def test_the_lamp_test_says_what_it_does_and_is_never_long_silent():
+    """100 LEDs at 0.2 s were 20 s without a word, on a 27 s self-test."""
+    strip = SimulatedStrip(PROFILE.led_count)
+    now, said = [0.0], []
+
+    def sleep(seconds):
+        now[0] += seconds
+
+    SelfTest(PROFILE, strip, say=lambda line: said.append((now[0], line)),
+             sleep=sleep).lamps(step_s=0.2, hold_s=3.0)
+    assert said[0] == (0.0, "lamp test: each of the 100 LEDs white in turn, 0.2 s each "
+                            "(20 s); the first one dark, or where the light stops, is the "
+                            "one to check")
+    times = [t for t, _ in said] + [now[0]]
+    assert max(b - a for a, b in zip(times, times[1:])) <= 5.0 + 1e-9
+    assert said[1] == (pytest.approx(5.0), "    LED 25 of 100")
 
 
 # --- a simulated board answers the self-test by itself ---------------------------------

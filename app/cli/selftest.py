@@ -52,6 +52,8 @@ BLACK = (0, 0, 0)
 #: The SDL video driver the service draws with: systemd/tabletop.service sets
 #: ``SDL_VIDEODRIVER`` to it (the self-test's tests hold the two together).
 SERVICE_VIDEO_DRIVER = "kmsdrm"
+#: The longest the lamp test walks the LEDs without saying how far it has got.
+PROGRESS_S = 5.0
 
 
 @dataclass
@@ -133,16 +135,25 @@ class SelfTest:
         self.say, self.clock, self.sleep = say, clock, sleep
 
     def lamps(self, step_s: float = 0.2, hold_s: float = 3.0) -> None:
-        """Each LED white in turn, then all white, dimmed by the strip to its cap."""
+        """Each LED white in turn, then all white, dimmed by the strip to its cap. What
+        is being done is said first, and how far it has got every :data:`PROGRESS_S`: a
+        walk of a hundred LEDs takes 20 s, and a silent one looks like a hang."""
         count = self.strip.count
+        self.say(f"lamp test: each of the {count} LEDs white in turn, {step_s:g} s each "
+                 f"({count * step_s:.0f} s); the first one dark, or where the light "
+                 f"stops, is the one to check")
+        every = max(1, math.ceil(PROGRESS_S / step_s)) if step_s > 0 else count
         for index in range(count):
+            if index and index % every == 0:
+                self.say(f"    LED {index} of {count}")
             self.strip.show([WHITE if i == index else BLACK for i in range(count)])
             self.sleep(step_s)
         everything = [WHITE] * count
         asked = frame_ma([(int(c * self.strip.brightness),) * 3 for c, _, _ in everything])
         self.strip.show(everything)
         self.say(f"all {count} LEDs white at brightness {self.strip.brightness:g}: "
-                 f"{asked:.0f} mA, capped to {min(asked, self.strip.max_ma):.0f} mA")
+                 f"{asked:.0f} mA, capped to {min(asked, self.strip.max_ma):.0f} mA, for "
+                 f"{hold_s:g} s")
         self.sleep(hold_s)
         self.strip.off()
 
@@ -280,8 +291,8 @@ def run(args) -> int:
         if args.only != "sensors":
             test.lamps(args.step, args.hold)
         if source is not None:
-            print("simulated board: a simulated hand puts a piece in each lit hole and "
-                  "lifts it again" if hand else
+            print("sensor test, simulated board: a simulated hand puts a piece in each "
+                  "lit hole and lifts it again" if hand else
                   "clear the board, then put a piece in each lit hole and lift it again")
             return 0 if test.sensors(args.timeout).ok else 1
         return 0
