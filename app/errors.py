@@ -94,10 +94,28 @@ def install_extra(extra: str, brings: str = "") -> str:
 
 def describe(error: BaseException) -> str:
     """An exception as a short phrase for a one-line message: its text, or its class
-    name when it has none (``KeyError()``), with newlines collapsed to spaces."""
-    text = " ".join(str(error).split())
+    name when it has none (``KeyError()``), with newlines collapsed to spaces. An OS
+    error is its reason and the file it is about (``Is a directory: /tmp``), without
+    Python's ``[Errno 21]`` and quotes, which a person cannot act on."""
+    if isinstance(error, OSError) and error.strerror:
+        files = [str(name) for name in (error.filename, error.filename2) if name is not None]
+        text = error.strerror + (f": {' -> '.join(files)}" if files else "")
+    else:
+        text = str(error)
+    text = " ".join(text.split())
     return text or type(error).__name__
 
 
+#: A value's type as a person reads it in a file they wrote (TOML's words, not Python's).
+KIND_WORDS = {bool: "true or false", int: "a whole number", float: "a number", str: "text",
+              list: "a list", dict: "a table"}
+
+
+def kind_words(*kinds: type) -> str:
+    """What a value of one of ``kinds`` is called in a one-line error: ``must be a whole
+    number, not 'x'`` rather than Python's ``must be int``."""
+    return " or ".join(KIND_WORDS.get(kind, kind.__name__) for kind in kinds)
+
+
 __all__ = ["ConfigError", "DeviceError", "DisconnectError", "NoSuchPinError", "ProfileError",
-           "SensorLogError", "TabletopError", "describe", "install_extra"]
+           "SensorLogError", "TabletopError", "describe", "install_extra", "kind_words"]

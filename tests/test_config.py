@@ -204,7 +204,7 @@ def test_the_web_page_is_on_by_default_and_its_keys_are_checked(tmp_path, monkey
                                               'pairing_code = "123456"\n', "fixed.toml"))
     assert fixed.web == "127.0.0.1:8080" and fixed.pairing_code == "123456"
     for text, line in (('[web]\nport = 0\n', "web.port: must be a port, 1 to 65535"),
-                       ('[web]\nport = "80"\n', "web.port: must be int"),
+                       ('[web]\nport = "80"\n', "web.port: must be a whole number, not '80'"),
                        ('[web]\npairing_code = "12ab56"\n', "web.pairing_code: must be 6 "
                                                             "digits"),
                        ('[web]\nhost = "a b"\n', "web.host: must be \"lan\" or an address"),

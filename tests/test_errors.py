@@ -285,6 +285,30 @@ def test_output_piped_into_head_ends_quietly(tmp_path, sensor_log, command):
     assert writer.returncode == 0
 
 
+def test_an_os_error_is_told_without_python_s_errno_and_quotes():
+    from app.errors import describe
+    assert describe(IsADirectoryError(21, "Is a directory", "/tmp")) == \
+        "Is a directory: /tmp"
+    assert describe(FileExistsError(17, "File exists", "a", None, "b")) == "File exists: a -> b"
+    assert describe(OSError(5, "Input/output error")) == "Input/output error"
+    assert describe(OSError("no errno")) == "no errno"
+
+
+@pytest.mark.parametrize("args, message", [
+    # A folder given for a log: Python's "[Errno 21] Is a directory: '/tmp'" before.
+    (("sensors", "replay", "{tmp}"), "tabletop sensors: {tmp}: cannot read: Is a directory"),
+    # A TOML value of the wrong kind: Python's "must be int" before.
+    (("run", "--profile", "kulami-sim", "--config", "{tmp}/bad.toml"),
+     "tabletop run: {tmp}/bad.toml: web.port: must be a whole number, not 'x'"),
+])
+def test_messages_name_no_python_errno_or_type(tmp_path, capsys, args, message):
+    (tmp_path / "bad.toml").write_text('[web]\nport = "x"\n')
+    assert main([arg.format(tmp=tmp_path) for arg in args]) == 2
+    err = capsys.readouterr().err
+    assert err == message.format(tmp=tmp_path) + "\n"
+    assert "Errno" not in err and "int" not in err.split()
+
+
 def test_main_turns_any_tabletop_error_into_one_line(monkeypatch, capsys):
     import app.cli.gtp as gtp
 

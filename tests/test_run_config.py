@@ -33,7 +33,7 @@ def test_defaults_without_a_file(tmp_path):
     ("[game]\nlevel = 0", 'game.level: must be 1, 2, 3, 4 or "max", not 0'),
     ("[game]\nlevel = 2.0", 'game.level: must be 1, 2, 3, 4 or "max", not 2.0'),
     ("[game]\nlevel = 'best'", "game.level: must be 1, 2, 3, 4 or \"max\", not 'best'"),
-    ("[game]\nshow_legal = 1", "game.show_legal: must be bool"),
+    ("[game]\nshow_legal = 1", "game.show_legal: must be true or false, not 1"),
     ("[buttons]\nhint = 40", "buttons.hint: must be a BCM GPIO number 2-27"),
     ("[buttons]\nhint = 5\nundo = 5", "buttons.undo: GPIO5 is also hint"),
     ("[buttons]\nrestart = 5", "buttons.restart: unknown key"),

@@ -37,7 +37,7 @@ from app.hardware.sensors import SimulatedSensors
 from app.sensing.inference import Inference
 from app.sensing.pipeline import DEBOUNCE_S, SETTLE_S
 from app.sensing.script import Hand
-from app.table.sensorlog import Header, LogWriter, Reading, SensorLogError, read_log
+from app.table.sensorlog import Header, LogWriter, Reading, SensorLogError, read_log_file
 from app.table.replay import replay
 from app.games import GAMES, new_game
 from app.textfile import read_text
@@ -233,14 +233,13 @@ def scan_until(source, writer: LogWriter, seconds: float | None, period: float) 
 
 def run_replay(args) -> int:
     profile = load_profile(args.profile) if args.profile else None
+    header, readings = read_log_file(args.log, profile)  # each error one line, its path
     try:
-        with open(args.log, "rb") as stream:
-            header, readings = read_log(stream, profile)
         for record in replay(header, readings, debounce=args.debounce, settle=args.settle):
             print(json.dumps(record))
     except BrokenPipeError:
         raise  # the reader stopped reading our output: app.cli.main ends quietly
-    except (OSError, SensorLogError, EngineError) as error:
+    except (SensorLogError, EngineError) as error:
         raise SensorLogError(f"{args.log}: {describe(error)}") from error
     return 0
 

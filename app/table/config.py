@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from app import games
-from app.errors import ConfigError
+from app.errors import ConfigError, kind_words
 from app.hardware.profile import GPIO_PINS, SPI0_PINS, Profile
 from app.table.outside_engine import DEFAULT_TIMEOUT_S, MAX_TIMEOUT_S, EngineCommand
 from app.table.store import TABLE_SEAT_KINDS
@@ -137,7 +137,7 @@ class _Reader:
             return default
         value = data[name]
         if isinstance(value, bool) != (kind is bool) or not isinstance(value, kind):
-            raise self.fail(key, f"must be {kind.__name__}, not {value!r}")
+            raise self.fail(key, f"must be {kind_words(kind)}, not {value!r}")
         if not ok(value):
             raise self.fail(key, f"{problem}, not {value!r}")
         return value
