@@ -426,6 +426,17 @@ def test_a_finished_game_is_not_continued(data, monkeypatch, capsys):
     assert "New game: 000002-kulami.sgf" in out
 
 
+def test_an_older_unfinished_game_continues_once_a_newer_one_finished(data, monkeypatch,
+                                                                      capsys):
+    tabletop_play(monkeypatch, capsys, "kulami", "--black", "person", lines=["d4", "quit"])
+    tabletop_play(monkeypatch, capsys, "kulami", "--new", "--red", "engine", "--black",
+                  "engine", "--seed", "4")
+    assert saved_games(data)["000002-kulami.sgf"].is_game_over()
+    status, out, _ = tabletop_play(monkeypatch, capsys, "kulami", lines=["quit"])
+    assert "Continuing 000001-kulami.sgf at move 1" in out and "New game" not in out
+    assert list(saved_games(data)) == ["000002-kulami.sgf", "000001-kulami.sgf"]
+
+
 class Crash(Exception):
     """The terminal closing under the game, or the machine going down."""
 

@@ -139,8 +139,9 @@ class Session:
         The game in progress is the newest record of ``game`` played on the store's
         profile; ``record`` names another one to continue (from the load list). A game
         that is over is resumed to show its end, unless ``finished`` is false (the
-        terminal, where a finished game has nothing more to show): then a new game
-        starts and the old record stays. What the record says of the table (seats,
+        terminal, where a finished game has nothing more to show): then the newest
+        record whose game goes on is continued, else a new game starts, and the finished
+        records stay. What the record says of the table (seats,
         level, seed) wins over ``kwargs``, and its options over ``options``: those are
         for a new game, and a configuration changed since must not change a game under
         way, so a difference is logged and nothing more; ``report_kept=False`` leaves
@@ -151,7 +152,7 @@ class Session:
         if record is not None:
             resumed = store.load(store.games / record)
         else:
-            resumed = store.resume(game, store.profile)
+            resumed = store.resume(game, store.profile, unfinished=not finished)
         if resumed.board is not None and (finished or not resumed.board.is_game_over()):
             board = resumed.board
             session = cls(board, store=store, **{**kwargs, **resumed.table})

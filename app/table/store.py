@@ -313,11 +313,14 @@ class RecordStore:
         return sgf.dumps([{**root, **table}, *moves])
 
     # --- loading ---------------------------------------------------------------------
-    def resume(self, game: str | None = None, profile: str | None = None) -> Resumed:
+    def resume(self, game: str | None = None, profile: str | None = None,
+               unfinished: bool = False) -> Resumed:
         """The newest record of ``game`` played on ``profile``, loaded back (``None``:
-        any game, any profile). Records of other games and boards are left alone; a
-        damaged record in the way is set aside, one with an option this version refuses
-        is kept where it is, and either is reported instead of resumed."""
+        any game, any profile); with ``unfinished``, the newest whose game is not over,
+        so that a game finished since does not hide an older one still to be played.
+        Records of other games and boards are left alone; a damaged record in the way is
+        set aside, one with an option this version refuses is kept where it is, and
+        either is reported instead of resumed."""
         self._remove_leftovers()
         for path in reversed(self.records()):
             if game is not None and _number_and_game(path)[1] != game:
@@ -338,6 +341,8 @@ class RecordStore:
                                        f"({_why(error)}); kept as it is")
             except EngineError as error:
                 return self._unresumed(self._set_aside(path, error))
+            if unfinished and resumed.board.is_game_over():
+                continue
             self.current = path
             return resumed
         return Resumed(None)
