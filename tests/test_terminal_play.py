@@ -414,8 +414,35 @@ def test_new_starts_another_game_and_the_unfinished_one_stays(data, monkeypatch,
     assert [len(b.move_stack) for b in games.values()] == [0, 1]  # newest first
     # the newest game of the game continues, whichever game was played in between
     tabletop_play(monkeypatch, capsys, "conhex", lines=["f6", "quit"])
-    status, out, _ = tabletop_play(monkeypatch, capsys, lines=["quit"])
+    status, out, _ = tabletop_play(monkeypatch, capsys, "kulami", lines=["quit"])
     assert "Continuing 000002-kulami.sgf at move 0" in out
+
+
+def test_plain_play_continues_the_last_unfinished_game_whichever_game_it_is(
+        data, monkeypatch, capsys):
+    """After quitting ConHex, Blokus Duo or Akron the terminal said "'tabletop play'
+    continues this game", and 'tabletop play' opened Kulami."""
+    status, out, _ = tabletop_play(monkeypatch, capsys, "conhex", "--blue", "person",
+                                   lines=["f6", "quit"])
+    assert out.rstrip().endswith("Saved; 'tabletop play' continues this game.")
+    status, out, _ = tabletop_play(monkeypatch, capsys, lines=["quit"])
+    assert "Continuing 000001-conhex.sgf at move 1" in out and "blue to move" in out
+    # seat flags are for a new game: a Kulami colour does not stop ConHex continuing
+    status, out, err = tabletop_play(monkeypatch, capsys, "--black", "person",
+                                     lines=["quit"])
+    assert status == 0 and "Continuing 000001-conhex.sgf" in out, err
+    assert "add --new to start a new game with yours" in out
+    # a newer unfinished game of another game: the farewell names the game's command
+    tabletop_play(monkeypatch, capsys, "akron", "--red", "person", lines=["1c3", "quit"])
+    status, out, _ = tabletop_play(monkeypatch, capsys, "conhex", lines=["quit"])
+    assert out.rstrip().endswith("Saved; 'tabletop play conhex' continues this game.")
+    status, out, _ = tabletop_play(monkeypatch, capsys, lines=["quit"])
+    assert "Continuing 000002-akron.sgf" in out
+    # with nothing unfinished, a new game of the first game
+    for record in (data / "games").iterdir():
+        record.unlink()
+    status, out, _ = tabletop_play(monkeypatch, capsys, lines=["quit"])
+    assert "New game: 000001-kulami.sgf" in out
 
 
 def test_a_finished_game_is_not_continued(data, monkeypatch, capsys):
@@ -521,7 +548,8 @@ def test_the_help_describes_saving_new_and_load(capsys):
         main(["play", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert "Every move is saved at once" in text and "--new" in text and "--load [N]" in text
-    assert "continues the unfinished game" in text and "--blue" in text
+    assert "'tabletop play' continues the last unfinished game played in the terminal, " \
+           "whichever game it is" in text and "--blue" in text
 
 
 def read_until(process, marker, timeout=30.0):

@@ -45,10 +45,11 @@ WORD_MOVES = {"swap": "takes over {first}'s first gem"}
 DESCRIPTION = """\
 Play in the terminal: you against the engine, or two people at one keyboard.
 
-Every move is saved at once in your data directory. 'tabletop play GAME' continues the
-unfinished game of GAME played in the terminal, if there is one, with its own options,
-players and level; otherwise, or given options (key=value) or --new, it starts a new
-game with the options and players given.
+Every move is saved at once in your data directory. 'tabletop play' continues the last
+unfinished game played in the terminal, whichever game it is, and 'tabletop play GAME'
+the last unfinished game of GAME, each with its own options, players and level;
+otherwise, or given options (key=value) or --new, it starts a new game (of GAME, or
+else of the first game) with the options and players given.
 
 During a game, type a move (the line above the prompt shows how, and any move that is a
 word, such as swap, while it is legal), or: hint (the engine's suggestion), undo (back
@@ -60,7 +61,9 @@ def _examples() -> str:
     name only what there is."""
     first = next(iter(GAMES.values()))
     b, w = (player.name for player in first.players.values())
-    rows = [("tabletop play", f"continue or start a {first.title} game"),
+    rows = [("tabletop play", f"continue the last unfinished game, or start a {first.title} "
+                              f"game"),
+            ("tabletop play GAME", "continue the last unfinished game of GAME, or start one"),
             (f"tabletop play {first.name} key=value ...", "a new game with these options"),
             ("tabletop play GAME --new", "a new game even if one is unfinished"),
             (f"tabletop play {first.name} --{b} person --{w} person",
@@ -79,8 +82,8 @@ def register(subparsers) -> None:
                                    description=DESCRIPTION, epilog=EPILOG,
                                    formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("game", nargs="?", default=None,
-                        help=f"{' or '.join(GAMES)} (default: {next(iter(GAMES))}); with "
-                             f"--load, list only its games")
+                        help=f"{' or '.join(GAMES)} (default: the last unfinished game's, "
+                             f"else {next(iter(GAMES))}); with --load, list only its games")
     parser.add_argument("options", nargs="*", metavar="key=value",
                         help="options of a new game, e.g. layout=cross scoring=2 or pie=false")
     for colour in colours():
@@ -162,14 +165,25 @@ def terminal(store: RecordStore, **settings) -> Assembly:
 
 
 def resume_or_start(store: RecordStore, args, say) -> Session:
-    """The unfinished terminal game of the game asked for, unless ``--new`` or options
-    ask for a new game; else a new game with the options and players the arguments
-    give, its record started. Which it is, is said."""
-    info = game(args.game or next(iter(GAMES)))
-    name = info.name
-    table = terminal(store, seats=seats_asked(info, args),
-                     level=args.level or DEFAULT_LEVEL, seed=args.seed)
+    """The unfinished terminal game of the game asked for (with none asked for, of the
+    last unfinished game's), unless ``--new`` or options ask for a new game; else a new
+    game (of the first game, when none is asked for) with the options and players the
+    arguments give, its record started. Which it is, is said."""
     options = split_options(args.options)
+    unnamed = None
+    if args.game is None and not (args.new or options):
+        unnamed = store.unfinished_game(PROFILE)
+    info = game(args.game or unnamed or next(iter(GAMES)))
+    name = info.name
+    try:
+        seats = seats_asked(info, args)
+    except OptionError:
+        if unnamed is None:
+            raise
+        # Flags for a new game, of colours the game continued has not: they would not
+        # be used anyway, as a game under way keeps its players, which is said below.
+        seats = dict(DEFAULT_SEATS)
+    table = terminal(store, seats=seats, level=args.level or DEFAULT_LEVEL, seed=args.seed)
     if args.new or options:
         session = table.session(name, options, new=True)
     else:
@@ -341,7 +355,9 @@ def farewell(board: Board, store: RecordStore) -> str:
         store.save(board)
     if store.failure:
         return texts.sentence(texts.not_saved(str(store.games), store.failure))
-    return "Saved; 'tabletop play' continues this game."
+    command = "tabletop play" if store.unfinished_game(store.profile) == board.game else \
+        f"tabletop play {board.game}"
+    return f"Saved; '{command}' continues this game."
 
 
 # --- what the terminal says -------------------------------------------------------------

@@ -347,6 +347,16 @@ class RecordStore:
             return resumed
         return Resumed(None)
 
+    def unfinished_game(self, profile: str | None = None) -> str | None:
+        """The game of the newest record played on ``profile`` that loads and is not
+        over, or ``None``; nothing is moved or set aside (:meth:`resume` does that)."""
+        for path in reversed(self.records()):
+            resumed = self.read(path)
+            if (resumed.board is not None and (profile is None or resumed.profile == profile)
+                    and not resumed.board.is_game_over()):
+                return resumed.board.game
+        return None
+
     def load(self, path: Path) -> Resumed:
         """Continue the record at ``path`` (from the load list): once it loads it takes
         the next number, so that it is the newest and a restart resumes it, and becomes
