@@ -408,14 +408,14 @@ def test_every_move_is_saved_at_once_and_the_game_continues_next_time(data, monk
 def test_new_starts_another_game_and_the_unfinished_one_stays(data, monkeypatch, capsys):
     tabletop_play(monkeypatch, capsys, "--black", "person", lines=["d4"])
     status, out, _ = tabletop_play(monkeypatch, capsys, "--new", "--black", "person",
-                                   "scoring=1", lines=["quit"])
+                                   "scoring=1", lines=["e5", "quit"])
     assert "New game: 000002-kulami.sgf" in out and "(panels + largest area)" in out
     games = saved_games(data)
-    assert [len(b.move_stack) for b in games.values()] == [0, 1]  # newest first
+    assert [len(b.move_stack) for b in games.values()] == [1, 1]  # newest first
     # the newest game of the game continues, whichever game was played in between
     tabletop_play(monkeypatch, capsys, "conhex", lines=["f6", "quit"])
     status, out, _ = tabletop_play(monkeypatch, capsys, "kulami", lines=["quit"])
-    assert "Continuing 000002-kulami.sgf at move 0" in out
+    assert "Continuing 000002-kulami.sgf at move 1" in out
 
 
 def test_plain_play_continues_the_last_unfinished_game_whichever_game_it_is(
@@ -499,11 +499,12 @@ def test_load_lists_the_saved_games_and_continues_the_one_picked(data, monkeypat
     tabletop_play(monkeypatch, capsys, "--black", "person", lines=["d4", "d7"])
     tabletop_play(monkeypatch, capsys, "conhex", "pie=false", "--blue", "person",
                   lines=["f6"])
-    tabletop_play(monkeypatch, capsys, "--new", "layout=cross", lines=["quit"])
+    tabletop_play(monkeypatch, capsys, "--new", "layout=cross", "--black", "person",
+                  lines=["e5", "quit"])
     status, out, _ = tabletop_play(monkeypatch, capsys, "--load", lines=["3", "quit"])
     listed = [line for line in out.splitlines() if re.match(r" +\d+  0000", line)]
     assert len(listed) == 3
-    assert listed[0].startswith("  1  000003-kulami.sgf  Kulami, 0 moves, layout cross")
+    assert listed[0].startswith("  1  000003-kulami.sgf  Kulami, 1 moves, layout cross")
     assert listed[1].startswith("  2  000002-conhex.sgf  ConHex, 1 moves, no pie rule")
     assert listed[2].startswith("  3  000001-kulami.sgf  Kulami, 2 moves, layout square-1")
     assert all(line.endswith(": unfinished") for line in listed)
@@ -536,6 +537,22 @@ def test_load_names_finished_games_and_records_that_do_not_load(data, monkeypatc
     status, out, err = tabletop_play(monkeypatch, capsys, "--load", "2")
     assert status == 2 and err.startswith("tabletop play: record 000002-kulami.sgf does not "
                                           "load") and err.count("\n") == 1
+
+
+def test_a_game_left_before_its_first_move_is_not_kept(data, monkeypatch, capsys):
+    """Every open-and-quit was kept: 4 of a newcomer's 12 listed games had no move."""
+    status, out, _ = tabletop_play(monkeypatch, capsys, "conhex", lines=["quit"])
+    assert status == 0 and out.rstrip().endswith("Nothing played, so nothing kept.")
+    tabletop_play(monkeypatch, capsys, "blokus-duo")  # the end of input leaves it too
+    assert saved_games(data) == {}
+    status, out, _ = tabletop_play(monkeypatch, capsys, "--load")
+    assert "No saved games in" in out
+    # A game of no moves continued from elsewhere (a board's, its layout set out on the
+    # table) is kept.
+    RecordStore(data, profile="kulami").start(new_game("kulami", layout="cross"))
+    status, out, _ = tabletop_play(monkeypatch, capsys, "--load", "1", lines=["quit"])
+    assert "Continuing 000001-kulami.sgf at move 0." in out
+    assert out.rstrip().endswith("continues this game.") and len(saved_games(data)) == 1
 
 
 def test_no_saved_games_is_said(data, monkeypatch, capsys):

@@ -306,12 +306,12 @@ def play(session: Session, stdin: TextIO, stdout: TextIO, colour: bool | None = 
             stdout.flush()
             line = stdin.readline()
             if not line:
-                say("\n" + (farewell(board, store) if store else "bye"))
+                say("\n" + (farewell(board, store, session.resumed) if store else "bye"))
                 return 0
             command = line.strip().lower()
             if command in ("quit", "q", "exit"):
                 if store is not None:
-                    say(farewell(board, store))
+                    say(farewell(board, store, session.resumed))
                 return 0
             if command == "hint":
                 session.hint()
@@ -347,10 +347,13 @@ def play(session: Session, stdin: TextIO, stdout: TextIO, colour: bool | None = 
     return 0
 
 
-def farewell(board: Board, store: RecordStore) -> str:
+def farewell(board: Board, store: RecordStore, resumed: bool = False) -> str:
     """The last line before the terminal is left: "Saved" only when the game is on disk,
     so that nobody closes a game they would lose. One more save is tried first, as the
-    data folder may have come back."""
+    data folder may have come back. A new game left before its first move is not kept
+    (:meth:`~app.table.store.RecordStore.drop_empty` says why); a ``resumed`` one is."""
+    if not resumed and store.drop_empty(board):
+        return "Nothing played, so nothing kept."
     if store.current is not None:
         store.save(board)
     if store.failure:

@@ -357,6 +357,26 @@ class RecordStore:
                 return resumed.board.game
         return None
 
+    def drop_empty(self, board: Board) -> bool:
+        """Remove the current record, ``board``'s, when it holds no move, and save to it
+        no more; returns whether it went. A front end calls this as a game it started is
+        left: a game with no moves holds nothing the command that started it cannot make
+        again (its options and players are the command's), and every open-and-quit kept
+        would fill the load list with empty games. A game resumed is never dropped this
+        way: a board's game of no moves still holds its layout, set out on the table."""
+        path = self.current
+        if path is None or board.move_stack:
+            return False
+        self._unsaved.pop(path, None)
+        try:
+            path.unlink(missing_ok=True)
+            _fsync(self.games)
+        except OSError as error:
+            log.warning("cannot remove %s, a game of no moves: %s", path.name, _why(error))
+            return False
+        self.current = None
+        return True
+
     def load(self, path: Path) -> Resumed:
         """Continue the record at ``path`` (from the load list): once it loads it takes
         the next number, so that it is the newest and a restart resumes it, and becomes
