@@ -207,6 +207,51 @@ def test_a_finished_game_is_not_resumed_and_without_a_record_a_new_game_starts(t
     assert again.session.board.move_stack == [] and len(again.store.records()) == 2
 
 
+def test_an_older_unfinished_game_is_resumed_after_a_newer_one_finished(tmp_path):
+    import random
+
+    from app.table.store import RecordStore
+    from engines.players import choose_move
+    store = RecordStore(tmp_path, profile="kulami-sim")
+    unfinished = game("kulami").new_board()
+    unfinished.push_text("d4")
+    store.start(unfinished)
+    finished, rng = game("kulami").new_board(), random.Random(1)
+    while not finished.is_game_over():
+        finished.push(choose_move(finished, 1, rng))
+    store.start(finished)
+    again = simulator_on(RecordStore(tmp_path), resume=True)
+    assert [str(m) for m in again.session.board.move_stack] == ["d4"]
+    assert again.store.current.name == "000001-kulami.sgf" and again.pieces == {"d4": "b"}
+
+
+def test_a_game_left_before_its_first_move_is_not_kept(tmp_path):
+    """Opening the simulator and closing it kept a game of no moves every time."""
+    from app.table.store import RecordStore
+
+    store = RecordStore(tmp_path)
+    sim = simulator_on(store)  # a new Kulami game, saved at once
+    assert [p.name for p in store.records()] == ["000001-kulami.sgf"]
+    people = {"b": "person", "w": "person"}
+    sim.choose(Choice("conhex", {"pie": True, "handicap": 0}, people, 2))
+    assert [p.name for p in store.records()] == ["000001-conhex.sgf"]
+    sim.draw(sim.window)
+    click(sim, "f6")
+    assert len(sim.session.board.move_stack) == 1
+    sim.choose(KULAMI)
+    assert [p.name for p in store.records()] == ["000001-conhex.sgf", "000002-kulami.sgf"]
+    sim.pump = lambda: False  # the window closed
+    sim.run(sim.window)
+    assert [p.name for p in store.records()] == ["000001-conhex.sgf"]
+    # A game of no moves saved before (a crash, its layout set out) and continued is kept.
+    RecordStore(tmp_path, profile="kulami-sim").start(game("kulami").new_board())
+    again = simulator_on(RecordStore(tmp_path), resume=True)
+    assert again.session.resumed and again.store.current.name == "000002-kulami.sgf"
+    again.choose(Choice("conhex", {"pie": True, "handicap": 0}, people, 2))
+    assert [p.name for p in store.records()][:2] == ["000001-conhex.sgf",
+                                                    "000002-kulami.sgf"]
+
+
 def test_a_saved_game_is_continued_from_the_menus_load_list(tmp_path):
     from app.table.store import RecordStore
 

@@ -395,6 +395,7 @@ class Simulator(SimulatedBoard):
         finally:
             if self.session.thought is not None:
                 self.session.thought.cancel()
+            self.leave()
             self.close()
             self.thinker.close()
 

@@ -61,7 +61,9 @@ class SimulatedBoard:
         self.device = None  # the virtual sensor board, with serial
         self.devices: Devices | None = None
         self.session: Session | None = None
-        if not (resume and store is not None and self.resume(game, options, seats, level)):
+        if resume and store is not None:
+            self.resume(game, options, seats, level)
+        else:
             self.start(game, options, seats, level)
 
     # --- games: new, resumed, loaded -------------------------------------------------
@@ -69,24 +71,32 @@ class SimulatedBoard:
               level: int) -> None:
         """A fresh board for a new game: its simulated profile, devices and session, and
         a new record in the store."""
+        self.leave()
         self._begin(self._open(game).session(game, options, new=True, seats=dict(seats),
                                              level=level, seed=self._seed()))
 
     def resume(self, game: str, options: Mapping[str, Any], seats: Mapping[str, str],
-               level: int) -> bool:
-        """Continue the newest game of ``game`` saved on this board, as ``tabletop run``
-        does (its pieces are still on the board after a crash). A game that is over is
-        left as it is: returns ``False``, for the caller to start a new one."""
+               level: int) -> None:
+        """Continue the newest unfinished game of ``game`` saved on this board, as
+        ``tabletop run`` does (its pieces are still on the board after a crash), even
+        where a newer one has finished since; with none, a new game."""
+        self.leave()
         session = self._open(game).session(game, options, seats=dict(seats), level=level,
-                                           seed=self._seed())
-        if session.board.is_game_over():
-            return False
-        self._begin(session, set_out=True)
-        return True
+                                           seed=self._seed(), finished=False)
+        self._begin(session, set_out=session.resumed)
+
+    def leave(self) -> None:
+        """The game on the board is left (another begins, the window closes): one begun
+        here and left before its first move is not kept
+        (:meth:`~app.table.store.RecordStore.drop_empty` says why)."""
+        if self.store is not None and self.session is not None and not self.session.resumed:
+            self.store.drop_empty(self.session.board)
 
     def load(self, saved: Saved) -> None:
         """Continue a saved game from the load list, its pieces set out on the simulated
         board as a person would set them out."""
+        if self.store is None or saved.path != self.store.current:
+            self.leave()
         session = self._open(saved.game).session(saved.game, {}, record=saved.path.name,
                                                  seed=self._seed())
         self._begin(session, set_out=True)
