@@ -309,7 +309,8 @@ def test_tabletop_simulate_akron_opens_the_window_and_plays(monkeypatch, tmp_pat
         for hole in ("1a1", "1c1"):
             click(self, hole)
         seen.update(moves=[str(m) for m in self.session.board.move_stack],
-                    profile=self.store.profile, seats=dict(self.session.seats))
+                    profile=self.store.profile,
+                    seats={c: s.kind for c, s in self.session.seats.items()})
 
     monkeypatch.setattr(Simulator, "run", run)
     assert main(["simulate", "akron", "--opponent", "person", "--new"]) == 0

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from app.table.config import ConfigError, load_config
+from app.table.seats import words_of
 from app.table.session import Session
 from app.table.store import RecordStore
 
@@ -70,7 +71,7 @@ def test_options_travel_from_the_configuration_into_the_record_and_back(tmp_path
     changed = config_file(tmp_path, "[options.conhex]\npie = true\n", "changed.toml")
     again = start(load_config(changed))
     assert again.board.options == {"pie": False, "handicap": 2}
-    assert again.seats == {"b": "engine", "w": "person"} and again.level == 1
+    assert words_of(again.seats) == {"b": "engine", "w": "person"} and again.level == 1
     assert again.store.current == first.store.current
 
 

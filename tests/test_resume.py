@@ -6,6 +6,7 @@ import logging
 import pytest
 
 from app.games import new_game
+from app.table.seats import words_of
 from app.table.session import Session
 from app.table.store import RecordStore
 from engines import OptionError
@@ -49,7 +50,7 @@ def test_seats_level_and_seed_come_back_from_the_record_not_the_configuration(tm
     with caplog.at_level(logging.WARNING, logger="app.table.session"):
         again = start(tmp_path, "kulami", {"scoring": 2}, "kulami",
                       seats={"b": "person", "w": "engine"}, level=2, seed=99)
-    assert again.seats == {"b": "engine", "w": "person"} and again.level == 1
+    assert words_of(again.seats) == {"b": "engine", "w": "person"} and again.level == 1
     assert again.seed == first.seed and again.pending == first.pending
     [warning] = caplog.records
     assert warning.getMessage() == ("000001-kulami.sgf keeps its own seats, level and "
@@ -102,7 +103,7 @@ def test_a_record_from_the_load_list_continues_with_its_own_table(tmp_path):
     loaded = Session.resume_or_start(other.store, "conhex", {}, record=name,
                                      seats={"b": "person", "w": "engine"})
     assert loaded.board.options["handicap"] == 2 and len(loaded.board.move_stack) == 1
-    assert loaded.seats == {"b": "person", "w": "person"}
+    assert words_of(loaded.seats) == {"b": "person", "w": "person"}
     assert loaded.store.current.name == "000003-conhex.sgf"  # now the newest
     loaded.confirm("e6")
     assert "PROFILE[kulami]" in loaded.store.current.read_text()  # played on this board now
@@ -116,3 +117,24 @@ def test_a_new_game_records_the_seats_it_is_played_with(tmp_path):
     text = session.store.current.read_text()
     assert "SEATB[engine]SEATW[person]LEVEL[1]" in text and "PROFILE[kulami]" in text
     assert new_game("kulami").from_record(text).move_stack == []
+
+
+def test_a_browser_s_seat_is_handed_back_to_the_table_after_a_restart(tmp_path, caplog):
+    """No browser holds a seat after a restart: the table plays it, says so, and a
+    takeback is done at once, not offered to nobody."""
+    first = start(tmp_path, "kulami", {}, "kulami", seats={"b": "person", "w": "remote"},
+                  physical=False)
+    first.confirm("d4")
+    assert "comes from the web page" in first.message
+    with caplog.at_level(logging.WARNING, logger="app.table.session"):
+        again = start(tmp_path, "kulami", {}, "kulami", physical=False)
+    assert again.message == ("resumed 000001-kulami.sgf at move 1; black played from the "
+                             "web page: a person at the table plays black now")
+    assert [r.getMessage() for r in caplog.records] == [
+        "black played from the web page: a person at the table plays black now"]
+    again.confirm("d7")  # black's move, typed at the table
+    assert [str(m) for m in again.board.move_stack] == ["d4", "d7"]
+    again.undo()
+    assert again.offer is None and [str(m) for m in again.board.move_stack] == ["d4"]
+    assert "SEATW[person]" in again.store.current.read_text(encoding="utf-8")
+    assert again.seats["w"].at_table and not again.seats["w"].away

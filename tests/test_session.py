@@ -7,6 +7,7 @@ import random
 import pytest
 
 from app.games import new_game
+from app.table.seats import SeatError, words_of
 from app.table.session import Session, SessionError, State
 from app.table.store import RecordStore
 from tests.hands import Board
@@ -194,11 +195,11 @@ def test_resume_or_start_resumes_then_reports_a_corrupt_record(tmp_path):
     assert (tmp_path / "corrupt" / "000001-kulami.sgf").exists()
 
 
-@pytest.mark.parametrize("seats, level", [({"b": "person"}, 2),
-                                          ({"b": "robot", "w": "person"}, 2),
-                                          ({"b": "person", "w": "person"}, 0)])
-def test_impossible_seats_and_levels_are_refused(seats, level):
-    with pytest.raises(SessionError):
+@pytest.mark.parametrize("seats, level, error", [
+    ({"b": "person"}, 2, SeatError), ({"b": "robot", "w": "person"}, 2, SeatError),
+    ({"b": "person", "w": "person"}, 0, SessionError)])
+def test_impossible_seats_and_levels_are_refused(seats, level, error):
+    with pytest.raises(error):
         Session(new_game("kulami"), seats=seats, level=level)
 
 
@@ -397,7 +398,7 @@ def test_a_boardless_game_resumes_after_a_restart_with_the_engines_same_choice(
         again = start(seats=PEOPLE, level=3, seed=99, report_kept=False)
     assert caplog.records == []  # the caller words the difference itself
     assert again.resumed and texts(again) == ["d4"]
-    assert again.seats == ENGINE_SECOND and again.level == 2 and again.seed == first.seed
+    assert words_of(again.seats) == ENGINE_SECOND and again.level == 2 and again.seed == first.seed
     again.poll()
     first.poll()
     assert again.board.move_stack == first.board.move_stack

@@ -8,6 +8,7 @@ from app.colours import ROLE_COLOURS
 from app.games import GAMES, game
 from app.screen.menu import Choice
 from app.screen.simulator import BLINK_S, WINDOW, Simulator
+from app.table.seats import words_of
 from app.table.thinker import InlineThinker
 from tests.simulator_driver import Clock, tap, wait
 
@@ -184,7 +185,7 @@ def test_every_game_is_saved_under_its_simulated_board_and_resumes_after_a_crash
     assert again.pieces == again.session.board.sensor_view()  # the pieces are still there
     wait(again)
     assert again.session.status().state == "placing"  # the board matches: no fixing
-    assert again.session.seats == {"b": "person", "w": "engine"}
+    assert words_of(again.session.seats) == {"b": "person", "w": "engine"}
     click(again, again.session.status().pending)  # and it plays on
     assert len(again.session.board.move_stack) == 4
 

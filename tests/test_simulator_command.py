@@ -157,7 +157,8 @@ def test_with_a_display_it_opens_the_simulator_window(monkeypatch):
     real_run = Simulator.run
 
     def run(self, surface):
-        opened.append((self.session.board.game, dict(self.session.seats), surface.get_size()))
+        opened.append((self.session.board.game, {c: s.kind for c, s in self.session.seats.items()},
+                       surface.get_size()))
         real_run(self, surface)
 
     monkeypatch.setattr(Simulator, "run", run)

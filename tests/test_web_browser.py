@@ -15,6 +15,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from app.games import GAMES
+from app.table.seats import words_of
 from app.web.pairing import Pairing
 from app.web.server import Actions, WebFront, new_game_on
 from tests.web_table import served, settle
@@ -170,7 +171,7 @@ def test_a_whole_game_with_one_colour_played_from_the_browser(tmp_path, monkeypa
             By.XPATH, "//button[text()='Play blue from here']").click() or True)
         wait(browser, lambda d: "Blue: you, here" in d.find_element(By.ID, "seats").text)
         board.step()
-        assert board.session.seats == {"b": "person", "w": "remote"}
+        assert words_of(board.session.seats) == {"b": "person", "w": "remote"}
         rng, game = random.Random(7), board.session.board
         while not game.is_game_over():
             move = game.move_text(choose_move(game, 1, rng))

@@ -9,6 +9,7 @@ import aiohttp
 import pytest
 
 from app.games import GAMES
+from app.table.seats import words_of
 from app.table.store import RecordStore
 from app.table.thinker import InlineThinker
 from app.web import pairing, server
@@ -145,7 +146,7 @@ def test_a_new_game_and_the_brightness_are_set_from_the_page(table):
     assert status == 202
     board.step()
     session = board.session
-    assert session.board.options["scoring"] == 2 and session.seats["b"] == "engine"
+    assert session.board.options["scoring"] == 2 and session.seats["b"].kind == "engine"
     assert session.level == 1 and board.strip.brightness == 0.25
 
 
@@ -339,7 +340,7 @@ def test_a_remote_seat_s_move_is_lit_for_the_table_to_place(table):
     assert call("GET", front.url + "api/me", headers=alice)[1] == {"paired": True,
                                                                    "seat": "w"}
     board.step()
-    assert board.session.seats == {"b": "person", "w": "remote"}
+    assert words_of(board.session.seats) == {"b": "person", "w": "remote"}
     board.place("d4")
     settle(board)
     state = call("GET", front.url + "api/state")[1]
@@ -410,5 +411,5 @@ def test_a_dropped_browser_keeps_its_seat_and_leaving_gives_it_to_the_table(tabl
     assert board.session.board.move_text(board.session.pending) == "d4"
     command(front, alice, action="leave_seat")
     board.step()
-    assert board.session.seats["b"] == "person"
+    assert board.session.seats["b"].at_table
     assert call("GET", front.url + "api/me", headers=alice)[1]["seat"] is None

@@ -24,9 +24,9 @@ from app.cli.terminal import render, wants_colour
 from app.games import GAMES, game
 from app.table import texts
 from app.table.assembly import Assembly
+from app.table.seats import TABLE_KINDS
 from app.table.session import Session
-from app.table.store import (TABLE_SEAT_KINDS, RecordStore, Resumed, Saved,
-                             default_data_dir)
+from app.table.store import RecordStore, Resumed, Saved, default_data_dir
 from app.table.thinker import InlineThinker
 from engines import Board, EngineError, RecordError
 from engines.errors import OptionError
@@ -89,7 +89,7 @@ def register(subparsers) -> None:
     for colour in colours():
         first = [info.title for info in GAMES.values() if info.players["b"].name == colour]
         second = [info.title for info in GAMES.values() if info.players["w"].name == colour]
-        parser.add_argument(f"--{colour}", dest=f"seat_{colour}", choices=TABLE_SEAT_KINDS,
+        parser.add_argument(f"--{colour}", dest=f"seat_{colour}", choices=TABLE_KINDS,
                             default=None, metavar="KIND",
                             help=f"who plays {colour}: person or engine; " + "; ".join(
                                 [f"first in {', '.join(first)} (default: person)"] * bool(first)
@@ -286,7 +286,7 @@ def play(session: Session, stdin: TextIO, stdout: TextIO, colour: bool | None = 
         named once the session has saved it: the session tells of a move before it
         saves it, and a move shown before it is on disk would come back missing after
         a power cut."""
-        if what == "moved" and session.seats[details["player"]] == "engine":
+        if what == "moved" and session.seats[details["player"]].thinks:
             played.append(details)
 
     session.listener = engine_moves
@@ -298,7 +298,7 @@ def play(session: Session, stdin: TextIO, stdout: TextIO, colour: bool | None = 
         say(render(board, colour))
         say(score_line(board))
         answered = False  # whether the session's message answers the command
-        if session.seats[board.turn] == "engine":
+        if session.seats[board.turn].thinks:
             session.poll()  # its search is done: this plays its move and saves it
         else:
             say(help_line(board))

@@ -20,6 +20,7 @@ from app.games import GAMES
 from app.screen.menu import BACK, Choice, Continue, Menu
 from app.screen.paint import Action, Drawn
 from app.screen.status import CONFIRM, HINT, NEW, PLAY, UNDO, draw_status
+from app.table.seats import words_of
 from app.table.store import RecordStore, Saved
 
 
@@ -32,7 +33,7 @@ def restart(session, choice: Choice) -> None:
 
 def current_choice(session) -> Choice:
     board = session.board
-    return Choice(board.game, dict(board.options), dict(session.seats), session.level)
+    return Choice(board.game, dict(board.options), words_of(session.seats), session.level)
 
 
 def describe_saved(store: RecordStore, saved: Saved) -> tuple[str, bool]:
@@ -112,7 +113,7 @@ class Console:
         if session.pending is not None:
             move = session.pending
             return (board.move_text(move),) if by_button(board)(move) else ()
-        if session.seats.get(board.turn) != "person":
+        if not session.seats[board.turn].at_table:
             return ()
         # Worked out once per position.
         key = (id(board), board.game, board.turn, tuple(board.move_stack))

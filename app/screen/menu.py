@@ -26,7 +26,7 @@ import pygame
 from app.games import RANDOM_LAYOUT, game as game_info
 from app.table import texts as words
 from app.screen.paint import BACKGROUND, MUTED, TEXT, Action, Drawn, Painter, columns
-from app.table.store import TABLE_SEAT_KINDS
+from app.table.seats import TABLE_KINDS, parse
 from engines.players import DEFAULT_LEVEL, LEVEL_WORDS, LEVELS, MAX_LEVEL
 
 SET, START, BACK = "menu-set", "menu-start", "menu-back"
@@ -112,9 +112,8 @@ class Menu:
         rows += option_rows(game)
         for colour, first in (("b", " (starts)"), ("w", "")):
             rows.append(Row(f"seat_{colour}", words.player(game, colour) + first,
-                            TABLE_SEAT_KINDS,
-                            lambda v: "a person" if v == "person" else "engine"))
-        if "engine" in (self.values["seat_b"], self.values["seat_w"]):
+                            TABLE_KINDS, lambda v: parse(v).called))
+        if any(parse(self.values[key]).thinks for key in ("seat_b", "seat_w")):
             rows.append(Row("level", "Engine level", LEVELS, level_words))
         return rows
 

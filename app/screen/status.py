@@ -85,7 +85,7 @@ def _turn(paint: Painter, status: Status) -> None:
         text = words.result(status.game, status.outcome)
     else:
         colour = status.turn
-        who = words.seat(status.seats.get(colour, "person"), status.level)
+        who = status.seats[colour].words(status.level)
         text = f"{words.player(status.game, colour)} to move ({who})"
     if colour is not None:
         paint.disc(paint.rect(x, y, 40, h).center, 18, game(status.game).players[colour].piece)
@@ -296,7 +296,7 @@ def _broken(move: str, f: pygame.font.Font, width: int) -> list[str]:
 def _buttons(paint: Painter, status: Status, offers: Sequence[str] = ()) -> None:
     x, y, w, h = BUTTONS
     playing = status.outcome is None
-    person_to_move = playing and status.seats.get(status.turn) == "person"
+    person_to_move = playing and status.seats[status.turn].at_table
     confirm = status.candidates[0] if len(status.candidates) == 1 else None
     # Confirm with no move named: offers the moves the sensors cannot see.
     unseen = confirm is None and not status.candidates and status.unseen > 0

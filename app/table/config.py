@@ -34,7 +34,7 @@ from app import games
 from app.errors import ConfigError, kind_words
 from app.hardware.profile import GPIO_PINS, SPI0_PINS, Profile
 from app.table.outside_engine import DEFAULT_TIMEOUT_S, MAX_TIMEOUT_S, EngineCommand
-from app.table.store import TABLE_SEAT_KINDS
+from app.table.seats import TABLE_KINDS, SeatError, parse
 from app.table.store import default_data_dir
 from app.textfile import read_text
 from engines import OptionError
@@ -142,6 +142,14 @@ class _Reader:
             raise self.fail(key, f"{problem}, not {value!r}")
         return value
 
+    def seat(self, game: dict, name: str, default: str) -> str:
+        """``[game] first`` or ``second``: a seat's word the table offers."""
+        word = self.value(game, f"game.{name}", name, str, default)
+        try:
+            return parse(word, TABLE_KINDS).kind
+        except SeatError as error:
+            raise self.fail(f"game.{name}", str(error)) from None
+
     def level(self, game: dict) -> int:
         """``[game] level``: a number of the engine's levels, or ``"max"``."""
         level = game.get("level", DEFAULT_LEVEL)
@@ -248,8 +256,7 @@ class _Reader:
                                         f"character, not {data_dir!r}")
         game = self.table(self.raw, "game", ("first", "second", "level", "seed",
                                              "show_legal"))
-        seats = {player: self.value(game, f"game.{name}", name, str, default,
-                                    TABLE_SEAT_KINDS.__contains__, "must be person or engine")
+        seats = {player: self.seat(game, name, default)
                  for player, name, default in (("b", "first", "person"),
                                                ("w", "second", "engine"))}
         buttons = self.table(self.raw, "buttons", BUTTON_ACTIONS)

@@ -416,6 +416,11 @@ class OutsideEngines(Thinker):
         outside = str(self.commands[game])
         return f"{outside}, then {own}" if game in self.failed else outside
 
+    def program(self, game: str) -> str | None:
+        """The program the configuration names for ``game``, if any."""
+        command = self.commands.get(game)
+        return command.program if command is not None else None
+
     def _client(self, game: str) -> GtpClient:
         if self._closed:
             raise Cancelled

@@ -35,8 +35,9 @@ from app.sensing.events import (Candidates, Correction, Event, InSync, Moved, Ou
                                 Quarantined, Rejoined, Seen, Takeback, Waiting)
 from app.sensing.pipeline import DEBOUNCE_S, SETTLE_S, Pipeline
 from app.table import texts
+from app.table.seats import Person, Seat, parse_seats, words_of
 from app.table.status import Status
-from app.table.store import SEAT_KINDS, RecordStore
+from app.table.store import RecordStore
 from app.table.thinker import InlineThinker, Thinker, Thought
 from engines import Board, EngineError
 
@@ -69,7 +70,8 @@ class SessionError(EngineError):
 
 
 class Session:
-    """One game on one board. ``seats`` maps ``b``/``w`` to ``person`` or ``engine``.
+    """One game on one board. ``seats`` maps ``b``/``w`` to who plays them
+    (:mod:`app.table.seats`: a seat, or its word).
 
     ``physical`` says whether the game is played with pieces on a sensed board (the
     board, the simulator); ``False`` is a game with no board (the terminal), whose
@@ -81,8 +83,10 @@ class Session:
                  settle: float = SETTLE_S, colour_sensing: bool = False,
                  thinker: Thinker | None = None, physical: bool = True,
                  lay_out: bool = True) -> None:
-        self.seats, self.level = _players(seats or {"b": "person", "w": "person"}, level)
         self.board = board
+        #: Searches run here; by default at once, in the caller's thread.
+        self.thinker = thinker or InlineThinker()
+        self.seats, self.level = seats or {"b": Person(), "w": Person()}, _level(level)
         self.physical = physical
         #: Whether a new game whose areas are loose pieces starts by laying them out:
         #: not where they are drawn in place (the simulator's board).
@@ -96,8 +100,6 @@ class Session:
         self.show_legal = show_legal
         self.pipeline = Pipeline(board, debounce=debounce, settle=settle,
                                  colour_sensing=colour_sensing)
-        #: Searches run here; by default at once, in the caller's thread.
-        self.thinker = thinker or InlineThinker()
         self.thought: Thought | None = None
         self._thinking_for = ""  # "move" or "hint"
         self._progress_step = 0  # the engine's progress as shown, in PROGRESS_STEPs
@@ -118,8 +120,8 @@ class Session:
         self.listener: Callable[[str, dict[str, Any]], None] | None = None
         self.choice = 0
         self.setting_up = False
-        #: A takeback offered and not yet answered, in a game with a remote seat: by
-        #: whom (``table``, or the colour of the remote player who offered).
+        #: A takeback offered and not yet answered, in a game with a player away: by
+        #: whom (``table``, or the colour of the player away who offered).
         self.offer: str | None = None
         #: Whether this game was saved before and continues here (:meth:`resume_or_start`).
         self.resumed = False
@@ -157,7 +159,8 @@ class Session:
             board = resumed.board
             session = cls(board, store=store, **{**kwargs, **resumed.table})
             session.resumed = True
-            session._say(texts.resumed(store.current.name, len(board.move_stack)))
+            said = texts.resumed(store.current.name, len(board.move_stack))
+            session._say("; ".join([said, *session._resume_seats()]))
             log.info("resumed %s with %d moves", store.current, len(board.move_stack))
             if report_kept:
                 session._report_kept(game, options, kwargs, resumed.table)
@@ -180,12 +183,44 @@ class Session:
         session._lay_out()
         return session
 
+    def _resume_seats(self) -> list[str]:
+        """Each seat as it plays after a restart: a seat nobody could play any more (a
+        browser's) is handed back to the table. Returns what to say of each, also
+        logged."""
+        seats, said = dict(self.seats), []
+        for colour, seat in self.seats.items():
+            seats[colour], words = seat.resumed(self.board.game, colour)
+            if words:
+                said.append(words)
+                log.warning("%s", words)
+        if said:
+            self.seats = seats
+            self._forget_engine()
+            self._plan_engine()
+        return said
+
+    @property
+    def seats(self) -> Mapping[str, Seat]:
+        """Who plays each colour."""
+        return self._seats
+
+    @seats.setter
+    def seats(self, seats: Mapping[str, str | Seat]) -> None:
+        """Seats, or their words, checked (:func:`~app.table.seats.parse_seats`); an
+        engine's is the outside program the thinker has for this game, if any."""
+        program = self.thinker.program(self.board.game)
+        self._seats = {colour: seat.for_program(program)
+                       for colour, seat in parse_seats(seats).items()}
+
     def _report_kept(self, game: str, options: Mapping[str, Any],
                      kwargs: Mapping[str, Any], table: Mapping[str, Any]) -> None:
         """Say (and log) which of the seats, level and options asked for a new game the
         resumed game keeps its own of."""
         recorded = {"options": dict(self.board.options), **table}
         configured = {key: kwargs[key] for key in ("seats", "level") if key in kwargs}
+        for said in (recorded, configured):
+            if "seats" in said:
+                said["seats"] = words_of(parse_seats(said["seats"]))
         if options and self.board.game == game:
             configured["options"] = dict(new_game(game, **options).options)
         kept = [key for key, value in configured.items()
@@ -252,8 +287,8 @@ class Session:
             self._say(texts.took_back([self.board.move_text(event.move)]))
             return self._changed()
         if isinstance(event, Correction):
-            if self.seats[self.board.mover()] != "person":
-                # The engine's (or a remote player's) move stays where it was put: fix
+            if not self.seats[self.board.mover()].at_table:
+                # The engine's (or a player away's) move stays where it was put: fix
                 # the board.
                 self._on_out_of_sync(self._difference())
                 return []
@@ -291,10 +326,11 @@ class Session:
 
     def _on_moved(self, move: Hashable) -> list[Event]:
         self.setting_up = False
-        if self.pending is None and self.seats[self.board.turn] == "remote":
-            # The player in the browser chooses: a piece put down for them is refused.
+        seat = self.seats[self.board.turn]
+        if self.pending is None and seat.away:
+            # The player away chooses: a piece put down for them is refused.
             self.sync, self.error = None, self.board.holes_of(move)
-            self._say(texts.remote_waits(self.board.game, self.board.turn), "error")
+            self._say(seat.too_soon(self.board.game, self.board.turn), "error")
             return []
         if self.pending is not None and move != self.pending:
             text = self.board.move_text
@@ -424,11 +460,13 @@ class Session:
     def _plan_engine(self) -> None:
         """When the engine is to move, start its search; its move, once found, waits for
         a person to place it on a board, and is played without one (see :meth:`poll`)."""
-        if self.board.is_game_over() or self.seats[self.board.turn] != "engine":
+        seat = self.seats[self.board.turn]
+        if self.board.is_game_over() or not seat.thinks:
             self.pending = None
-            if not self.board.is_game_over() and self.seats[self.board.turn] == "remote" \
-                    and self.sync is None and not self.error:
-                self._say(texts.remote_to_move(self.board.game, self.board.turn), "waiting")
+            said = seat.to_move(self.board.game, self.board.turn)
+            if not self.board.is_game_over() and said and self.sync is None \
+                    and not self.error:
+                self._say(said, "waiting")
             return
         if self.pending is None and self.thought is None:
             self._think("move")
@@ -482,10 +520,8 @@ class Session:
     def _announce_pending(self) -> None:
         if self.pending is not None and self.sync is None and not self.error:
             move, turn = self.board.move_text(self.pending), self.board.turn
-            self._say(self._pending_note or (
-                texts.place_remote_move(self.board.game, turn, move)
-                if self.seats[turn] == "remote" else texts.place_engine_move(move)),
-                "waiting")
+            self._say(self._pending_note
+                      or self.seats[turn].place(self.board.game, turn, move), "waiting")
 
     def _forget_engine(self) -> None:
         """The game moved on: any search under way and its move are no longer wanted."""
@@ -507,18 +543,18 @@ class Session:
         if not self.board.move_stack:
             self._say(texts.NOTHING_TO_TAKE_BACK)
             return
-        if "remote" in self.seats.values():
+        if any(seat.away for seat in self.seats.values()):
             self.offer_takeback("table")
             return
-        self._take_back("person")
+        self._take_back("table")
 
     def _take_back(self, to: str) -> None:
-        """Take back the last move, and the moves after ``to``'s last turn (``person``:
-        any person's; a colour: that player's)."""
+        """Take back the last move, and the moves after ``to``'s last turn (``table``:
+        any person's at the table, the last move alone when nobody is; a colour: that
+        player's)."""
+        turns = [to] if to != "table" else [c for c, s in self.seats.items() if s.at_table]
         taken = [self.board.pop()]
-        while self.board.move_stack and not (
-                self.board.turn == to or self.seats[self.board.turn] == to
-                or to == "person" and "person" not in self.seats.values()):
+        while self.board.move_stack and turns and self.board.turn not in turns:
             taken.append(self.board.pop())
         self.offer = None
         self._say(texts.took_back(self.board.move_text(m) for m in taken))
@@ -543,15 +579,16 @@ class Session:
         offer = self.offer
         if offer is None or offer == by:
             return
-        self._take_back("person" if offer == "table" else offer)
+        self._take_back(offer)
 
     def remote_move(self, player: str, text: str) -> None:
-        """The move of the player in a browser at ``player``'s seat: lit, as the engine's
-        is, for a person at the table to place. One clear line, and nothing else, for a
-        move that is not theirs to make or not legal."""
+        """The move of the player away (in a browser) at ``player``'s seat: lit, as the
+        engine's is, for a person at the table to place. One clear line, and nothing
+        else, for a move that is not theirs to make or not legal."""
         self.revision += 1
         board = self.board
-        if board.is_game_over() or self.seats.get(player) != "remote" or board.turn != player:
+        if (board.is_game_over() or player not in self.seats
+                or not self.seats[player].away or board.turn != player):
             self._say(texts.not_your_turn(board.game, player), "error")
             return
         move = self._parse(text)
@@ -567,7 +604,7 @@ class Session:
     def set_players(self, seats: Mapping[str, str], level: int) -> None:
         """Who plays from now on, and the engine's level (the web page's new game sets
         them before it starts): the engine thinks again if it is now to move."""
-        self.seats, self.level = _players(seats, level)
+        self.seats, self.level = seats, _level(level)
         self.revision += 1
         self._forget_engine()
         self._plan_engine()
@@ -637,7 +674,7 @@ class Session:
             if self.pending in unseen:
                 self._handle(self._play(self.pending))
             return
-        if unseen and self.seats[self.board.turn] == "person":
+        if unseen and self.seats[self.board.turn].at_table:
             self._tell("candidates", moves=[self.board.move_text(m) for m in unseen])
             self.candidates, self.choice = unseen, 0
             self._say(texts.WHICH_MOVE, "confirm")
@@ -659,6 +696,7 @@ class Session:
         self._forget_engine()
         self.thinker.new_game()  # an outside engine that failed is tried again
         self.board = board
+        self.seats = self.seats  # an engine's seat: the new game's engine
         if self.store is not None:
             self._saving(lambda: self.store.start(self.board))
         self.error, self.candidates, self.sync = frozenset(), (), None
@@ -728,7 +766,7 @@ class Session:
         the screen's Confirm button (none while anything else is to be done)."""
         if (self.board.is_game_over() or self.sync is not None or self.candidates
                 or self.correction is not None or self.setting_up
-                or self.seats[self.board.turn] != "person"):
+                or not self.seats[self.board.turn].at_table):
             return 0
         return len(self.pipeline.unseen_moves())
 
@@ -755,7 +793,7 @@ class Session:
             before.pop()
             others = before.holes_of(self.correction.move)
         elif (not others and shown is None and not self.error
-              and self.seats[self.board.turn] == "person"):
+              and self.seats[self.board.turn].at_table):
             others = recolourable_holes(self.board)  # the swap on offer
         return game_scene(
             self.board, show_legal=self.show_legal or self.suggestion is not None,
@@ -768,7 +806,7 @@ class Session:
         one of the mover's pieces is off the board (an Akron ball in the hand); ``None``
         when no piece is lifted, or the game moves no piece once placed."""
         board = self.board
-        if board.is_game_over() or self.seats[board.turn] != "person":
+        if board.is_game_over() or not self.seats[board.turn].at_table:
             return None
         view = board.sensor_view()
         missing = view.keys() - self.pipeline.occupancy.keys()
@@ -787,12 +825,8 @@ class Session:
         self.revision += 1
 
 
-def _players(seats: Mapping[str, str], level: int) -> tuple[dict[str, str], int]:
-    """``seats`` and ``level`` checked: b and w each a person or the engine, a level of
-    1 or more."""
-    seats = dict(seats)
-    if sorted(seats) != ["b", "w"] or not set(seats.values()) <= set(SEAT_KINDS):
-        raise SessionError(f"seats must give b and w each person or engine, not {seats}")
+def _level(level: int) -> int:
+    """``level`` checked: 1 or more."""
     if level < 1:
         raise SessionError(f"engine level must be 1 or more, not {level}")
-    return seats, level
+    return level

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from app.table.seats import Seat, parse_seats
 from engines.core import Outcome
 
 
@@ -23,7 +24,7 @@ class Status:
 
     game: str
     options: Mapping[str, Any]
-    seats: Mapping[str, str]  # "b"/"w" -> "person" or "engine"
+    seats: Mapping[str, Seat]  # "b"/"w" -> who plays it (its word is taken too)
     level: int  # the engine's level
     turn: str | None  # None once the game is over
     scores: Mapping[str, int]
@@ -47,6 +48,10 @@ class Status:
     #: Why games cannot be saved just now, in words; empty while saving works.
     saving: str = ""
     state: str = "waiting"  # the session's State, by value
-    #: A takeback offered in a game with a remote seat: by ``table`` or a colour.
+    #: A takeback offered in a game with a player away: by ``table`` or a colour.
     offer: str | None = None
     outcome: Outcome | None = None
+
+    def __post_init__(self) -> None:
+        # Seats given as their words (a test's, a replay's) are the seats they name.
+        object.__setattr__(self, "seats", parse_seats(self.seats))

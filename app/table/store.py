@@ -19,7 +19,7 @@ What the table adds. The engine's record holds the game and every option it was 
 with; what only the table knows goes into the record's root as properties of ours, which
 SGF readers ignore as they ignore every property they do not know::
 
-    SEATB[person]SEATW[engine]   who plays each colour, person or engine
+    SEATB[person]SEATW[engine]   who plays each colour: its seat's word (app.table.seats)
     LEVEL[2]                     the engine's level
     SEED[1234]                   the engine's seed: a resumed engine lights the move it had lit
     PROFILE[kulami]              the board profile the game is played on
@@ -51,6 +51,7 @@ import platformdirs
 
 from app import games
 from app.errors import describe
+from app.table.seats import SeatError, parse, parse_seats
 from app.textfile import decode
 from engines import Board, EngineError, Option, OptionError, RecordError, sgf
 
@@ -61,18 +62,11 @@ APP_NAME = "tabletop"
 #: Where a Pi keeps its games (systemd's ``StateDirectory=tabletop`` creates it).
 SYSTEM_DATA_DIR = Path("/var/lib/tabletop")
 _RECORD = re.compile(r"(\d{6,})-([a-z0-9-]+)\.sgf")
-#: Who may sit at a colour: a person at the table, the engine, or a player in a browser
-#: on the web page (``remote``), whose moves the table lights for a person to place; what
-#: a record and the session accept (defined here, where records are read, since the
-#: session imports this module).
-SEAT_KINDS = ("person", "engine", "remote")
-#: The seats the table's own menus, flags and configuration give: a remote seat is taken
-#: from a browser.
-TABLE_SEAT_KINDS = SEAT_KINDS[:2]
-#: The table's root properties, read through options as the games' own are.
+#: The table's root properties, read through options as the games' own are (a seat's
+#: word is checked where every seat's is, :func:`app.table.seats.parse`).
 _TABLE = {
-    "SEATB": Option("b", "person", str, "who plays b", choices=SEAT_KINDS),
-    "SEATW": Option("w", "person", str, "who plays w", choices=SEAT_KINDS),
+    "SEATB": Option("b", "person", str, "who plays b"),
+    "SEATW": Option("w", "person", str, "who plays w"),
     "LEVEL": Option("level", 2, int, "the engine's level, 1 or more"),
     "SEED": Option("seed", 0, int, "the engine's seed"),
 }
@@ -143,7 +137,7 @@ def _missing(folder: Path) -> list[Path]:
 class Players(Protocol):
     """What the store reads at each save to record who plays: the session has these."""
 
-    seats: Mapping[str, str]
+    seats: Mapping[str, Any]  # each a seat, or its word (app.table.seats)
     level: int
     seed: int
     #: How the record names the engine's seats (an outside engine's own command line).
@@ -300,9 +294,10 @@ class RecordStore:
         table, names = {}, {}
         if self.players is not None:
             players = self.players
+            seats = parse_seats(players.seats)
             names = {colour: players.engine_name
-                     for colour, kind in players.seats.items() if kind == "engine"}
-            table.update(SEATB=[players.seats["b"]], SEATW=[players.seats["w"]],
+                     for colour, seat in seats.items() if seat.thinks}
+            table.update(SEATB=[seats["b"].kind], SEATW=[seats["w"].kind],
                          LEVEL=[str(players.level)], SEED=[str(players.seed)])
         if self.profile:
             table["PROFILE"] = [self.profile]
@@ -477,7 +472,12 @@ def _table(root: sgf.Node) -> dict[str, Any]:
     if seats:
         if len(seats) == 1:
             raise sgf.RecordOptionError("SEATB and SEATW come together; one is missing")
-        table["seats"] = seats
+        table["seats"] = {}
+        for player, word in seats.items():
+            try:
+                table["seats"][player] = parse(word)
+            except SeatError as error:
+                raise sgf.RecordOptionError(f"SEAT{player.upper()} {error}") from None
     if "level" in values:
         if values["level"] < 1:
             raise sgf.RecordOptionError(f"LEVEL must be 1 or more, not "

@@ -32,14 +32,10 @@ def options(game: str, values: Mapping[str, Any]) -> str:
     return ", ".join(game_info(game).describe(values))
 
 
-def seat(kind: str, level: int) -> str:
-    return {"engine": f"engine level {level}", "remote": "web page"}.get(kind, "person")
-
-
-def seats(game: str, kinds: Mapping[str, str], level: int) -> str:
-    """Who plays which colour, e.g. ``Red: person, Black: engine level 2``."""
-    return ", ".join(f"{player(game, c)}: {seat(kinds.get(c, 'person'), level)}"
-                     for c in ("b", "w"))
+def seats(game: str, seats: Mapping[str, Any], level: int) -> str:
+    """Who plays which colour (each a :class:`~app.table.seats.Seat`), e.g. ``Red:
+    person, Black: engine level 2``."""
+    return ", ".join(f"{player(game, c)}: {seats[c].words(level)}" for c in ("b", "w"))
 
 
 def result(game: str, outcome: Outcome) -> str:
@@ -224,22 +220,28 @@ def wrong_colour(game: str, colour: str, turn: str, hole: str) -> str:
             f"move: take it off")
 
 
-def remote_to_move(game: str, player: str) -> str:
-    return f"{game_info(game).players[player].name}'s move comes from the web page"
+def away_to_move(game: str, player: str, where: str) -> str:
+    return f"{game_info(game).players[player].name}'s move comes from {where}"
 
 
-def place_remote_move(game: str, player: str, move: str) -> str:
-    return f"{game_info(game).players[player].name} plays {move} from the web page: " \
-           f"place it there"
+def place_away_move(game: str, player: str, move: str, where: str) -> str:
+    return f"{game_info(game).players[player].name} plays {move} from {where}: place it there"
 
 
-def remote_waits(game: str, player: str) -> str:
-    return (f"{game_info(game).players[player].name} plays from the web page: take the "
+def away_waits(game: str, player: str, where: str) -> str:
+    return (f"{game_info(game).players[player].name} plays from {where}: take the "
             f"piece off and wait for the move")
 
 
 def not_your_turn(game: str, player: str) -> str:
-    return f"it is not {game_info(game).players[player].name}'s move from the web page now"
+    return f"it is not {game_info(game).players[player].name}'s move to send now"
+
+
+def handed_back(game: str, player: str, where: str) -> str:
+    """A seat nobody away plays any more (a browser's, after a restart), given to a
+    person at the table."""
+    return (f"{game_info(game).players[player].name} played from {where}: a person at "
+            f"the table plays {game_info(game).players[player].name} now")
 
 
 def takeback_offered(by: str) -> str:

@@ -112,6 +112,10 @@ class Thinker:
         ``level``."""
         return engine_name(level)
 
+    def program(self, game: str) -> str | None:
+        """The outside program that plays ``game`` (``None``: our own search)."""
+        return None
+
     def new_game(self) -> None:
         """A new game begins at the table (nothing to do for our own search)."""
 

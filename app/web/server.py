@@ -43,6 +43,7 @@ from aiohttp import WSMsgType, web
 from app.errors import DeviceError
 from app.games import GAMES, game
 from app.table import texts
+from app.table.seats import TABLE_KINDS, Browser, Person, parse_seats, words_of
 from app.table.session import Session
 from app.table.store import RecordStore
 from app.web.address import (LAN, AddressChanges, every_address, lan_address,
@@ -128,8 +129,8 @@ class WebFront:
         self._thread: threading.Thread | None = None
         self._announcer: Announcer | None = None
         self._watcher: asyncio.Task | None = None
-        #: The remote seats: colour -> the token of the browser that plays it, kept when
-        #: its connection drops, for its player to come back to.
+        #: The browsers' seats: colour -> the token of the browser that plays it, kept
+        #: when its connection drops, for its player to come back to.
         self._holders: dict[str, str] = {}
         self._holders_lock = threading.Lock()
 
@@ -146,7 +147,8 @@ class WebFront:
             return
         self._revision = key
         with self._holders_lock:  # a seat given to the table or the engine is no one's
-            for colour in [c for c in self._holders if session.seats.get(c) != "remote"]:
+            for colour in [c for c in self._holders
+                           if not isinstance(session.seats[c], Browser)]:
                 del self._holders[colour]
         self._latest = json.dumps(snapshot(session), separators=(",", ":"))
         if self._loop is not None:
@@ -455,7 +457,7 @@ class WebFront:
         return web.json_response({"queued": body["action"]}, status=202)
 
     def _seat_command(self, action: str, body: Mapping[str, Any], token: str) -> Command:
-        """A player's command at a remote seat: take one (a colour no other browser
+        """A player's command at a browser's seat: take one (a colour no other browser
         holds), leave it, move, offer or accept a takeback."""
         if action == "take_seat":
             colour = body.get("colour")
@@ -471,10 +473,10 @@ class WebFront:
 
             def take(table) -> None:
                 seats = dict(table.session.seats)
-                with self._holders_lock:  # a remote seat no browser holds: the table's
-                    seats.update({c: "person" for c, kind in seats.items()
-                                  if kind == "remote" and c not in self._holders})
-                seats[colour] = "remote"
+                with self._holders_lock:  # a browser's seat no browser holds: the table's
+                    seats.update({c: Person() for c, seat in seats.items()
+                                  if isinstance(seat, Browser) and c not in self._holders})
+                seats[colour] = Browser()
                 table.session.set_players(seats, table.session.level)
             return take
         colour = self._seat_of(token)
@@ -486,7 +488,7 @@ class WebFront:
                 self._holders.pop(colour, None)
 
             def leave(table) -> None:
-                table.session.set_players({**table.session.seats, colour: "person"},
+                table.session.set_players({**table.session.seats, colour: Person()},
                                           table.session.level)
             return leave
         if action == "move":
@@ -518,7 +520,7 @@ class WebFront:
                 body.get("level")
             try:
                 checked = game(name).new_board(**_strings(options)).options
-                seats = _seats(seats)
+                seats = words_of(parse_seats(seats, TABLE_KINDS))
                 level = _level(level)
             except (EngineError, TypeError, ValueError) as error:
                 raise _refused(web.HTTPBadRequest, str(error)) from None
@@ -559,13 +561,6 @@ def _strings(options: Any) -> dict[str, str]:
         raise ValueError("options must be a small object of key: value")
     return {str(key)[:40]: str(value).lower() if isinstance(value, bool) else str(value)[:200]
             for key, value in options.items()}
-
-
-def _seats(seats: Any) -> dict[str, str]:
-    if (not isinstance(seats, dict) or sorted(seats) != ["b", "w"]
-            or not all(kind in ("person", "engine") for kind in seats.values())):
-        raise ValueError("seats must give b and w each person or engine")
-    return dict(seats)
 
 
 def _level(level: Any) -> int:

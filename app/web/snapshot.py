@@ -24,6 +24,7 @@ from app.games import game
 from app.table import texts
 from app.table.legend import legend_roles, meaning
 from app.table.scene import last_move_holes, role_colour
+from app.table.seats import Browser, words_of
 from app.table.session import Session
 from app.table.status import Status
 from engines.core import Board
@@ -104,11 +105,11 @@ def snapshot(session: Session) -> dict[str, Any]:
     legend = [{"role": role, "colour": hex_colour(role_colour(board.game, role)),
                "meaning": meaning(status, role)} for role in legend_roles(status)]
     to_move = status.turn
-    remote_to_move = (to_move is not None and session.seats.get(to_move) == "remote"
+    remote_to_move = (to_move is not None and isinstance(session.seats[to_move], Browser)
                       and session.pending is None)
     return {
         "revision": session.revision,
-        "seats": dict(session.seats),
+        "seats": words_of(session.seats),
         "offer": session.offer,
         # The moves a player in a browser may make now (none while the table is to act).
         "legal": [board.move_text(m) for m in board.legal_moves] if remote_to_move else [],
