@@ -161,21 +161,23 @@ KINDS: Mapping[str, Seat] = {seat.kind: seat for seat in (Person(), OurEngine(),
 TABLE_KINDS = ("person", "engine")
 
 
-def parse(word: str | Seat, kinds: tuple[str, ...] = tuple(KINDS)) -> Seat:
-    """The seat ``word`` names, one of ``kinds``; a seat is taken as it is."""
-    if isinstance(word, Seat) and word.kind in kinds:
+def parse(word: str | Seat, kinds: tuple[str, ...] | None = None) -> Seat:
+    """The seat ``word`` names, one of ``kinds`` (``None``: any); a seat is taken as it
+    is."""
+    if isinstance(word, Seat) and (kinds is None or word.kind in kinds):
         return word
-    if isinstance(word, str) and word in kinds:
+    allowed = tuple(KINDS) if kinds is None else kinds
+    if isinstance(word, str) and word in allowed:
         return KINDS[word]
     shown = word.kind if isinstance(word, Seat) else word
-    raise SeatError(f"must be {_either(kinds)}, not {shown!r}")
+    raise SeatError(f"must be {_either(allowed)}, not {shown!r}")
 
 
 def parse_seats(seats: Mapping[str, str | Seat],
-                kinds: tuple[str, ...] = tuple(KINDS)) -> dict[str, Seat]:
-    """``b`` and ``w``, each the seat its word names (one of ``kinds``)."""
+                kinds: tuple[str, ...] | None = None) -> dict[str, Seat]:
+    """``b`` and ``w``, each the seat its word names (one of ``kinds``; ``None``: any)."""
     if not isinstance(seats, Mapping) or set(seats) != {"b", "w"}:
-        raise SeatError(f"seats must give b and w each {_either(kinds)}, "
+        raise SeatError(f"seats must give b and w each {_either(kinds or tuple(KINDS))}, "
                         f"not {str(seats)[:60]}")
     checked = {}
     for colour in ("b", "w"):

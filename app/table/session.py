@@ -8,6 +8,9 @@ board, and counts only when the sensors see a person place that very move. Butto
 the touch screen call :meth:`hint`, :meth:`undo`, :meth:`confirm` and :meth:`new_game`;
 the loop calls :meth:`poll` every turn for the engine's progress.
 
+Who plays each colour is a seat (:mod:`app.table.seats`); the session asks the seat to
+move what may go down for it, what Undo does and what to say, and never reads its word.
+
 The session is always in one :class:`State`, derived from what it holds, so it can never
 disagree with itself. ``revision`` counts the changes anything shown depends on: the
 loop redraws the LEDs and the screen only when it moved. Its texts come from
