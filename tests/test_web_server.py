@@ -399,6 +399,28 @@ def test_either_side_offers_a_takeback_and_the_other_accepts(table):
     assert board.session.board.move_stack == [] and board.session.offer is None
 
 
+def test_after_a_restart_a_browser_s_seat_is_the_table_s_until_a_browser_takes_it(
+        tmp_path, monkeypatch):
+    with served(tmp_path, monkeypatch, CODE) as (board, front):
+        command(front, paired(front), action="take_seat", colour="w")
+        board.step()
+        board.place("d4")
+        settle(board)
+        assert board.session.message == "black's move comes from the web page"
+    with served(tmp_path, monkeypatch, CODE, resume=True) as (board, front):
+        board.step()
+        state = call("GET", front.url + "api/state")[1]
+        assert state["seats"] == {"b": "person", "w": "person"} and state["legal"] == []
+        assert "a person at the table plays black now" in state["status"]["message"]
+        alice = paired(front)
+        command(front, alice, action="undo")  # taken back at once: nobody to ask
+        board.step()
+        assert board.session.board.move_stack == [] and board.session.offer is None
+        assert command(front, alice, action="take_seat", colour="w")[0] == 202
+        board.step()
+        assert call("GET", front.url + "api/state")[1]["seats"]["w"] == "remote"
+
+
 def test_a_dropped_browser_keeps_its_seat_and_leaving_gives_it_to_the_table(table):
     board, front = table
     alice = paired(front)

@@ -23,15 +23,17 @@ class Clock:
 
 
 @contextmanager
-def served(tmp_path, monkeypatch, code, game="kulami", options=None, seats=TWO_PEOPLE):
-    """``(board, front)``: the simulated board of ``game`` and its page, closed after."""
+def served(tmp_path, monkeypatch, code, game="kulami", options=None, seats=TWO_PEOPLE,
+           resume=False):
+    """``(board, front)``: the simulated board of ``game`` and its page, closed after;
+    ``resume``: the game saved in ``tmp_path`` continues, as after a restart."""
     monkeypatch.setattr(server, "WRONG_DELAY_S", 0.0)
     store = RecordStore(tmp_path)
     front = WebFront(store, Actions(new_game_on, (game,)), host="127.0.0.1", port=0,
                      pairing=Pairing(code=code)).start()
     clock = Clock()
     board = SimulatedBoard(game, options or {}, seats, 2, clock=clock, store=store,
-                           thinker=InlineThinker(), remote=front)
+                           thinker=InlineThinker(), remote=front, resume=resume)
     board.clock_ = clock
     try:
         yield board, front

@@ -162,11 +162,11 @@ class Session:
             board = resumed.board
             session = cls(board, store=store, **{**kwargs, **resumed.table})
             session.resumed = True
-            said = texts.resumed(store.current.name, len(board.move_stack))
-            session._say("; ".join([said, *session._resume_seats()]))
+            handed = session._resume_seats()
+            kept = session._kept(game, options, kwargs, resumed.table) if report_kept else ""
+            said = kept or texts.resumed(store.current.name, len(board.move_stack))
+            session._say("; ".join([said, *handed]))
             log.info("resumed %s with %d moves", store.current, len(board.move_stack))
-            if report_kept:
-                session._report_kept(game, options, kwargs, resumed.table)
             return session
         session = cls.start_new(store, game, options, **kwargs)
         if resumed.problem:
@@ -215,15 +215,17 @@ class Session:
         self._seats = {colour: seat.for_program(program)
                        for colour, seat in parse_seats(seats).items()}
 
-    def _report_kept(self, game: str, options: Mapping[str, Any],
-                     kwargs: Mapping[str, Any], table: Mapping[str, Any]) -> None:
-        """Say (and log) which of the seats, level and options asked for a new game the
-        resumed game keeps its own of."""
+    def _kept(self, game: str, options: Mapping[str, Any], kwargs: Mapping[str, Any],
+              table: Mapping[str, Any]) -> str:
+        """Which of the seats, level and options asked for a new game the resumed game
+        keeps its own of, in words (also logged; empty when none). Its seats are the
+        ones it plays with, after a seat handed back to the table."""
         recorded = {"options": dict(self.board.options), **table}
+        if "seats" in table:
+            recorded["seats"] = words_of(self.seats)
         configured = {key: kwargs[key] for key in ("seats", "level") if key in kwargs}
-        for said in (recorded, configured):
-            if "seats" in said:
-                said["seats"] = words_of(parse_seats(said["seats"]))
+        if "seats" in configured:
+            configured["seats"] = words_of(parse_seats(configured["seats"]))
         if options and self.board.game == game:
             configured["options"] = dict(new_game(game, **options).options)
         kept = [key for key, value in configured.items()
@@ -232,8 +234,9 @@ class Session:
             said = texts.kept_own(self.store.current.name,
                                   " and ".join(filter(None, (", ".join(kept[:-1]),
                                                              kept[-1]))))
-            self._say(said)
             log.warning(said)
+            return said
+        return ""
 
     # --- readings from the sensors ------------------------------------------------------
     def on_reading(self, hole: str, on: bool, t: float, colour: str | None = None) -> list[Event]:
