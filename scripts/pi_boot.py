@@ -599,8 +599,18 @@ def wait_active(machine: Machine, timeout: float, old_pid: str = "") -> dict[str
 
 
 def journal(machine: Machine, lines: int = 8) -> str:
-    _, out = machine.sh(f"journalctl -u tabletop.service -b --no-pager -o cat -n {lines}")
-    return " | ".join(out.strip().splitlines()[-lines:])
+    """The service's own last lines this boot, without systemd's about it (a restart
+    limit's lines would hide the cause)."""
+    _, out = machine.sh("journalctl -u tabletop.service -b --no-pager -o cat | grep -v -E "
+                        "'^(tabletop.service: |Stopped |Started |Starting |Failed to start )'")
+    return " | ".join(out.strip().splitlines()[-lines:])[-600:]
+
+
+def screen_lines(machine: Machine) -> str:
+    """What the service's journal says of its screen."""
+    _, out = machine.sh("journalctl -u tabletop.service -b --no-pager -o cat | "
+                        "grep -i -E 'screen|SDL|display|/dev/dri' | tail -n 2")
+    return " | ".join(out.strip().splitlines()) or "nothing about the screen"
 
 
 def page_state(port: int, timeout: float = 30) -> dict | str:
@@ -625,7 +635,7 @@ class ScreenWatch(threading.Thread):
     """Screen dumps every two seconds from power-on, each compared with the reference:
     the first that matches is the first frame of the status screen."""
 
-    def __init__(self, machine: Machine, board: HostBoard, reference: Path) -> None:
+    def __init__(self, machine: Machine, board: HostBoard, reference: Path | None) -> None:
         super().__init__(daemon=True)
         self.machine, self.board, self.reference = machine, board, reference
         self.first: float | None = None
@@ -634,7 +644,7 @@ class ScreenWatch(threading.Thread):
 
     def run(self) -> None:
         dump = self.machine.run / "watch.ppm"
-        while not self.stop.is_set() and self.first is None:
+        while not self.stop.is_set() and self.first is None and self.reference:
             taken = time.monotonic()
             try:
                 self.machine.screendump(dump)
@@ -646,16 +656,17 @@ class ScreenWatch(threading.Thread):
             self.stop.wait(2)
 
 
-def reference_screen(folder: Path) -> Path:
-    """``tabletop simulate --screen`` of the position a fresh board starts in: the
-    settings' game and options."""
+def reference_screen(folder: Path) -> tuple[Path | None, str]:
+    """``tabletop simulate --screen`` of the position a fresh board starts in (the
+    settings' game and options), or why there is none."""
     path = folder / "reference.png"
     result = subprocess.run([str(CHECKOUT / ".venv/bin/tabletop"), "simulate", "kulami",
                              "layout=square-1", "scoring=0", "--screen", str(path)],
                             cwd=CHECKOUT, capture_output=True, text=True)
     if result.returncode != 0:
-        raise SystemExit(f"pi-boot: tabletop simulate --screen failed: {result.stderr[-300:]}")
-    return path
+        last = (result.stderr.strip().splitlines() or ["(no output)"])[-1]
+        return None, f"tabletop simulate --screen failed: {last[-200:]}"
+    return path, ""
 
 
 def leds_match(board: HostBoard, port: int, wait: float = 20) -> tuple[bool, str]:
@@ -722,7 +733,9 @@ def main_host(args: argparse.Namespace) -> int:
     with phase("this run's disks"):
         pi_check.run(["cp", "--sparse=always", str(CACHE / "disk.img"), str(run / "disk.img")])
         source_image(run)
-        reference = reference_screen(run)
+        reference, why = reference_screen(run)
+        if why:
+            say(f"   no reference picture for the screen: {why}")
     board = HostBoard(run)
     port = free_port()
     say(f"sensor board on {board.tty}; the page forwarded to http://127.0.0.1:{port}/; "
@@ -787,7 +800,7 @@ def first_boot(machine: Machine) -> None:
     say(f"   powered off {'cleanly' if clean else 'by pulling the plug (no clean shutdown)'}")
 
 
-def boot_checks(machine: Machine, board: HostBoard, reference: Path, port: int) -> None:
+def boot_checks(machine: Machine, board: HostBoard, reference: Path | None, port: int) -> None:
     machine.start(link_up=False)
     watch = ScreenWatch(machine, board, reference)
     watch.start()
@@ -834,11 +847,16 @@ def boot_checks(machine: Machine, board: HostBoard, reference: Path, port: int) 
     watch.stop.set()
     if watch.first is not None:
         TIMES["first frame on the screen"] = watch.first - machine.power_on
-    check("status screen", watch.first is not None,
-          f"a screen dump matches tabletop simulate --screen ({watch.last.get('differ', 1):.1%}"
-          f" of pixels differ, {watch.last.get('colours', 0)} colours)" if watch.first else
-          f"no screen dump matched the reference within the wait (last: {watch.last}); "
-          f"{journal(machine, 4)}")
+    if reference is None:
+        check("status screen", False, "no reference picture (tabletop simulate --screen "
+              "failed on the host)")
+    else:
+        check("status screen", watch.first is not None,
+              f"a screen dump matches tabletop simulate --screen ({watch.last.get('differ', 1):.1%}"
+              f" of pixels differ, {watch.last.get('colours', 0)} colours)" if watch.first else
+              f"no screen dump matched the reference within the wait (the last: "
+              f"{watch.last.get('differ', 1):.0%} of pixels differ, "
+              f"{watch.last.get('colours', 0)} colours); the journal: {screen_lines(machine)}")
     first_light = board.ask("leds")["first_light"]
     if first_light is not None:
         TIMES["first light"] = first_light - machine.power_on
