@@ -9,13 +9,14 @@ import engines
 import engines.core
 from app.games import GAMES, new_game
 from engines.conhex.board import SWAP, ConHexBoard
-from engines.core import PASS, Axes, Board, Lights, Outcome, Pass, Place, PointError
+from engines.core import PASS, Board, Lights, Outcome, Pass
 from engines.errors import (EngineError, IllegalMoveError, InvalidMoveError, OptionError,
                             RecordError, TabletopError)
 from engines.gtp import GtpEngine
+from holes_in_a_row import HolesInARow
 
 
-class Stones(Board):
+class Stones(HolesInARow, Board):
     """A test-only game that allows passing, as Go does: a stone on any empty hole of
     three, or a pass; two passes in a row, or a full row, end the game."""
 
@@ -67,13 +68,6 @@ class Stones(Board):
     def ascii(self):
         return " ".join(self.stones.get(h, ".") for h in self.HOLES)
 
-    def place(self, name):  # the holes in a row, a unit apart
-        if name not in self.holes:
-            raise PointError(f"{name!r} is not a hole")
-        return Place(self.holes.index(name), 0)
-
-    def axes(self):
-        return Axes({x: "abcd"[x] for x in range(len(self.holes))}, {0: "1"})
 
 
 def state(board):

@@ -13,7 +13,8 @@ from app.sensing.events import (Candidates, InSync, Moved, OutOfSync, Quarantine
 from app.sensing.inference import Inference
 from app.sensing.pipeline import DEBOUNCE_S, SETTLE_S, Pipeline
 from app.sensing.script import Hand, Touch
-from engines.core import Axes, Board, Lights, Place, PointError
+from engines.core import Board, Lights
+from holes_in_a_row import HolesInARow
 from pipeline_driver import drive
 
 BOARD_HOLES = [f"{c}{r}" for r in range(1, 11) for c in "abcdefghij"]  # Kulami 10x10
@@ -115,7 +116,7 @@ def test_holes_outside_the_layout_are_ignored():
 
 # --- inference on any game: a tiny board of dominoes --------------------------------------
 
-class Dominoes(Board):
+class Dominoes(HolesInARow, Board):
     """Four holes; a move covers two neighbours. One move also stacks an invisible piece
     on top, so the sensors cannot tell it from the plain move (as Akron's upper levels)."""
 
@@ -160,13 +161,6 @@ class Dominoes(Board):
     def ascii(self):
         return repr(self.pieces)
 
-    def place(self, name):  # the holes in a row, a unit apart
-        if name not in self.holes:
-            raise PointError(f"{name!r} is not a hole")
-        return Place(self.holes.index(name), 0)
-
-    def axes(self):
-        return Axes({x: "abcd"[x] for x in range(len(self.holes))}, {0: "1"})
 
     @classmethod
     def from_options(cls, options):
