@@ -27,7 +27,7 @@ def served(tmp_path, monkeypatch, code, game="kulami", options=None, seats=TWO_P
            resume=False):
     """``(board, front)``: the simulated board of ``game`` and its page, closed after;
     ``resume``: the game saved in ``tmp_path`` continues, as after a restart."""
-    monkeypatch.setattr(server, "WRONG_DELAY_S", 0.0)
+    monkeypatch.setattr(server, "ANSWER_DELAY_S", 0.0)
     store = RecordStore(tmp_path)
     front = WebFront(store, Actions(new_game_on, (game,)), host="127.0.0.1", port=0,
                      pairing=Pairing(code=code)).start()

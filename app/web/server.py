@@ -49,7 +49,8 @@ from app.table.store import RecordStore
 from app.web.address import (LAN, AddressChanges, every_address, lan_address,
                               lan_addresses)
 from app.web.mdns import HOST_NAME, Announcer
-from app.web.pairing import TOKEN_HEADER, WRONG_DELAY_S, Pairing
+from app.web import guard
+from app.web.pairing import ANSWER_DELAY_S, TOKEN_HEADER, Locked, Pairing
 from app.web.snapshot import board_view, players, snapshot
 from engines.errors import EngineError, TabletopError
 from engines.players import DEFAULT_LEVEL, LEVEL_WORDS, LEVELS
@@ -62,6 +63,9 @@ STATIC = Path(__file__).with_name("static")
 MAX_BODY = 16 * 1024
 #: The largest WebSocket frame taken from a page (pages only listen).
 MAX_FRAME = 1024
+#: Seconds a page's WebSocket may take to take one snapshot; a page that does not read
+#: for this long is dropped (it reloads, or reconnects, when it reads again).
+SEND_S = 10.0
 #: Log lines the settings page shows.
 LOG_LINES = 50
 #: How often the page's thread looks at the machine's addresses, in seconds, besides
@@ -94,6 +98,40 @@ def new_game_on(table, game: str, options: Mapping[str, Any], seats: Mapping[str
     players."""
     table.session.set_players(seats, level)
     table.session.new_game(game, **options)
+
+
+class Outbox:
+    """One page's WebSocket and the newest snapshot it has yet to take: a snapshot that
+    a newer one overtakes before it is sent is never sent, so a page that does not read
+    holds one snapshot here and the socket's own buffer, however many changes come; and
+    a page that takes none for ``SEND_S`` is dropped."""
+
+    def __init__(self, socket: web.WebSocketResponse, transport) -> None:
+        self.socket, self._transport = socket, transport
+        self._waiting: str | None = None
+        self._sending: asyncio.Task | None = None
+
+    def put(self, text: str) -> None:
+        self._waiting = text
+        if self._sending is None or self._sending.done():
+            self._sending = asyncio.ensure_future(self._send())
+
+    async def _send(self) -> None:
+        while self._waiting is not None and not self.socket.closed:
+            text, self._waiting = self._waiting, None
+            try:
+                async with asyncio.timeout(SEND_S):
+                    await self.socket.send_str(text)
+            except TimeoutError:
+                self.close()
+            except (ConnectionError, RuntimeError):
+                return
+
+    def close(self) -> None:
+        """Drop the page: its connection closed at once, whatever it has not read."""
+        self._waiting = None
+        if self._transport is not None:
+            self._transport.abort()
 
 
 class LogTail(logging.Handler):
@@ -184,7 +222,7 @@ class WebFront:
             why = os.strerror(errno) if errno else str(problem)
             raise WebError(f"web page: cannot serve on {self.host}:{self.port}: {why}")
         logging.getLogger().addHandler(self.log)
-        log.info("web page on %s (pairing code %s)%s", self.url, self.pairing.code,
+        log.info("web page on %s (the pairing code is on the status screen)%s", self.url,
                  "; on no network yet: it will be at the address the network gives"
                  if self.host == LAN and not lan_addresses() else "")
         announced = self._announced_on()
@@ -248,8 +286,10 @@ class WebFront:
             # A stop waits this long for requests under way, not a minute: the table
             # is shutting down and its page can be reloaded.
             self._runner = web.AppRunner(self.application(), handle_signals=False,
-                                         access_log=None, shutdown_timeout=1.0)
+                                         access_log=None, shutdown_timeout=1.0,
+                                         **guard.handler_args())
             loop.run_until_complete(self._runner.setup())
+            guard.Connections().watch(self._runner.server)
             if self.host == LAN:
                 listening = every_address(self.port)
                 self.port = listening[0].getsockname()[1]
@@ -277,24 +317,19 @@ class WebFront:
             await asyncio.gather(self._watcher, return_exceptions=True)
         if self._announcer is not None:
             await self._announcer.close()
-        for socket in list(self._sockets):
-            await socket.close()
+        for outbox in list(self._sockets):
+            await outbox.socket.close()
         await self._runner.cleanup()
 
     def _broadcast(self, text: str) -> None:
-        for socket in list(self._sockets):
-            if not socket.closed:
-                asyncio.ensure_future(self._send(socket, text))
-
-    async def _send(self, socket: web.WebSocketResponse, text: str) -> None:
-        try:
-            await socket.send_str(text)
-        except (ConnectionError, RuntimeError):
-            self._sockets.discard(socket)
+        for outbox in list(self._sockets):
+            outbox.put(text)
 
     # --- the routes -----------------------------------------------------------------
     def application(self) -> web.Application:
-        app = web.Application(client_max_size=MAX_BODY, middlewares=[_errors_as_json])
+        app = web.Application(client_max_size=MAX_BODY,
+                              middlewares=[guard.checked, _errors_as_json])
+        app.on_response_prepare.append(guard.harden)
         app.add_routes([
             web.get("/", self._page),
             web.static("/static", STATIC, follow_symlinks=False),
@@ -333,14 +368,16 @@ class WebFront:
     async def _socket(self, request: web.Request) -> web.WebSocketResponse:
         socket = web.WebSocketResponse(max_msg_size=MAX_FRAME, heartbeat=20)
         await socket.prepare(request)
-        self._sockets.add(socket)
+        outbox = Outbox(socket, request.transport)
+        self._sockets.add(outbox)
         try:
-            await socket.send_str(self._latest)
+            outbox.put(self._latest)
             async for message in socket:  # pages only listen: anything sent is ignored
                 if message.type == WSMsgType.ERROR:
                     break
         finally:
-            self._sockets.discard(socket)
+            self._sockets.discard(outbox)
+            outbox.close()
         return socket
 
     # --- saved games ----------------------------------------------------------------
@@ -418,17 +455,18 @@ class WebFront:
     # --- changes: the pairing code, then a token ------------------------------------
     async def _pair(self, request: web.Request) -> web.Response:
         address = request.remote or "?"
-        wait = self.pairing.locked_for(address)
-        if wait:
-            raise _refused(web.HTTPTooManyRequests, f"too many wrong codes: try again in "
-                           f"{int(wait) + 1} s", headers={"Retry-After": str(int(wait) + 1)})
         body = await _json_body(request)
         code = body.get("code")
         if not isinstance(code, str):
             raise _refused(web.HTTPBadRequest, "the pairing code is missing")
-        token = self.pairing.pair(address, code)
+        try:  # counted and judged in one step: no other request runs in between
+            token = self.pairing.pair(address, code)
+        except Locked as locked:
+            await asyncio.sleep(ANSWER_DELAY_S)
+            raise _refused(web.HTTPTooManyRequests, str(locked),
+                           headers={"Retry-After": str(int(locked.wait) + 1)}) from None
+        await asyncio.sleep(ANSWER_DELAY_S)  # right or wrong: the same wait
         if token is None:
-            await asyncio.sleep(WRONG_DELAY_S)
             raise _refused(web.HTTPForbidden, "wrong pairing code: it is on the board's "
                            "screen")
         log.info("web page: a browser at %s paired", address)
@@ -547,8 +585,14 @@ def _refused(kind, message: str, headers: Mapping[str, str] | None = None):
 
 async def _json_body(request: web.Request) -> dict[str, Any]:
     try:
-        body = await request.json()
-    except (ValueError, UnicodeDecodeError):
+        async with asyncio.timeout(guard.BODY_S):  # a body sent slowly holds nothing
+            raw = await request.read()
+    except TimeoutError:
+        raise _refused(web.HTTPRequestTimeout, "the request's body came too slowly") \
+            from None
+    try:
+        body = json.loads(raw.decode(request.charset or "utf-8"))
+    except (ValueError, UnicodeDecodeError, LookupError, RecursionError):
         raise _refused(web.HTTPBadRequest, "the request is not JSON") from None
     if not isinstance(body, dict):
         raise _refused(web.HTTPBadRequest, "the request is not a JSON object")
