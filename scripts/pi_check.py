@@ -95,6 +95,8 @@ PACKAGE_CHATTER = re.compile(
 
 PREFIX = "/opt/tabletop"
 UNIT = "/etc/systemd/system/tabletop.service"
+#: The one-shot unit that says in the journal why the service stopped for good.
+STOPPED_UNIT = "/etc/systemd/system/tabletop-stopped.service"
 TABLETOP = f"{PREFIX}/venv/bin/tabletop"
 VENV_PYTHON = f"{PREFIX}/venv/bin/python"
 #: How long the simulated board plays before it is stopped, and how long a start may take.
@@ -355,7 +357,8 @@ def check_uninstall() -> None:
             with in_root(["sh", f"{ROOT_SOURCE}/systemd/install.sh", "--uninstall"], copy,
                          TABLETOP_BOOT_DIR=ROOT_BOOT) as uninstall:
                 output = uninstall.stdout.read()
-        left = [name for name in (PREFIX, UNIT, "/etc/udev/rules.d/99-tabletop.rules",
+        left = [name for name in (PREFIX, UNIT, STOPPED_UNIT,
+                                  "/etc/udev/rules.d/99-tabletop.rules",
                                   "/etc/default/tabletop")
                 if (copy / name.lstrip("/")).exists()]
         boot = copy / ROOT_BOOT.lstrip("/")
@@ -369,7 +372,7 @@ def check_uninstall() -> None:
         if uninstall.returncode:
             say(output)
         check("install.sh --uninstall", not problems, "; ".join(problems) or
-              "program, unit, udev rules, defaults and boot edits gone; settings, saved "
+              "program, units, udev rules, defaults and boot edits gone; settings, saved "
               "games and user kept")
     finally:
         remove_root(copy)
