@@ -8,6 +8,7 @@ import base64
 import json
 import logging
 import os
+import pathlib
 import select
 import socket
 import time
@@ -17,7 +18,7 @@ import pytest
 
 from app.web import guard, server
 from app.web.pairing import TOKEN_HEADER, TRIES
-from tests.web_table import served
+from tests.web_table import served, settle
 
 CODE = "424242"
 ATTACKER = "127.0.0.2"  # another device: the loopback network is all this machine's
@@ -57,15 +58,16 @@ def closed_by_server(sock, deadline_s=30.0) -> bool:
     """Whether the server closes ``sock`` within the deadline (anything it sends first
     read and thrown away)."""
     end = time.monotonic() + deadline_s
-    while time.monotonic() < end:
-        ready, _, _ = select.select([sock], [], [], 0.5)
+    while True:
+        ready, _, _ = select.select([sock], [], [], min(0.5, deadline_s))
         if ready:
             try:
                 if not sock.recv(65536):
                     return True
             except ConnectionError:
                 return True
-    return False
+        elif time.monotonic() >= end:
+            return False
 
 
 def closed_of(socks, expected, deadline_s=30.0) -> int:
@@ -289,3 +291,39 @@ def test_a_page_that_never_reads_is_dropped_and_holds_no_growing_queue(table,
 def rss_mb() -> float:
     with open("/proc/self/statm") as statm:
         return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def test_new_games_from_the_pages_are_bounded(table):
+    board, front = table
+    status, body, _ = call("POST", front.url + "api/pair", json={"code": CODE})
+    token = {TOKEN_HEADER: body["token"]}
+    new = {"action": "new_game", "game": "kulami", "options": {},
+           "seats": {"b": "person", "w": "person"}, "level": 1}
+    statuses = [call("POST", front.url + "api/command", json=new, headers=token)[0]
+                for _ in range(server.NEW_GAMES + 5)]
+    assert statuses == [202] * server.NEW_GAMES + [429] * 5
+
+
+def test_a_record_numbered_past_a_million_is_listed_and_fetched(table):
+    board, front = table
+    board.place("d4")
+    settle(board)
+    first = next(front.store.games.glob("*.sgf"))
+    (front.store.games / "1000000-kulami.sgf").write_bytes(first.read_bytes())
+    status, listed, _ = call("GET", front.url + "api/games")
+    names = [entry["name"] for entry in listed]
+    assert "1000000-kulami.sgf" in names
+    assert [call("GET", front.url + f"api/games/{name}")[0] for name in names] \
+        == [200] * len(names)
+
+
+def test_a_snapshot_reads_no_file(table, monkeypatch):
+    board, front = table
+    reads = []
+    read_text = pathlib.Path.read_text
+    monkeypatch.setattr(pathlib.Path, "read_text",
+                        lambda self, *a, **k: reads.append(self.name) or read_text(self, *a, **k))
+    for _ in range(50):
+        board.session.revision += 1
+        front.publish(board.session)
+    assert reads == []

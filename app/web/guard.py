@@ -22,6 +22,7 @@ runs in a browser on that network. So:
 
 from __future__ import annotations
 
+import asyncio
 import collections
 import ipaddress
 import json
@@ -158,7 +159,9 @@ class Connections:
             self.by_address[address] += 1
             if (self.by_address[address] > PER_ADDRESS
                     or sum(self.by_address.values()) > TOTAL):
-                transport.abort()
+                # Once the handler has started (it is scheduled, not started, yet):
+                # closed under it, it would start on a connection already lost.
+                asyncio.get_running_loop().call_soon(handler.force_close)
 
         def connection_lost(handler, exc=None) -> None:
             address = self._address.pop(handler, None)

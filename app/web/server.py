@@ -66,13 +66,16 @@ MAX_FRAME = 1024
 #: Seconds a page's WebSocket may take to take one snapshot; a page that does not read
 #: for this long is dropped (it reloads, or reconnects, when it reads again).
 SEND_S = 10.0
+#: New games the pages may start in ``NEW_GAMES_S`` seconds, all browsers together: each
+#: writes a record, so a paired browser cannot fill the card with them.
+NEW_GAMES, NEW_GAMES_S = 10, 60.0
 #: Log lines the settings page shows.
 LOG_LINES = 50
 #: How often the page's thread looks at the machine's addresses, in seconds, besides
 #: whenever the kernel says one changed.
 WATCH_S = 2.0
 #: A saved game's name as the store writes it: nothing else names a file.
-_RECORD_NAME = re.compile(r"\d{6}-[a-z0-9-]+\.sgf")
+_RECORD_NAME = re.compile(r"\d{6,}-[a-z0-9-]+\.sgf")  # as the store numbers them
 
 #: What a command does to the table (the loop's :class:`~app.table.loop.Table`).
 Command = Callable[[Any], None]
@@ -167,6 +170,7 @@ class WebFront:
         self._thread: threading.Thread | None = None
         self._announcer: Announcer | None = None
         self._watcher: asyncio.Task | None = None
+        self._new_games: collections.deque[float] = collections.deque(maxlen=NEW_GAMES)
         #: The browsers' seats: colour -> the token of the browser that plays it, kept
         #: when its connection drops, for its player to come back to.
         self._holders: dict[str, str] = {}
@@ -491,8 +495,20 @@ class WebFront:
         self._check_token(request)
         body = await _json_body(request)
         command = self._parse(body, request.headers[TOKEN_HEADER])
+        if body.get("action") == "new_game":
+            self._count_new_game()
         self._commands.put(command)
         return web.json_response({"queued": body["action"]}, status=202)
+
+    def _count_new_game(self) -> None:
+        """Refuse a new game past ``NEW_GAMES`` in ``NEW_GAMES_S`` seconds."""
+        now = asyncio.get_running_loop().time()
+        if (len(self._new_games) == NEW_GAMES
+                and now - self._new_games[0] < NEW_GAMES_S):
+            wait = int(NEW_GAMES_S - (now - self._new_games[0])) + 1
+            raise _refused(web.HTTPTooManyRequests, f"too many new games: try again in "
+                           f"{wait} s", headers={"Retry-After": str(wait)})
+        self._new_games.append(now)
 
     def _seat_command(self, action: str, body: Mapping[str, Any], token: str) -> Command:
         """A player's command at a browser's seat: take one (a colour no other browser

@@ -111,6 +111,14 @@ class Layout:
 
 def named_layouts() -> dict[str, str]:
     """Shipped layouts by name, from ``layouts.txt`` (``name: text`` per line)."""
+    return dict(_shipped_layouts())
+
+
+@lru_cache(maxsize=1)
+def _shipped_layouts() -> dict[str, str]:
+    """``layouts.txt`` read once: it ships with the package and never changes while the
+    program runs, and every snapshot of a Kulami game names its layout (a read each
+    time cost a file descriptor and a parse per change)."""
     table = {}
     data = resources.files(__package__).joinpath("layouts.txt").read_text(encoding="utf-8")
     for line in data.splitlines():
