@@ -8,6 +8,10 @@ time its board took the new revision, and the bench compares it with the time th
 published it. Targets (issue 23): commit to page p95 under 100 ms; the server idle
 under 0.5% of a core; the first load under 1 s; at most 25 MB more memory with the
 server on. ``python -m bench.web [MOVES]``.
+
+``python -m bench.web attack``: what the network can do to the page (issue 32), update
+latency p95 with 400 idle connections open, and the memory 50 WebSocket clients that
+never read add over 2,000 changes.
 """
 
 from __future__ import annotations
@@ -146,5 +150,92 @@ def main() -> None:
           f"(target <= 25 MB); peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
 
 
+def latencies(front, board, changes: int) -> list[float]:
+    """Seconds from each publish to a reading page's WebSocket having it."""
+    import asyncio
+    import json
+
+    import aiohttp
+
+    async def watch() -> list[float]:
+        delays = []
+        async with aiohttp.ClientSession() as client:
+            async with client.ws_connect(front.url + "ws") as socket:
+                await socket.receive(timeout=10)
+                for _ in range(changes):
+                    board.session.revision += 1
+                    started = time.monotonic()
+                    await asyncio.to_thread(front.publish, board.session)
+                    while json.loads((await socket.receive(timeout=10)).data)[
+                            "revision"] != board.session.revision:
+                        pass
+                    delays.append(time.monotonic() - started)
+        return sorted(delays)
+    return asyncio.run(watch())
+
+
+def raw_connection(front, source: str, receive_buffer: int | None = None):
+    import socket
+    sock = socket.socket()
+    if receive_buffer:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+    sock.bind((source, 0))
+    sock.connect(("127.0.0.1", front.port))
+    return sock
+
+
+def under_attack(idle: int = 400, readers: int = 50, changes: int = 2000) -> None:
+    """What the network can do to the page (issue 32): update latency p95 with ``idle``
+    idle connections open from ten other addresses, and the memory the server grows
+    with ``readers`` WebSocket clients that never read over ``changes`` changes."""
+    import base64
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    from app.web.server import Actions, WebFront, new_game_on
+    store = RecordStore(tempfile.mkdtemp(prefix="tabletop-bench-"))
+    front = WebFront(store, Actions(new_game_on, ("kulami",)), host="127.0.0.1",
+                     port=0).start()
+    board = SimulatedBoard("kulami", {}, {"b": "person", "w": "person"}, 2, store=store,
+                           thinker=InlineThinker(), remote=front)
+    try:
+        front.publish(board.session)
+        quiet = latencies(front, board, 200)
+        flood = [raw_connection(front, f"127.0.0.{2 + i % 10}") for i in range(idle)]
+        flooded = latencies(front, board, 200)
+        for sock in flood:
+            sock.close()
+        time.sleep(1.0)
+        silent = []
+        for _ in range(readers):
+            sock = raw_connection(front, "127.0.0.1", receive_buffer=4096)
+            sock.sendall(b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+                         b"Connection: Upgrade\r\nSec-WebSocket-Key: %s\r\n"
+                         b"Sec-WebSocket-Version: 13\r\n\r\n" % base64.b64encode(os.urandom(16)))
+            silent.append(sock)
+        time.sleep(1.0)
+        before = rss_mb()
+        started = time.monotonic()
+        for _ in range(changes):
+            board.session.revision += 1
+            front.publish(board.session)
+        spent = time.monotonic() - started
+        time.sleep(2.0)
+        grown = rss_mb() - before
+        for sock in silent:
+            sock.close()
+    finally:
+        front.close()
+        board.close()
+    p95 = lambda delays: delays[max(0, round(0.95 * len(delays)) - 1)] * 1000
+    print(f"update latency, publish to a reading page, 200 changes: p95 {p95(quiet):.1f} ms "
+          f"alone, {p95(flooded):.1f} ms with {idle} idle connections open")
+    print(f"memory: the server grew {grown:.1f} MB with {readers} clients that never read "
+          f"over {changes} changes ({spent:.1f} s to publish them)")
+
+
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["attack"]:
+        under_attack()
+    else:
+        main()
