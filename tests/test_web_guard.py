@@ -327,3 +327,28 @@ def test_a_snapshot_reads_no_file(table, monkeypatch):
         board.session.revision += 1
         front.publish(board.session)
     assert reads == []
+
+
+def test_the_list_of_games_reads_each_record_once(table, monkeypatch):
+    board, front = table
+    board.place("d4")
+    settle(board)
+    assert call("GET", front.url + "api/games")[0] == 200
+    reads = []
+    read = front.store.read
+    monkeypatch.setattr(front.store, "read", lambda path: reads.append(path) or read(path))
+    for _ in range(5):
+        status, listed, _ = call("GET", front.url + "api/games")
+        assert status == 200 and listed[0]["moves"] == 1
+    assert reads == []
+    rules = board.session.board
+    board.place(rules.move_text(rules.legal_moves[0]))
+    settle(board)  # a record that changed is read again
+    assert call("GET", front.url + "api/games")[1][0]["moves"] == 2
+
+
+def test_the_pairing_code_is_not_written_to_the_log(tmp_path, monkeypatch, caplog):
+    with caplog.at_level(logging.INFO):
+        with served(tmp_path, monkeypatch, CODE) as (board, front):
+            assert front.note == f"web code {CODE}"  # the status screen shows it
+    assert CODE not in caplog.text

@@ -171,6 +171,9 @@ class WebFront:
         self._announcer: Announcer | None = None
         self._watcher: asyncio.Task | None = None
         self._new_games: collections.deque[float] = collections.deque(maxlen=NEW_GAMES)
+        #: Each saved game's entry in the list, by its name, size and time: a record
+        #: read once, not at every look at the list.
+        self._listed: dict[tuple[str, int, float], dict[str, Any]] = {}
         #: The browsers' seats: colour -> the token of the browser that plays it, kept
         #: when its connection drops, for its player to come back to.
         self._holders: dict[str, str] = {}
@@ -400,29 +403,37 @@ class WebFront:
 
     def _list_games(self) -> list[dict[str, Any]]:
         """Every saved game, newest first: game, players, date, moves and result."""
-        listed = []
+        listed, known = [], {}
         for saved in self.store.saved() if self.store is not None else ():
             if saved.game not in GAMES:
                 continue
-            resumed = self.store.read(saved.path)
-            board = resumed.board
-            entry = {"name": saved.path.name, "game": saved.game,
-                     "title": game(saved.game).title,
-                     "date": datetime.fromtimestamp(saved.path.stat().st_mtime,
-                                                    timezone.utc).isoformat(),
-                     "loads": board is not None}
-            if board is None:
-                entry["problem"] = resumed.problem
-            else:
-                outcome = board.outcome()
-                seats = resumed.table.get("seats", {})
-                entry.update(moves=len(board.move_stack),
-                             players=texts.seats(board.game, seats,
-                                                 resumed.table.get("level", 0)),
-                             result=texts.won_by(board.game, outcome) if outcome
-                             else "unfinished")
+            stat = saved.path.stat()
+            key = (saved.path.name, stat.st_size, stat.st_mtime)
+            entry = known[key] = self._listed.get(key) or self._entry(saved)
             listed.append(entry)
+        self._listed = known
         return listed
+
+    def _entry(self, saved) -> dict[str, Any]:
+        """One saved game in the list, read from its record."""
+        resumed = self.store.read(saved.path)
+        board = resumed.board
+        entry = {"name": saved.path.name, "game": saved.game,
+                 "title": game(saved.game).title,
+                 "date": datetime.fromtimestamp(saved.path.stat().st_mtime,
+                                                timezone.utc).isoformat(),
+                 "loads": board is not None}
+        if board is None:
+            entry["problem"] = resumed.problem
+        else:
+            outcome = board.outcome()
+            seats = resumed.table.get("seats", {})
+            entry.update(moves=len(board.move_stack),
+                         players=texts.seats(board.game, seats,
+                                             resumed.table.get("level", 0)),
+                         result=texts.won_by(board.game, outcome) if outcome
+                         else "unfinished")
+        return entry
 
     async def _game(self, request: web.Request) -> web.Response:
         path = self._saved(request.match_info["name"])
