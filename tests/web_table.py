@@ -1,6 +1,6 @@
 """A simulated board with its web page on a free local port, for the web tests: the
-board's clock moves only when a test moves it, the engine answers at once, and wrong
-pairing codes are answered at once too."""
+board's clock moves only when a test moves it, the engine answers at once, and a pairing
+code (right or wrong) is answered at once too."""
 
 from contextlib import contextmanager
 
