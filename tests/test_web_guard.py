@@ -18,7 +18,7 @@ import pytest
 
 from app.web import guard, server
 from app.web.pairing import TOKEN_HEADER, TRIES
-from tests.web_table import served, settle
+from tests.web_table import call, served, settle
 
 CODE = "424242"
 ATTACKER = "127.0.0.2"  # another device: the loopback network is all this machine's
@@ -28,20 +28,6 @@ ATTACKER = "127.0.0.2"  # another device: the loopback network is all this machi
 def table(tmp_path, monkeypatch):
     with served(tmp_path, monkeypatch, CODE) as pair:
         yield pair
-
-
-def call(method, url, **kwargs):
-    """One request: (status, parsed JSON or text, headers)."""
-    async def go():
-        async with aiohttp.ClientSession() as client:
-            async with client.request(method, url, **kwargs) as answer:
-                text = await answer.text()
-                try:
-                    body = json.loads(text)
-                except ValueError:
-                    body = text
-                return answer.status, body, answer.headers
-    return asyncio.run(go())
 
 
 def connect(front, source=ATTACKER, receive_buffer=None):

@@ -16,7 +16,7 @@ from app.web import pairing, server
 from app.web.address import lan_address, web_address
 from app.web.pairing import TOKEN_HEADER
 from app.web.server import Actions, WebError, WebFront, new_game_on
-from tests.web_table import Clock, served, settle
+from tests.web_table import Clock, call, served, settle
 
 CODE = "424242"
 
@@ -26,20 +26,6 @@ def table(tmp_path, monkeypatch):
     """A simulated Kulami board for two people with the page on a free port."""
     with served(tmp_path, monkeypatch, CODE) as pair:
         yield pair
-
-
-def call(method, url, **kwargs):
-    """One request: (status, parsed JSON or text, headers)."""
-    async def go():
-        async with aiohttp.ClientSession() as client:
-            async with client.request(method, url, **kwargs) as answer:
-                text = await answer.text()
-                try:
-                    body = json.loads(text)
-                except ValueError:
-                    body = text
-                return answer.status, body, answer.headers
-    return asyncio.run(go())
 
 
 def paired(front):

@@ -1,8 +1,12 @@
 """A simulated board with its web page on a free local port, for the web tests: the
 board's clock moves only when a test moves it, the engine answers at once, and a pairing
-code (right or wrong) is answered at once too."""
+code (right or wrong) is answered at once too; and one request to it from outside."""
 
+import asyncio
+import json
 from contextlib import contextmanager
+
+import aiohttp
 
 from app.table.simulated_board import SimulatedBoard
 from app.table.store import RecordStore
@@ -46,3 +50,17 @@ def settle(board):
     """Let the pieces just put down settle, and the loop take them."""
     board.clock_.now += 2.0
     board.step()
+
+
+def call(method, url, **kwargs):
+    """One request: (status, parsed JSON or text, headers)."""
+    async def go():
+        async with aiohttp.ClientSession() as client:
+            async with client.request(method, url, **kwargs) as answer:
+                text = await answer.text()
+                try:
+                    body = json.loads(text)
+                except ValueError:
+                    body = text
+                return answer.status, body, answer.headers
+    return asyncio.run(go())
