@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import resource
 import shutil
+import socket
 import statistics
 import sys
 import tempfile
@@ -175,7 +176,8 @@ def latencies(front, board, changes: int) -> list[float]:
 
 
 def raw_connection(front, source: str, receive_buffer: int | None = None):
-    import socket
+    """A raw connection to the page from ``source`` (a loopback address standing for
+    another device), its receive buffer made small to play a client that reads slowly."""
     sock = socket.socket()
     if receive_buffer:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)

@@ -10,7 +10,6 @@ import logging
 import os
 import pathlib
 import select
-import socket
 import time
 
 import aiohttp
@@ -18,6 +17,7 @@ import pytest
 
 from app.web import guard, server
 from app.web.pairing import TOKEN_HEADER, TRIES
+from bench.web import raw_connection
 from tests.web_table import call, served, settle
 
 CODE = "424242"
@@ -31,13 +31,8 @@ def table(tmp_path, monkeypatch):
 
 
 def connect(front, source=ATTACKER, receive_buffer=None):
-    """A raw connection to the page from ``source``."""
-    sock = socket.socket()
-    if receive_buffer:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
-    sock.bind((source, 0))
-    sock.connect(("127.0.0.1", front.port))
-    return sock
+    """A raw connection to the page from ``source`` (another device, by default)."""
+    return raw_connection(front, source, receive_buffer)
 
 
 def closed_by_server(sock, deadline_s=30.0) -> bool:
