@@ -421,3 +421,27 @@ def test_a_dropped_browser_keeps_its_seat_and_leaving_gives_it_to_the_table(tabl
     board.step()
     assert board.session.seats["b"].at_table
     assert call("GET", front.url + "api/me", headers=alice)[1]["seat"] is None
+
+
+def test_a_seat_taken_while_another_browser_s_hint_is_carried_out_stays_taken(table):
+    """The race from outside: Alice takes a seat while the loop carries out Bob's Hint
+    (her request answered during the engine's search, before her take reaches the loop),
+    so the loop publishes a change with her seat still the table's. Her seat is kept:
+    the page says she plays it and the table waits for her move."""
+    board, front = table
+    alice, bob = paired(front), paired(front)
+    session = board.session
+    hint, answers = session.hint, []
+
+    def hint_while_alice_takes_a_seat(*args):
+        answers.append(command(front, alice, action="take_seat", colour="w")[0])
+        hint(*args)
+
+    session.hint = hint_while_alice_takes_a_seat
+    assert command(front, bob, action="hint")[0] == 202
+    board.step()  # Bob's hint, Alice's take answered meanwhile, then the change published
+    board.step()  # Alice's take
+    assert answers == [202]
+    assert call("GET", front.url + "api/me", headers=alice)[1]["seat"] == "w"
+    assert words_of(session.seats) == {"b": "person", "w": "remote"}
+    assert call("GET", front.url + "api/state")[1]["seats"]["w"] == "remote"

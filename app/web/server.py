@@ -177,6 +177,10 @@ class WebFront:
         #: The browsers' seats: colour -> the token of the browser that plays it, kept
         #: when its connection drops, for its player to come back to.
         self._holders: dict[str, str] = {}
+        #: Colours a browser has taken whose take the loop has not carried out yet: a
+        #: change published meanwhile (another browser's Hint) still shows the seat as
+        #: the table's, and must not give it back.
+        self._taking: set[str] = set()
         self._holders_lock = threading.Lock()
 
     @property
@@ -192,8 +196,8 @@ class WebFront:
             return
         self._revision = key
         with self._holders_lock:  # a seat given to the table or the engine is no one's
-            for colour in [c for c in self._holders
-                           if not isinstance(session.seats[c], Browser)]:
+            for colour in [c for c in self._holders if c not in self._taking
+                           and not isinstance(session.seats[c], Browser)]:
                 del self._holders[colour]
         self._latest = json.dumps(snapshot(session), separators=(",", ":"))
         if self._loop is not None:
@@ -535,10 +539,12 @@ class WebFront:
                 for other in [c for c, t in self._holders.items() if t == token]:
                     del self._holders[other]  # one colour a browser
                 self._holders[colour] = token
+                self._taking.add(colour)
 
             def take(table) -> None:
                 seats = dict(table.session.seats)
                 with self._holders_lock:  # a browser's seat no browser holds: the table's
+                    self._taking.discard(colour)
                     seats.update({c: Person() for c, seat in seats.items()
                                   if isinstance(seat, Browser) and c not in self._holders})
                 seats[colour] = Browser()
