@@ -560,3 +560,24 @@ def test_the_web_page_s_address_and_code_follow_the_players_line(name):
     drawn = draw_status(surface, status, note=note)
     assert "code 424242" in drawn.text
     assert drawn.overlaps() == [] and drawn.outside(surface.get_rect()) == []
+
+
+def test_a_takeback_a_player_away_offered_is_accepted_by_the_table_s_confirm():
+    """Offered from the page, the takeback waits for the table: its Confirm is lit and
+    takes the moves back; before the offer, Confirm stays grey."""
+    from app.screen.console import Console
+    from app.table.session import Session
+
+    board = new_game("kulami", layout="square-1")
+    session = Session(board, seats={"b": "person", "w": "remote"}, physical=False)
+    board.push_text("d4")
+    board.push_text("d7")
+    console = Console(session, ["kulami"])
+    surface = pygame.Surface((800, 480))
+    assert not console.draw(surface).button("Confirm").enabled
+    session.offer_takeback("w")
+    drawn = console.draw(surface)
+    assert drawn.button("Confirm").enabled
+    console.tap(drawn.button("Confirm").rect.center)
+    assert [board.move_text(m) for m in session.board.move_stack] == ["d4"]
+    assert session.offer is None

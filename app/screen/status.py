@@ -298,12 +298,14 @@ def _buttons(paint: Painter, status: Status, offers: Sequence[str] = ()) -> None
     playing = status.outcome is None
     person_to_move = playing and status.seats[status.turn].at_table
     confirm = status.candidates[0] if len(status.candidates) == 1 else None
-    # Confirm with no move named: offers the moves the sensors cannot see.
+    # Confirm with no move named: offers the moves the sensors cannot see, or accepts
+    # the takeback a player away asked for.
     unseen = confirm is None and not status.candidates and status.unseen > 0
+    accepts = status.offer not in (None, "table")
     specs = (("New game", Action(NEW), True),
              ("Hint", Action(HINT), person_to_move and status.pending is None),
              ("Undo", Action(UNDO), bool(status.moves)),
-             ("Confirm", Action(CONFIRM, confirm), confirm is not None or unseen),
+             ("Confirm", Action(CONFIRM, confirm), confirm is not None or unseen or accepts),
              *((words.sentence(move), Action(PLAY, move), playing) for move in offers))
     for (left, width), (label, action, enabled) in zip(columns(x, w, len(specs), 12), specs):
         # A move made by button stands out: it is there only while it may be made.

@@ -541,16 +541,18 @@ class Session:
         moves = " ".join(self.board.move_text(m) for m in self.board.move_stack)
         return random.Random(f"{self.seed}:{self.board.game}:{moves}")
 
-    def undo(self) -> None:
+    def undo(self, by: str = "table") -> None:
         """Take back to the last position a person was to move in; on a board the LEDs
         then show which pieces to lift. With a player in a browser, the table only
-        offers it (:meth:`offer_takeback`): the takeback is theirs to accept."""
+        offers it (:meth:`offer_takeback`): the takeback is theirs to accept; and a
+        player away (``by`` their colour) only ever offers one, for the table to
+        accept."""
         self.revision += 1
         if not self.board.move_stack:
             self._say(texts.NOTHING_TO_TAKE_BACK)
             return
-        if any(seat.away for seat in self.seats.values()):
-            self.offer_takeback("table")
+        if by != "table" or any(seat.away for seat in self.seats.values()):
+            self.offer_takeback(by)
             return
         self._take_back("table")
 
@@ -568,22 +570,30 @@ class Session:
 
     def offer_takeback(self, by: str) -> None:
         """``by`` (``table``, or a remote player's colour) offers to take back to its last
-        turn; the other side accepts (:meth:`accept_takeback`), and any move declines."""
+        turn; the other side accepts (:meth:`accept_takeback`: the table with Confirm, a
+        player away on the page), and any move declines. Nothing is taken back until
+        then."""
         self.revision += 1
         if not self.board.move_stack:
             self._say(texts.NOTHING_TO_TAKE_BACK)
             return
         self.offer = by
-        who = "The table" if by == "table" else \
-            game_info(self.board.game).players[by].title
-        self._say(texts.takeback_offered(who), "confirm")
+        game = self.board.game
+        if by == "table":
+            away = [c for c, seat in self.seats.items() if seat.away]
+            self._say(texts.takeback_offered_to_away(game, away), "confirm")
+        else:
+            self._say(texts.takeback_offered_to_table(game, by), "confirm")
 
     def accept_takeback(self, by: str) -> None:
         """``by`` accepts the takeback the other side offered: the board goes back to the
-        offerer's last turn; an offer of one's own is not one's to accept."""
+        offerer's last turn; an offer of one's own is not one's to accept, and says so."""
         self.revision += 1
         offer = self.offer
-        if offer is None or offer == by:
+        if offer is None:
+            return
+        if offer == by:
+            self._say(texts.takeback_not_yours(self.board.game, by), "confirm")
             return
         self._take_back(offer)
 
@@ -626,14 +636,16 @@ class Session:
             return
         self._think("hint")
 
-    def confirm(self, move_text: str | None = None) -> None:
+    def confirm(self, move_text: str | None = None, by: str = "table") -> None:
         """Take the correction on offer, or the chosen candidate (or ``move_text``), or
         finish setting up. A move the sensors cannot see at all (a ConHex swap) is
-        entered here as text. A takeback a player in a browser offered is accepted here
-        first."""
+        entered here as text. A takeback the other side offered is accepted here first:
+        ``by`` is who pressed Confirm, the table or a player away (their colour), and
+        nobody accepts their own offer."""
         self.revision += 1
-        if self.offer not in (None, "table") and move_text is None:
-            self.accept_takeback("table")
+        if self.offer is not None and move_text is None and (by != "table"
+                                                             or self.offer != "table"):
+            self.accept_takeback(by)
             return
         correction = self.correction
         if correction is not None and (move_text is None or move_text.strip().lower()

@@ -244,10 +244,25 @@ def handed_back(game: str, player: str, where: str) -> str:
             f"the table plays {game_info(game).players[player].name} now")
 
 
-def takeback_offered(by: str) -> str:
-    """A takeback offered by ``by`` (a player's name, or the table), for the other side
-    to accept."""
-    return f"{by} offers to take back the last move: the other side accepts"
+def takeback_offered_to_table(game: str, by: str) -> str:
+    """A takeback a player away (``by``, their colour) asked for: nothing is taken back
+    until the table accepts."""
+    return (f"{game_info(game).players[by].name} asks to take back the last move: "
+            f"Confirm accepts, a move declines")
+
+
+def takeback_offered_to_away(game: str, away: Iterable[str]) -> str:
+    """A takeback the table asked for: nothing is taken back until a player away (each
+    colour of ``away``) accepts on the page."""
+    names = " or ".join(game_info(game).players[c].name for c in away) or "the other side"
+    return (f"the table asks to take back the last move: waiting for {names} to accept "
+            f"on the web page")
+
+
+def takeback_not_yours(game: str, by: str) -> str:
+    """Whoever offered a takeback pressed accept: it waits for the other side."""
+    who = "the table" if by == "table" else game_info(game).players[by].name
+    return f"{who} asked for this takeback: it waits for the other side to accept"
 
 
 def engine_plays(move: str) -> str:
