@@ -445,3 +445,50 @@ def test_a_seat_taken_while_another_browser_s_hint_is_carried_out_stays_taken(ta
     assert call("GET", front.url + "api/me", headers=alice)[1]["seat"] == "w"
     assert words_of(session.seats) == {"b": "person", "w": "remote"}
     assert call("GET", front.url + "api/state")[1]["seats"]["w"] == "remote"
+
+
+def test_a_player_away_takes_back_only_with_the_table_s_consent(table):
+    """Offering and then sending the table's Confirm, or Undo and then Accept, takes
+    nothing back: the page's Confirm and Undo are its player's, who may only offer."""
+    board, front = table
+    alice = paired(front)
+    command(front, alice, action="take_seat", colour="w")
+    board.step()
+    board.place("d4")
+    settle(board)
+    command(front, alice, action="move", move="d7")
+    board.step()
+    board.place("d7")
+    settle(board)
+    moves = board.session.board.move_stack
+    command(front, alice, action="offer_takeback")
+    command(front, alice, action="confirm")
+    board.step()
+    assert len(moves) == 2 and board.session.offer == "w"
+    message = call("GET", front.url + "api/state")[1]["status"]["message"]
+    assert "waits for the other side" in message
+    command(front, alice, action="undo")
+    command(front, alice, action="accept")
+    board.step()
+    assert len(moves) == 2 and board.session.offer == "w"
+    board.session.confirm()  # the table accepts
+    assert len(moves) == 1 and board.session.offer is None
+
+
+def test_a_takeback_offered_says_who_must_accept_and_how(table):
+    board, front = table
+    alice = paired(front)
+    command(front, alice, action="take_seat", colour="w")
+    board.step()
+    board.place("d4")
+    settle(board)
+    board.session.undo()  # the table's Undo, with a player away: an offer
+    board.step()
+    said = call("GET", front.url + "api/state")[1]["status"]["message"]
+    assert said == ("The table asks to take back the last move: waiting for black to "
+                    "accept on the web page")
+    command(front, alice, action="offer_takeback")
+    board.step()
+    said = call("GET", front.url + "api/state")[1]["status"]["message"]
+    assert said == "Black asks to take back the last move: Confirm accepts, a move declines"
+    assert len(board.session.board.move_stack) == 1

@@ -577,9 +577,13 @@ class WebFront:
         action = body.get("action")
         if action in ("take_seat", "leave_seat", "move", "offer_takeback", "accept"):
             return self._seat_command(action, body, token)
-        simple = {"undo": lambda table: table.session.undo(),
+        # A browser that plays a colour undoes and confirms as that player: its Undo
+        # only offers a takeback and its Confirm never accepts its own; any other
+        # paired browser is the table's.
+        who = self._seat_of(token) or "table"
+        simple = {"undo": lambda table: table.session.undo(who),
                   "hint": lambda table: table.session.hint(),
-                  "confirm": lambda table: table.session.confirm()}
+                  "confirm": lambda table: table.session.confirm(by=who)}
         if action in simple:
             return simple[action]
         if action == "new_game":
