@@ -98,6 +98,10 @@ class GameInfo:
     #: made of (``cells``): the end of the game in words.
     sides: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     chain: str = ""
+    #: What each move made by button does (a move the sensors cannot see, such as
+    #: ConHex's swap), by the move's text, in words (``{mover}`` and ``{other}`` stand
+    #: for the players' names): the line the screen adds while it is offered.
+    button_moves: Mapping[str, str] = field(default_factory=dict)
 
     @cached_property
     def board_class(self) -> type[Board]:
@@ -213,7 +217,10 @@ GAMES: Mapping[str, GameInfo] = MappingProxyType({info.name: info for info in (
         goal="{b} joins top and bottom, {w} left and right, with a chain of own cells; a "
              "cell goes to whoever first holds half its holes",
         sides=MappingProxyType({"b": ("top", "bottom"), "w": ("left", "right")}),
-        chain="cells"),
+        chain="cells",
+        button_moves=MappingProxyType({
+            "swap": "{mover} may swap: take over {other}'s first gem, and {other} moves "
+                    "next"})),
     GameInfo(
         # Purple and orange as Pentobi shows Blokus Duo; the LEDs keep the palette's two
         # player colours, blue for purple and red for orange.
