@@ -234,13 +234,13 @@ def test_the_status_screen_shows_the_running_score_and_the_pieces_each_player_ha
     board = new_game("blokus-duo")
     for text in ("f9,e10,f10,g10,f11", "j5", "g12,g13"):
         board.push_text(text)
-    status = Session(board, seats={"b": "person", "w": "person"}, seed=1).status()
-    assert status.in_hand == {"b": 19, "w": 20}
-    drawn = draw_status(pygame.Surface((800, 480)), status)
+    view = Session(board, seats={"b": "person", "w": "person"}, seed=1).view()
+    assert view.status.in_hand == {"b": 19, "w": 20}
+    drawn = draw_status(pygame.Surface((800, 480)), view)
     assert "Purple -82" in drawn.text and "Orange -88" in drawn.text
     assert "19 / 20 pieces left" in drawn.text and not drawn.overlaps()
-    kulami = Session(new_game("kulami"), seed=1).status()
-    assert kulami.in_hand is None
+    kulami = Session(new_game("kulami"), seed=1).view()
+    assert kulami.status.in_hand is None
     assert "19 / 20" not in draw_status(pygame.Surface((800, 480)), kulami).text
 
 

@@ -9,6 +9,7 @@ import pytest
 from app.games import new_game
 from app.screen.status import draw_status
 from app.table import texts
+from app.table.ending import End
 from app.table.session import Session
 from engines.core import Outcome
 from engines.conhex.board import SWAP
@@ -17,7 +18,7 @@ LETTER = re.compile(r"(?<![\w'-])[bw](?![\w-])")
 
 
 def shown(session):
-    return draw_status(pygame.Surface((800, 480)), session.status()).text
+    return draw_status(pygame.Surface((800, 480)), session.view()).text
 
 
 def test_the_engines_reasons_read_with_colour_names():
@@ -33,8 +34,10 @@ def test_the_engines_reasons_read_with_colour_names():
                                          ("conhex", "b joins N and S with a chain of cells"),
                                          ("kulami", "b resigned")])
 def test_game_over_names_colours(game, reason):
-    text = texts.game_over(game, Outcome("b", {"b": 30, "w": 20}, reason))
-    assert not LETTER.search(text), text
+    outcome = Outcome("b", {"b": 30, "w": 20}, reason)
+    for text in (texts.game_over(game, outcome), texts.end_long(game, End.of(outcome)),
+                 texts.end_short(game, End.of(outcome))):
+        assert not LETTER.search(text), text
 
 
 def test_an_illegal_swap_on_the_screen_names_the_colour():

@@ -73,7 +73,7 @@ def test_the_page_places_every_cell_where_the_board_does():
 def test_the_whole_snapshot_of_a_session_shows_it():
     from app.table.session import Session
     from app.web.snapshot import snapshot
-    state = json.loads(json.dumps(snapshot(Session(played("B2")))))
+    state = json.loads(json.dumps(snapshot(Session(played("B2")).view())))
     assert state["title"] == "Honeycomb" and state["game"] == NAME
     assert set(state["board"]["holes"]) == set(CELLS)
     assert set(state["lights"]) <= set(CELLS) and state["lights"]

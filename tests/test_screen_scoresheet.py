@@ -8,9 +8,11 @@ import pygame
 import pytest
 
 from app.games import new_game
-from app.screen.scoresheet import score_sheet, winning_areas
+from app.screen.scoresheet import winning_areas
 from app.screen.status import draw_status
+from app.table.ending import ending
 from app.table.status import Status
+from app.table.view import View
 from engines.conhex.geometry import NEIGHBOURS, PLAYER_SIDES, SIDES
 from engines.kulami.scoring import breakdown
 from engines.players import choose_move
@@ -30,12 +32,18 @@ def status_of(board, message="", kind="over"):
                   seats={"b": "person", "w": "engine"}, level=2, turn=None,
                   scores=board.scores(), moves=tuple(board.move_text(m)
                                                      for m in board.move_stack),
-                  message=message, message_kind=kind, outcome=board.outcome())
+                  message=message, message_kind=kind, end=ending(board.outcome()))
+
+
+def score_sheet(board):
+    """The end screen's lines in its order: the view's sheet, then who won."""
+    view = View.of(board, status_of(board))
+    return [*view.sheet, view.end_short] if view.end is not None else []
 
 
 def shown(board, size=(800, 480)):
     surface = pygame.Surface(size)
-    drawn = draw_status(surface, status_of(board), None)
+    drawn = draw_status(surface, View.of(board, status_of(board)), None)
     assert drawn.overlaps() == [] and drawn.outside(surface.get_rect()) == []
     return drawn.text
 
@@ -72,7 +80,7 @@ def test_a_kulami_end_screen_shows_panels_both_bonuses_and_the_margin():
                                            (1, ["Panels", "Largest area"]),
                                            (2, ["Panels", "Largest area", "Chains of 5+"])])
 def test_each_kulami_scoring_level_lists_what_it_counts(scoring, parts):
-    sheet = score_sheet(status_of(finished("kulami", 3, scoring=scoring)))
+    sheet = score_sheet(finished("kulami", 3, scoring=scoring))
     labels = [line.split(":")[0] for line in sheet[:-1]]
     assert labels == parts
     assert sheet[-1].startswith(("Red wins", "Black wins", "A draw"))
@@ -93,7 +101,7 @@ def test_a_conhex_end_screen_shows_cells_and_the_winning_chain():
     # engine's cell numbers.
     name = "Red" if winner == "b" else "Blue"
     sides = "top to bottom" if winner == "b" else "left to right"
-    line = next(line for line in score_sheet(status_of(board))
+    line = next(line for line in score_sheet(board)
                 if line.startswith("The winning chain"))
     said = f"The winning chain, {sides}: {len(chain)} cells, held by {name} at "
     assert line.startswith(said) and said in text
@@ -111,14 +119,14 @@ def test_a_conhex_end_screen_shows_cells_and_the_winning_chain():
 def test_while_the_game_goes_on_there_is_no_sheet():
     board = new_game("kulami")
     board.push_text("d4")
-    assert score_sheet(status_of(board)) == []
+    assert score_sheet(board) == []
 
 
 def test_a_board_to_fix_after_the_end_shows_what_to_fix_not_the_sheet():
     board = finished("kulami", 3, scoring=1)
     status = Status(**{**status_of(board).__dict__, "message": "fix the board",
                        "message_kind": "sync", "sync_fill": frozenset({"d4"})})
-    text = draw_status(pygame.Surface((800, 480)), status).text
+    text = draw_status(pygame.Surface((800, 480)), View.of(board, status)).text
     assert "Put a piece on: d4" in text and "Panels:" not in text
 
 
@@ -128,7 +136,7 @@ def test_an_akron_end_screen_shows_the_balls_and_the_winning_chain_of_balls():
     for row in range(1, 16, 2):
         board.push_text(f"1a{row}")
         board.push_text(f"1o{row}")
-    sheet = score_sheet(status_of(board))
+    sheet = score_sheet(board)
     assert sheet == ["Balls on the board: White 8, Red 8",
                      "The winning chain, bottom to top: balls "
                      + " ".join(f"1a{row}" for row in range(1, 16, 2)),

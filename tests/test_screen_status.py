@@ -7,7 +7,10 @@ import random
 import re
 
 from app.games import new_game
+from app.table.ending import ending
 from app.table.status import Status
+from app.table.view import View
+from engines.core import EngineError
 from engines.players import choose_move
 
 GAMES = {"kulami": {"layout": "square-1", "scoring": 1}, "conhex": {"pie": True, "handicap": 0},
@@ -27,11 +30,23 @@ def snapshot(board, **changes) -> Status:
     values = dict(game=board.game, options=board.options, seats=SEATS, level=2,
                   turn=None if board.is_game_over() else board.turn, scores=board.scores(),
                   moves=tuple(board.move_text(m) for m in board.move_stack),
-                  outcome=board.outcome(),
+                  end=ending(board.outcome()),
                   in_hand=None if board.left_in_hand("b") is None
                   else {p: board.left_in_hand(p) for p in "bw"})
     values.update(changes)
     return Status(**values)
+
+
+def view_of(status: Status) -> View:
+    """The view of ``status``, on its game's board with its moves played (as far as
+    they are that game's moves: a test's made-up list stops where they are not)."""
+    board = new_game(status.game, **status.options)
+    try:
+        for move in status.moves:
+            board.push_text(move)
+    except EngineError:
+        pass
+    return View.of(board, status)
 
 
 def finished(game: str):
@@ -102,7 +117,7 @@ def all_states():
 
 def render(status: Status, size=(800, 480), path=None):
     surface = pygame.Surface(size)
-    drawn = draw_status(surface, status)
+    drawn = draw_status(surface, view_of(status))
     if path is not None:
         pygame.image.save(surface, str(path))
         surface = pygame.image.load(str(path))
@@ -150,7 +165,7 @@ def test_every_state_shows_game_options_seats_turn_and_scores(all_states, game, 
         assert any(line.startswith(number) for line, _ in lines[-2:])
     # The turn disc, read back from the PNG, is the colour of the player it names.
     disc = Painter(surface).rect(TURN[0], TURN[1], 40, TURN[3]).center
-    shown = status.outcome.winner if status.outcome else status.turn
+    shown = status.end.winner if status.end else status.turn
     if shown is not None:
         assert surface.get_at(disc)[:3] == game_info(game).players[shown].piece
 
@@ -223,7 +238,7 @@ def test_the_move_list_stays_in_its_box_in_one_size_and_shows_the_latest_move(
     for name in ("playing", "over"):
         status = all_states[game][name]
         surface = pygame.Surface(size)
-        drawn = draw_status(surface, status, area)
+        drawn = draw_status(surface, view_of(status), area)
         paint = Painter(surface, area)
         box = paint.rect(*MOVES)
         lines = move_list(drawn, size, area)
@@ -306,10 +321,13 @@ def test_several_candidates_are_each_a_button(all_states, game):
 def test_game_over_names_the_winner_and_the_reason(all_states, game):
     status = all_states[game]["over"]
     _, drawn = render(status)
-    outcome = status.outcome
-    winner = f"{words.player(game, outcome.winner)} wins" if outcome.winner else "A draw"
+    end = status.end
+    winner = f"{words.player(game, end.winner)} wins" if end.winner else "A draw"
     assert winner in drawn.text
-    assert f"Game over: {words.named(game, outcome.reason)}." in drawn.text
+    long = words.sentence(words.end_long(game, end))
+    assert long in drawn.text
+    for line in view_of(status).sheet:  # the score sheet, then how it ended
+        assert drawn.text.index(line) < drawn.text.index(long)
     assert "to move" not in drawn.text
     assert drawn.action_at(drawn.button("Hint").rect.center) is None
 
@@ -362,13 +380,13 @@ def test_a_move_made_by_button_is_offered_with_what_it_does():
     status = snapshot(board, seats={"b": "person", "w": "person"})
     for size in SIZES:
         surface = pygame.Surface(size)
-        drawn = draw_status(surface, status, None, ("swap",))
+        drawn = draw_status(surface, view_of(status), None)
         assert drawn.outside(surface.get_rect()) == [] and drawn.overlaps() == []
         swap = drawn.button("Swap")
         assert drawn.action_at(swap.rect.center) == Action(PLAY, "swap")
         assert "Blue may swap: take over Red's first gem, and Red moves next" in drawn.text
-    _, drawn = render(status)
-    assert "Swap" not in [b.label for b in drawn.buttons]  # not offered: no button
+    _, drawn = render(snapshot(board))  # the engine's turn: not offered, no button
+    assert "Swap" not in [b.label for b in drawn.buttons]
 
 
 def test_the_console_offers_the_swap_only_while_a_person_may_take_it():
@@ -379,6 +397,7 @@ def test_the_console_offers_the_swap_only_while_a_person_may_take_it():
     console = Console(session, ("conhex",))
     assert console.offers() == ()
     board.push_text("f6")
+    session.revision += 1  # moved on the board itself: the session's view is made anew
     assert console.offers() == ("swap",)
     surface = pygame.Surface((800, 480))
     console.draw(surface)
@@ -463,7 +482,7 @@ def test_the_legend_follows_the_state(all_states):
     assert legend_roles(kulami["confirm-several"])[:2] == ["suggestion", "candidate"]
     assert legend_roles(kulami["faults"])[0] == "fault"
     over = kulami["over"]
-    winner, loser = over.outcome.winner, "w" if over.outcome.winner == "b" else "b"
+    winner, loser = over.end.winner, over.end.loser
     assert f"won_{winner}" in legend_roles(over) and "legal" not in legend_roles(over)
     assert legend_roles(snapshot(played("kulami", 0), state="setup")) == ["setup"]
     assert f"owned_{loser}" in legend_roles(over) or not over.scores.get(loser)
@@ -476,7 +495,11 @@ def test_the_legend_words_name_the_players_and_the_moment(all_states):
     assert meaning(all_states["conhex"]["playing"], "owned_w") == "Owned by Blue"
     assert meaning(kulami["waiting"], "suggestion") == "Engine's move"
     assert meaning(kulami["confirm-several"], "suggestion") == "Move chosen"
-    assert meaning(snapshot(played("kulami", 3), message="hint: d4"), "suggestion") == "Hint"
+    # A hint is known by its kind, whatever the message says (an outside engine that
+    # gave up says so in place of the hint's words).
+    failed = words.outside_engine_failed("pentobi-gtp", "it resigned")
+    assert meaning(snapshot(played("kulami", 3), hint="d4", message=failed),
+                   "suggestion") == "Hint"
     assert meaning(kulami["playing"], "legal") == "Legal move"
 
 
@@ -557,7 +580,7 @@ def test_the_web_page_s_address_and_code_follow_the_players_line(name):
     surface = pygame.Surface((800, 480))
     status = snapshot(played(name, 3))
     note = "web code 424242"
-    drawn = draw_status(surface, status, note=note)
+    drawn = draw_status(surface, view_of(status), note=note)
     assert "code 424242" in drawn.text
     assert drawn.overlaps() == [] and drawn.outside(surface.get_rect()) == []
 
@@ -581,3 +604,21 @@ def test_a_takeback_a_player_away_offered_is_accepted_by_the_table_s_confirm():
     console.tap(drawn.button("Confirm").rect.center)
     assert [board.move_text(m) for m in session.board.move_stack] == ["d4"]
     assert session.offer is None
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_player_away_s_own_move_is_named_as_theirs_not_the_engine_s(all_states, game):
+    """Issue 32: a browser player's move waiting to be placed was called "Engine's
+    move" in the legend and on the screen."""
+    from app.table.legend import meaning
+    waiting = all_states[game]["waiting"]
+    theirs = Status(**{**waiting.__dict__, "seats": {"b": "person", "w": "remote"},
+                       "message": "place it"})
+    name = words.player(game, "w")
+    assert meaning(theirs, "suggestion") == f"{name}'s move"
+    view = view_of(theirs)
+    [row] = [row for row in view.legend if row.role == "suggestion"]
+    assert row.meaning == f"{name}'s move" and row.player == "w"
+    _, drawn = render(theirs)
+    assert f"{name}'s move: {theirs.pending}" in drawn.text
+    assert "Engine's move" not in drawn.text

@@ -40,7 +40,7 @@ def test_a_whole_game_between_two_people_through_the_pipeline(tmp_path):
         assert texts(game) == played
         assert RecordStore(tmp_path).resume().board.move_stack == game.board.move_stack
     status = game.status()
-    assert status.turn is None and status.outcome is not None
+    assert status.turn is None and status.end is not None
     assert status.message_kind == "over" and "game over" in status.message
     assert status.moves == tuple(played)
 

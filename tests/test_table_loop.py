@@ -181,3 +181,42 @@ def test_a_disconnected_source_keeps_the_game_and_says_so_until_it_answers_again
     turns(table, t, 100)
     assert session.state is not State.DISCONNECTED
     assert [str(m) for m in session.board.move_stack] == ["d4", "d7"]
+
+
+def test_one_view_a_revision_is_what_the_leds_the_screen_and_the_page_show(monkeypatch):
+    """The scene and the status used to be made for the LEDs and the screen, and made
+    again for the page: now one view is made a revision, and all three read it."""
+    from app.table import view as view_module
+    from app.web.snapshot import snapshot
+
+    made = []
+    of = view_module.View.of.__func__
+    monkeypatch.setattr(view_module.View, "of", classmethod(
+        lambda cls, *args, **kwargs: made.append(args[-1]) or of(cls, *args, **kwargs)))
+    pygame.display.init()
+    pygame.font.init()
+    surface = pygame.display.set_mode((800, 480))
+    session = Session(new_game("kulami"), seats={"b": "person", "w": "person"})
+    window = StatusWindow(surface, Console(session, ("kulami",)))
+    pages = []
+
+    class Page:
+        def publish(self, session):
+            pages.append(snapshot(session.view()))
+
+        def commands(self):
+            return []
+
+    sensors = SimulatedSensors(PROFILE.holes)
+    table = Table(session, PROFILE, SimulatedStrip(PROFILE.led_count), sensors,
+                  screen=window, remote=Page())
+    t = turns(table, 0.0, 50)
+    sensors.place("d4")
+    turns(table, t, 100)
+    assert session.board.move_stack
+    assert made == sorted(set(made))  # never twice for one revision
+    assert [page["revision"] for page in pages] == made
+    view = session.view()
+    assert table._scene is view.scene
+    assert pages[-1]["lights"] == snapshot(view)["lights"]
+    assert "Red played d4" in window.console.drawn.text

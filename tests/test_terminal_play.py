@@ -529,7 +529,7 @@ def test_load_names_finished_games_and_records_that_do_not_load(data, monkeypatc
     status, out, _ = tabletop_play(monkeypatch, capsys, "--load", lines=[""])
     assert re.search(r"  1  000002-kulami\.sgf  does not load: .*zz", out)
     assert re.search(r"  2  000001-kulami\.sgf  Kulami, \d+ moves, .*: (Red wins|Black wins"
-                     r"|A draw)$", out, re.M)
+                     r"|A draw)( by \d+, \d+ to \d+| at \d+|, Red \d+, Black \d+)?$", out, re.M)
     # a finished game loaded shows its end, and a record that does not load is one line
     status, out, _ = tabletop_play(monkeypatch, capsys, "--load", "2")
     assert status == 0 and "Continuing 000003-kulami.sgf" in out

@@ -347,8 +347,12 @@ def test_a_remote_seat_s_move_is_lit_for_the_table_to_place(table):
     board.step()
     assert board.session.board.move_text(board.session.pending) == "d7"
     assert board.hole_leds()["d7"] != (0, 0, 0)
-    assert "Black plays d7 from the web page" in call("GET", front.url + "api/state")[1][
-        "status"]["message"]
+    state = call("GET", front.url + "api/state")[1]
+    assert "Black plays d7 from the web page" in state["status"]["message"]
+    # Lit and named as the player's own move, not the engine's.
+    assert state["lights"]["d7"]["by"] == "w"
+    [row] = [row for row in state["legend"] if row["role"] == "suggestion"]
+    assert row["meaning"] == "Black's move" and row["player"] == "w"
     board.place("d7")
     settle(board)
     assert [board.session.board.move_text(m) for m in board.session.board.move_stack] == \

@@ -2,8 +2,8 @@
 is being chosen; taps become session calls.
 
 This is the one piece of the screen that knows the session; everything it draws comes
-from :meth:`Session.status`. The Pi's screen and the desktop simulator both use it, so a
-tap does the same on both.
+from :meth:`Session.view`, the view the LEDs and the web page show too. The Pi's screen
+and the desktop simulator both use it, so a tap does the same on both.
 
 With a ``load`` callback the menu also lists the games saved in the session's store
 (every game and board but the one being played), and a saved game picked there goes to
@@ -12,7 +12,7 @@ With a ``load`` callback the menu also lists the games saved in the session's st
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Sequence
 
 import pygame
 
@@ -55,20 +55,6 @@ def describe_saved(store: RecordStore, saved: Saved) -> tuple[str, bool]:
     return ", ".join(words), True
 
 
-def by_button(board) -> Callable[[Hashable], bool]:
-    """Whether a move in ``board``'s position is one made by button: its text names no
-    hole, and it puts nothing on an empty hole (it only recolours pieces, or moves balls
-    above the board). A move that puts a piece down (a Blokus piece, whose text names
-    its squares) is made by hand, where the sensors see it."""
-    holes, occupied = set(board.holes), board.sensor_view().keys()
-    return lambda move: (board.move_text(move) not in holes
-                         and board.holes_of(move) <= occupied)
-
-
-#: Moves offered by a button of their own, at most.
-OFFERS = 2
-
-
 class Console:
     """``games`` are those the menu offers; ``start`` begins a chosen game (by default on
     the same session; the simulator swaps in a new board); ``load``, when given,
@@ -86,44 +72,18 @@ class Console:
         #: A line about the table that no game says (where its web page is, and the
         #: pairing code that lets a browser change the table).
         self.note = ""
-        #: The moves offered by button in the last position asked about.
-        self._offered: tuple[object, tuple[str, ...]] = (None, ())
 
     def draw(self, surface: pygame.Surface, area: pygame.Rect | None = None) -> Drawn:
         if self.menu is not None:
             self.drawn = self.menu.draw(surface, area)
         else:
-            self.drawn = draw_status(surface, self.session.status(), area, self.offers(),
-                                     note=self.note)
+            self.drawn = draw_status(surface, self.session.view(), area, note=self.note)
         return self.drawn
 
     def offers(self) -> tuple[str, ...]:
-        """Moves that can be made only by button, as their texts: the legal moves of a
-        person to move that are no hole's and put nothing on an empty hole (ConHex's
-        swap, which only recolours a gem: a colour-blind board cannot see it at all), or
-        the engine's move waiting to be made when it is such a move. A move that puts a
-        piece on the board (a Blokus piece, though its text is no hole's) is made by
-        hand, as the sensors see it: a button would play it with no piece there. At most
-        :data:`OFFERS` of them: where there are more (Akron's moves above the board),
-        Confirm offers them to pick from."""
-        session = self.session
-        board = session.board
-        if board.is_game_over():
-            return ()
-        if session.pending is not None:
-            move = session.pending
-            return (board.move_text(move),) if by_button(board)(move) else ()
-        if not session.seats[board.turn].at_table:
-            return ()
-        # Worked out once per position.
-        key = (id(board), board.game, board.turn, tuple(board.move_stack))
-        if self._offered[0] != key:
-            made_by_button = by_button(board)
-            offered = tuple(board.move_text(move) for move in board.legal_moves
-                            if made_by_button(move))
-            # Many such moves (Akron's above the board) are picked after Confirm instead.
-            self._offered = (key, offered if len(offered) <= OFFERS else ())
-        return self._offered[1]
+        """The moves that can be made only by button now, as their texts (the view's
+        :attr:`~app.table.view.View.offers`)."""
+        return tuple(offer.move for offer in self.session.view().offers)
 
     def tap(self, pos: tuple[int, int]) -> Action | None:
         """A tap at ``pos`` on what was drawn last; returns the action it triggered."""

@@ -2,21 +2,17 @@
 
 One row per role the board lights in this state, most urgent first: a lamp in the role's
 colour, as the LEDs show it and the simulator draws it (a blinking role has an unlit
-lamp beside it, so blinking reads without colour), and the meaning in words. The roles
-are read from the :class:`~app.table.status.Status` alone, as the rest of the screen
-is (:mod:`app.table.legend`, which the web page shares); the colours come from
-:mod:`app.colours`, the one colour language.
+lamp beside it, so blinking reads without colour), and the meaning in words. The rows
+are the view's (:attr:`~app.table.view.View.legend`, which the web page shows too); the
+colours come from :mod:`app.colours`, the one colour language, through the scene.
 """
 
 from __future__ import annotations
 
 import pygame
 
-from app.colours import RGB, role_of
 from app.screen.paint import MUTED, PANEL, TEXT, Painter
-from app.table.legend import legend_roles, meaning
-from app.table.scene import role_colour
-from app.table.status import Status
+from app.table.view import View
 
 TITLE = "Lights"
 #: Row heights in design units: as tall as this, never shorter than that (less urgent
@@ -26,42 +22,37 @@ TITLE_H = 30
 LAMP_X, OFF_LAMP_X, TEXT_X = 20, 42, 58
 
 
-def lamp_colour(game_name: str, role: str) -> RGB:
-    """The colour an LED of ``role`` shows, as the simulator draws it: the strip's gamma
-    table makes the LEDs look like this colour on a screen."""
-    return role_colour(game_name, role)
-
-
-def draw_legend(paint: Painter, status: Status,
+def draw_legend(paint: Painter, view: View,
                 region: tuple[float, float, float, float]) -> list[str]:
-    """Draw the legend into ``region`` (design units); return the roles it names."""
+    """Draw the view's legend into ``region`` (design units); return the roles it
+    names."""
     x, y, w, h = region
     paint.fill(paint.rect(x, y, w, h), PANEL, radius=12)
     paint.fitted(TITLE, paint.rect(x + 12, y + 4, w - 24, TITLE_H - 4), 30, MUTED,
                  min_size=20)
     room = h - TITLE_H - 6
-    roles = legend_roles(status)[:max(int(room // MIN_ROW_H), 0)]
-    if not roles:
+    rows = view.legend[:max(int(room // MIN_ROW_H), 0)]
+    if not rows:
         return []
-    row_h = min(ROW_H, room / len(roles))
+    row_h = min(ROW_H, room / len(rows))
     radius = min(9.0, row_h * 0.36)
-    texts = [meaning(status, role) for role in roles]
+    texts = [row.meaning for row in rows]
     width = paint.px(w - TEXT_X - 8)
     size = row_h * 1.1  # one size for every row: the largest at which all fit
     while size > 16 and any(paint.font(size).size(t)[0] > width for t in texts):
         size -= 1
     top = y + TITLE_H
-    for role, text in zip(roles, texts):
-        colour = lamp_colour(status.game, role)
+    for row in rows:
+        colour, text = row.colour, row.meaning
         centre_y = top + row_h / 2
         lamp = paint.rect(x + LAMP_X - radius, centre_y - radius, 2 * radius, 2 * radius)
         pygame.draw.circle(paint.surface, colour, lamp.center, lamp.width // 2)
         pygame.draw.circle(paint.surface, MUTED, lamp.center, lamp.width // 2 + 1, 1)
-        if role_of(role)[0].blink:
+        if row.blink:
             off = lamp.move(paint.px(OFF_LAMP_X - LAMP_X), 0)
             pygame.draw.circle(paint.surface, colour, off.center, off.width // 2,
                                max(1, paint.px(2)))
         paint.fitted(text, paint.rect(x + TEXT_X, top, w - TEXT_X - 8, row_h), size, TEXT,
                      min_size=min(size, 16))
         top += row_h
-    return roles
+    return [row.role for row in rows]

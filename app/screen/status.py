@@ -1,9 +1,10 @@
-"""The status screen: one :class:`~app.table.status.Status` drawn onto any surface >= 800x480.
+"""The status screen: one :class:`~app.table.view.View` drawn onto any surface >= 800x480.
 
 Laid out for the official 7" Pi touch display and read at arm's length: the turn and the
 score in large type, the message of the moment in a box coloured by its kind, the move
 list down the right, and four finger-sized buttons along the bottom. The screen keeps no
-state: the same Status always draws the same picture and the same buttons.
+state: the same view always draws the same picture and the same buttons, and every
+word and game fact it shows is the view's (the page shows the same view).
 """
 
 from __future__ import annotations
@@ -13,13 +14,12 @@ from collections.abc import Sequence
 
 import pygame
 
-from app.games import game
 from app.table import texts as words
 from app.screen.paint import (BACKGROUND, MESSAGE_COLOURS, MUTED, PANEL, TEXT, Action,
                               Drawn, Painter, columns, wrap)
 from app.screen.legend import draw_legend
-from app.screen.scoresheet import score_sheet
 from app.table.status import Status
+from app.table.view import View
 
 NEW, HINT, UNDO, CONFIRM = "new", "hint", "undo", "confirm"
 #: A move the sensors cannot see made by its own button (ConHex's swap); the value is
@@ -27,9 +27,6 @@ NEW, HINT, UNDO, CONFIRM = "new", "hint", "undo", "confirm"
 PLAY = "play"
 #: Buttons for moves to choose between, at most: beyond, the last shows the next ones.
 CHIPS = 4
-#: What each such move does, in words: the line the screen adds while it is offered.
-OFFERED = {"swap": "{mover} may swap: take over {other}'s first gem, and {other} "
-                   "moves next"}
 
 #: Regions in design units (800x480): x, y, width, height.
 LEFT_X, LEFT_W, RIGHT_X, RIGHT_W = 16, 524, 556, 228
@@ -51,79 +48,80 @@ LEGEND = (RIGHT_X, 200, RIGHT_W, 192)  # what the lights mean (app/screen/legend
 BUTTONS = (LEFT_X, 404, 768, 64)
 
 
-def draw_status(surface: pygame.Surface, status: Status,
-                area: pygame.Rect | None = None, offers: Sequence[str] = (),
+def draw_status(surface: pygame.Surface, view: View, area: pygame.Rect | None = None,
                 note: str = "") -> Drawn:
-    """Draw ``status`` into ``area`` (default: the whole surface); return what was drawn.
-    ``offers`` are moves a person may make only by button (ConHex's swap): each gets a
-    button of its own and a line saying what it does. ``note`` follows the players'
-    line (the web page's address and pairing code)."""
+    """Draw ``view`` into ``area`` (default: the whole surface); return what was drawn.
+    The moves a person may make only by button (ConHex's swap) each get a button of
+    their own and a line saying what they do. ``note`` follows the players' line (the
+    web page's address and pairing code)."""
     paint = Painter(surface, area)
     paint.fill(paint.area, BACKGROUND)
-    _header(paint, status, note)
-    _turn(paint, status)
-    _scores(paint, status)
-    _message(paint, status, offers)
-    _moves(paint, status)
-    draw_legend(paint, status, LEGEND)
-    _buttons(paint, status, offers)
+    _header(paint, view, note)
+    _turn(paint, view)
+    _scores(paint, view)
+    _message(paint, view)
+    _moves(paint, view.status)
+    draw_legend(paint, view, LEGEND)
+    _buttons(paint, view)
     return paint.drawn
 
 
-def _header(paint: Painter, status: Status, note: str = "") -> None:
-    line = f"{words.title(status.game)}: {words.options(status.game, status.options)}"
-    paint.fitted(line, paint.rect(*HEADER), 36, TEXT, min_size=24)
-    seats = words.seats(status.game, status.seats, status.level)
-    paint.fitted(f"{seats} · {note}" if note else seats, paint.rect(*SEATS), 30, MUTED,
-                 min_size=22)
+def _header(paint: Painter, view: View, note: str = "") -> None:
+    paint.fitted(f"{view.title}: {view.described}", paint.rect(*HEADER), 36, TEXT,
+                 min_size=24)
+    paint.fitted(f"{view.seated} · {note}" if note else view.seated, paint.rect(*SEATS),
+                 30, MUTED, min_size=22)
 
 
-def _turn(paint: Painter, status: Status) -> None:
+def _turn(paint: Painter, view: View) -> None:
     x, y, w, h = TURN
-    if status.outcome is not None:
-        colour = status.outcome.winner
-        text = words.result(status.game, status.outcome)
+    status = view.status
+    if view.end is not None:
+        colour = view.end.winner
+        text = view.end_short
     else:
         colour = status.turn
         who = status.seats[colour].words(status.level)
-        text = f"{words.player(status.game, colour)} to move ({who})"
+        text = f"{view.players[colour].title} to move ({who})"
     if colour is not None:
-        paint.disc(paint.rect(x, y, 40, h).center, 18, game(status.game).players[colour].piece)
+        paint.disc(paint.rect(x, y, 40, h).center, 18, view.players[colour].piece)
     paint.fitted(text, paint.rect(x + 50, y, w - 50, h), 56, TEXT, min_size=30)
 
 
-def _scores(paint: Painter, status: Status) -> None:
+def _scores(paint: Painter, view: View) -> None:
     x, y, w, h = SCORES
-    info = game(status.game)
+    status = view.status
     left_in_hand = status.in_hand
     for (left, width), colour in zip(columns(x, w - SCORE_LABEL_W - 10, 2, 10), ("b", "w")):
-        paint.disc(paint.rect(left, y, 30, h).center, 12, info.players[colour].piece)
-        text = f"{words.player(status.game, colour)} {status.scores.get(colour, 0)}"
+        player = view.players[colour]
+        paint.disc(paint.rect(left, y, 30, h).center, 12, player.piece)
+        text = f"{player.title} {status.scores.get(colour, 0)}"
         paint.fitted(text, paint.rect(left + 34, y, width - 34, h), 44, TEXT, min_size=26)
     # What the score counts, which for Kulami depends on its scoring level; in a game
     # whose pieces come from a hand or a supply (Blokus Duo, Akron), how many each
     # player has left, in seat order.
-    label = info.score_label(status.options)
+    label = view.score_label
     if left_in_hand is not None:
-        label = f"{left_in_hand['b']} / {left_in_hand['w']} {info.hand}"
+        label = f"{left_in_hand['b']} / {left_in_hand['w']} {view.hand}"
     paint.fitted(label,
                  paint.rect(x + w - SCORE_LABEL_W, y, SCORE_LABEL_W, h), 30, MUTED,
                  min_size=20, anchor="midright")
 
 
-def _message(paint: Painter, status: Status, offers: Sequence[str] = ()) -> None:
+def _message(paint: Painter, view: View) -> None:
     x, y, w, h = MESSAGE
+    status = view.status
     if status.thinking is not None:
         h -= THINKING_H + 8
         _thinking(paint, status.thinking, (x, y + h + 8, w, THINKING_H))
     box = paint.rect(x, y, w, h)
-    kind = "over" if status.outcome is not None and status.message_kind == "info" else \
+    kind = "over" if view.end is not None and status.message_kind == "info" else \
         status.message_kind
     paint.fill(box, MESSAGE_COLOURS.get(kind, PANEL), radius=12)
-    if status.outcome is not None and status.message_kind in ("info", "over"):
-        _score_sheet(paint, status, paint.rect(x + 14, y + 10, w - 28, h - 20))
+    if view.end is not None and status.message_kind in ("info", "over"):
+        _score_sheet(paint, view, paint.rect(x + 14, y + 10, w - 28, h - 20))
         return
-    lines = _message_lines(status, offers)
+    lines = _message_lines(view)
     chips = _chips(status)
     chip_h = 52 if chips else 0
     inner = paint.rect(x + 14, y + 10, w - 28, h - 20 - chip_h - (8 if chips else 0))
@@ -156,12 +154,12 @@ def _chips(status: Status) -> list[tuple[str, Action]]:
             (f"More ({len(moves)})", Action(HINT, str(CHIPS - 1)))]
 
 
-def _score_sheet(paint: Painter, status: Status, inner: pygame.Rect) -> None:
-    """The end of the game: how it ended, then the whole score line by line (Kulami's
-    panels and bonuses, ConHex's cells and winning chain, who won by how much), all in
-    the largest one size that fits the box."""
-    reason = words.named(status.game, status.outcome.reason)
-    lines = [f"Game over: {reason}.", *score_sheet(status)]
+def _score_sheet(paint: Painter, view: View, inner: pygame.Rect) -> None:
+    """The end of the game: the whole score line by line (Kulami's panels and bonuses,
+    ConHex's cells and winning chain), then how it ended and who won by how much, all
+    in the largest one size that fits the box."""
+    status = view.status
+    lines = [*view.sheet, view.end_long]
     lines += [words.sentence(line) for line in (status.saving, *status.faults) if line]
     size = 36
     while size > 18:
@@ -177,35 +175,29 @@ def _score_sheet(paint: Painter, status: Status, inner: pygame.Rect) -> None:
         top = used.bottom + paint.px(4)
 
 
-def _message_lines(status: Status, offers: Sequence[str] = ()) -> list[tuple[str, float]]:
+def _message_lines(view: View) -> list[tuple[str, float]]:
     """The message box's lines with their sizes: the message, then what it refers to.
 
-    The engine's move waiting to be placed is named once, large (read at arm's length
-    while placing it): by the message where it names the move ("The engine plays d4:
-    place it there"), else by a line of its own."""
-    message = status.message
-    if not message and status.outcome is not None:
-        message = f"Game over: {status.outcome.reason}."
-    # Engines word their reasons with the players' letters; the screen names colours.
-    message = words.named(status.game, message)
+    A seat's move waiting to be placed (the engine's, a player's away) is named once,
+    large (read at arm's length while placing it): by the message where it names the
+    move ("The engine plays d4: place it there"), else by a line of its own, called as
+    its seat calls it."""
+    status = view.status
+    message = view.message or view.end_long
     named = status.pending is not None and names_move(message, status.pending)
-    lines = [(words.sentence(message), PENDING_SIZE if named else 40)] if message else []
+    lines = [(message, PENDING_SIZE if named else 40)] if message else []
     if status.sync_fill:
         lines.append((f"Put a piece on: {words.holes(status.sync_fill)}", 36))
     if status.sync_empty:
         lines.append((f"Take the piece off: {words.holes(status.sync_empty)}", 36))
     if status.pending and not named:
-        lines.append((f"Engine's move: {status.pending}", PENDING_SIZE))
+        whose = status.seats[status.turn].move_called(status.game, status.turn)
+        lines.append((f"{whose}: {status.pending}", PENDING_SIZE))
     if len(status.candidates) > 1:
         lines.append(("Tap the move you made:", 36))
-    if status.unseen > len(offers):
+    if status.unseen > len(view.offers):
         lines.append(("Moved a piece the sensors cannot see? Press Confirm.", 32))
-    if offers and status.turn is not None:
-        mover = words.player(status.game, status.turn)
-        other = words.player(status.game, "w" if status.turn == "b" else "b")
-        for move in offers:
-            text = OFFERED.get(move, "{mover} may also play " + move)
-            lines.append((text.format(mover=mover, other=other), 34))
+    lines += [(offer.words, 34) for offer in view.offers]
     shown = {text for text, _ in lines}
     lines += [(words.sentence(line), 32) for line in (status.saving, *status.faults)
               if line and words.sentence(line) not in shown]  # not twice if the message
@@ -293,9 +285,10 @@ def _broken(move: str, f: pygame.font.Font, width: int) -> list[str]:
     return parts
 
 
-def _buttons(paint: Painter, status: Status, offers: Sequence[str] = ()) -> None:
+def _buttons(paint: Painter, view: View) -> None:
     x, y, w, h = BUTTONS
-    playing = status.outcome is None
+    status = view.status
+    playing = view.end is None
     person_to_move = playing and status.seats[status.turn].at_table
     confirm = status.candidates[0] if len(status.candidates) == 1 else None
     # Confirm with no move named: offers the moves the sensors cannot see, or accepts
@@ -306,7 +299,8 @@ def _buttons(paint: Painter, status: Status, offers: Sequence[str] = ()) -> None
              ("Hint", Action(HINT), person_to_move and status.pending is None),
              ("Undo", Action(UNDO), bool(status.moves)),
              ("Confirm", Action(CONFIRM, confirm), confirm is not None or unseen or accepts),
-             *((words.sentence(move), Action(PLAY, move), playing) for move in offers))
+             *((words.sentence(offer.move), Action(PLAY, offer.move), playing)
+               for offer in view.offers))
     for (left, width), (label, action, enabled) in zip(columns(x, w, len(specs), 12), specs):
         # A move made by button stands out: it is there only while it may be made.
         paint.button(paint.rect(left, y, width, h), label, action, enabled,

@@ -28,11 +28,11 @@ def legend_roles(status: Status) -> list[str]:
         return _ordered(shown)
     if status.message_kind == "error":
         shown.add("error")
-    if status.pending or len(status.candidates) > 1 or _hint(status):
+    if status.pending or len(status.candidates) > 1 or status.hint is not None:
         shown.add("suggestion")
     if status.candidates:
         shown.add("candidate")
-    playing = status.outcome is None
+    playing = status.end is None
     if playing:
         shown.add("legal")
         if status.moves:
@@ -41,7 +41,7 @@ def legend_roles(status: Status) -> list[str]:
                 shown.add("off_limits")
     for player in ("b", "w"):
         if status.scores.get(player):
-            won = status.outcome is not None and status.outcome.winner == player
+            won = status.end is not None and status.end.winner == player
             role = f"{'won' if won else 'owned'}_{player}"
             if role in game(status.game).roles:  # a game with areas to own
                 shown.add(role)
@@ -54,19 +54,15 @@ def _ordered(roles: set[str]) -> list[str]:
     return sorted(roles, key=lambda r: (rank[r if r in ROLES else r.rpartition("_")[0]], r))
 
 
-def _hint(status: Status) -> bool:
-    return status.message.startswith(words.hint(""))
-
-
 def meaning(status: Status, role: str) -> str:
     """The legend's words for ``role`` in this state."""
     look, player = role_of(role)
     if role == "suggestion":
         if len(status.candidates) > 1:
             return "Move chosen"
-        if status.pending:
-            return "Engine's move"
-        if _hint(status):
+        if status.pending:  # the seat to move chose it: the engine, or a player away
+            return status.seats[status.turn].move_called(status.game, status.turn)
+        if status.hint is not None:
             return "Hint"
     if role == "candidate" and len(status.candidates) > 1:
         return "Other possible move"

@@ -6,9 +6,10 @@ mouse puts pieces on), the LED strip, and the screen (the Pi's status screen, th
 simulator's window with the board drawn, or none). Each turn hands the session the
 holes whose readings changed, lets time pass, takes the engine's move once its search
 (off the loop) is done, takes the buttons' presses, and then shows what changed: the
-scene and the screen are rebuilt only when the session's ``revision`` moved, the LED
-frame also when blinking lights turn on or off. An idle board therefore costs a sensor
-scan and a few comparisons per turn. systemd's watchdog is fed every turn, so a hung
+session's view (:mod:`app.table.view`, made once a revision) is what the LEDs, the
+screen and the web page all show, and they are redrawn only when the ``revision``
+moved, the LED frame also when blinking lights turn on or off. An idle board therefore
+costs a sensor scan and a few comparisons per turn. systemd's watchdog is fed every turn, so a hung
 loop is restarted.
 """
 
@@ -27,6 +28,7 @@ from app.hardware.sensors import SensorSource
 from app.table.sensorlog import Reading
 from app.table.service import Notifier
 from app.table.session import Session
+from app.table.view import View
 
 log = logging.getLogger("tabletop")
 
@@ -58,7 +60,7 @@ class Remote(Protocol):
     in its own thread, as it does a button's press."""
 
     def publish(self, session: Session) -> None:
-        """The session changed (or is another one)."""
+        """The session changed (or is another one): its :meth:`Session.view` is new."""
 
     def commands(self) -> list[Callable[["Table"], None]]:
         """What was asked since the last call, oldest first."""
@@ -79,7 +81,7 @@ class Table:
         self._scan = None  # the last scan, to skip unchanged ones at C speed
         self._readings: dict[str, tuple[bool, str | None]] = {}
         self._shown: tuple | None = None  # (session, revision) last shown
-        self._scene = None
+        self._scene = None  # the scene of the view shown
         self._lit: tuple | None = None  # (session, revision, blink phase) on the LEDs
         self._frame: list | None = None
         self._message: tuple[str, str] | None = None
@@ -142,8 +144,9 @@ class Table:
         changed = self._shown != (session, session.revision)
         if changed:
             self._shown = (session, session.revision)
-            self._scene = session.scene()
-            self._report()
+            view = session.view()
+            self._scene = view.scene
+            self._report(view)
             if self.remote is not None:
                 self.remote.publish(session)
         blink_on = int(t / self.blink_s) % 2 == 0
@@ -167,15 +170,15 @@ class Table:
         self.strip.brightness = brightness
         self._lit = self._frame = None
 
-    def _report(self) -> None:
+    def _report(self, view: View) -> None:
         """A new message goes to the journal and to systemd's status line."""
-        session = self.session
-        message = (session.message, session.message_kind)
+        status = view.status
+        message = (status.message, status.message_kind)
         if message != self._message:
             self._message = message
-            if session.message:
-                log.info("%s: %s", session.message_kind, session.message)
-                self.notifier.status(session.message)
+            if status.message:
+                log.info("%s: %s", status.message_kind, status.message)
+                self.notifier.status(status.message)
 
     def run(self, period: float, clock: Callable[[], float] = time.monotonic,
             sleep: Callable[[float], None] = time.sleep) -> None:

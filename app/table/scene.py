@@ -30,9 +30,14 @@ BLACK: RGB = (0, 0, 0)
 
 @dataclass(frozen=True)
 class Light:
+    """One hole's or area's light. ``by`` is whose move a lit move to place is (the
+    engine's colour, or a player's away), so that the page and the screen name it as
+    theirs; the LED shows the role's colour whoever's it is."""
+
     role: str
     colour: RGB
     blink: bool = False
+    by: str | None = None
 
 
 @dataclass(frozen=True)
@@ -111,7 +116,8 @@ def last_move_holes(board: Board) -> frozenset[str]:
 def game_scene(board: Board, *, sync: OutOfSync | None = None, show_legal: bool = True,
                suggestion: Iterable[str] = (), error: Iterable[str] = (),
                candidates: Iterable[str] = (), faults: Iterable[str] = (),
-               seen: Iterable[str] = (), destinations: Iterable[str] | None = None) -> Scene:
+               seen: Iterable[str] = (), destinations: Iterable[str] | None = None,
+               suggested_by: str | None = None) -> Scene:
     """The scene for a game in progress or over.
 
     In sync mode only the holes to fill and to empty light: nothing else can happen until
@@ -120,7 +126,8 @@ def game_scene(board: Board, *, sync: OutOfSync | None = None, show_legal: bool 
     apart (or a correction to confirm), ``faults`` holes whose sensors are being
     ignored, shown in sync mode too, ``seen`` new pieces noticed before the board has
     settled, ``destinations`` where a lifted piece may go (an Akron ball in the hand),
-    lit as the legal targets instead of the game's own. At the end the winner's areas shine steadily in the winner's full colour
+    lit as the legal targets instead of the game's own; ``suggested_by`` is whose move
+    the suggestion is, where it is a seat's chosen move rather than a hint. At the end the winner's areas shine steadily in the winner's full colour
     (nothing is asked of anyone any more), the loser's stay dim.
     """
     fault_lights = {h: _light("fault", ROLE_COLOURS["fault"]) for h in faults}
@@ -152,8 +159,9 @@ def game_scene(board: Board, *, sync: OutOfSync | None = None, show_legal: bool 
         scene[hole] = _light("legal", ROLE_COLOURS["legal"])
     for role, holes in (("seen", seen), ("candidate", candidates),
                         ("suggestion", suggestion), ("error", error)):
+        by = suggested_by if role == "suggestion" else None
         for hole in holes:
-            scene[hole] = _light(role, ROLE_COLOURS[role])
+            scene[hole] = Light(role, ROLE_COLOURS[role], role_of(role)[0].blink, by)
     scene.update(fault_lights)
     return Scene(MappingProxyType(scene))
 

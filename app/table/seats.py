@@ -76,6 +76,11 @@ class Seat:
         """What the table says while this seat's chosen ``move`` waits to be placed."""
         return texts.place_engine_move(move)
 
+    def move_called(self, game: str, colour: str) -> str:
+        """What the legend and the screen call this seat's chosen move while it waits
+        to be placed: the player's own (``Black's move``)."""
+        return texts.own_move(game, colour)
+
     def too_soon(self, game: str, colour: str) -> str:
         """What a piece put down for a player away, before their move came, is told."""
         return ""
@@ -111,6 +116,9 @@ class OurEngine(Seat):
     def words(self, level: int) -> str:
         return f"engine level {level}"
 
+    def move_called(self, game: str, colour: str) -> str:
+        return texts.ENGINES_MOVE
+
     def for_program(self, program: str | None) -> Seat:
         return OutsideEngine(program) if program else OurEngine()
 
@@ -143,6 +151,11 @@ class Browser(Seat):
 
     def place(self, game: str, colour: str, move: str) -> str:
         return texts.place_away_move(game, colour, move, self.where)
+
+    def move_called(self, game: str, colour: str) -> str:
+        """What the legend and the screen call this seat's chosen move while it waits
+        to be placed: the player's own (``Black's move``)."""
+        return texts.own_move(game, colour)
 
     def too_soon(self, game: str, colour: str) -> str:
         return texts.away_waits(game, colour, self.where)

@@ -33,6 +33,7 @@ from typing import Any
 
 
 from app.games import game as game_info, new_game
+from app.table.ending import ending
 from app.table.scene import Scene, game_scene, recolourable_holes, setup_scene
 from app.sensing.events import (Candidates, Correction, Event, InSync, Moved, OutOfSync,
                                 Quarantined, Rejoined, Seen, Takeback, Waiting)
@@ -42,6 +43,7 @@ from app.table.seats import Person, Seat, parse_seats, words_of
 from app.table.status import Status
 from app.table.store import RecordStore
 from app.table.thinker import InlineThinker, Thinker, Thought
+from app.table.view import View
 from engines import Board, EngineError
 
 log = logging.getLogger(__name__)
@@ -130,6 +132,7 @@ class Session:
         self.resumed = False
         self.message, self.message_kind = "", "info"
         self.revision = 0
+        self._view: View | None = None
         #: Why the sensors cannot be read, while they cannot.
         self.disconnected = ""
         self._plan_engine()
@@ -313,7 +316,7 @@ class Session:
                 self._say(texts.IN_SYNC)
             outcome = self.board.outcome()
             if outcome is not None:
-                self._say(texts.game_over(self.board.game, outcome), "over")
+                self._say(texts.end_long(self.board.game, ending(outcome)), "over")
             self._plan_engine()
         elif isinstance(event, OutOfSync):
             self._on_out_of_sync(event)
@@ -460,7 +463,7 @@ class Session:
         self._plan_engine()
         outcome = self.board.outcome()
         if outcome is not None:
-            self._say(texts.game_over(self.board.game, outcome), "over")
+            self._say(texts.end_long(self.board.game, ending(outcome)), "over")
         return events
 
     def _plan_engine(self) -> None:
@@ -768,7 +771,9 @@ class Session:
             sync_empty=self.sync.empty if self.sync else frozenset(),
             pending=text(self.pending) if self.pending is not None else None,
             candidates=((text(self.correction.move),) if self.correction is not None
-                        else tuple(text(m) for m in self.candidates)), outcome=outcome,
+                        else tuple(text(m) for m in self.candidates)), end=ending(outcome),
+            hint=(text(self.suggestion) if self.suggestion is not None
+                  and self.pending is None else None),
             choice=self.choice if self.candidates else 0,
             in_hand=(None if board.left_in_hand("b") is None
                      else {player: board.left_in_hand(player) for player in ("b", "w")}),
@@ -792,6 +797,13 @@ class Session:
         if self.thought is None:
             return None
         return round(self._progress_step * PROGRESS_STEP, 2)
+
+    def view(self) -> View:
+        """What every front end shows now (:mod:`app.table.view`): made once a
+        revision, however many read it."""
+        if self._view is None or self._view.revision != self.revision:
+            self._view = View.of(self.board, self.status(), self.scene(), self.revision)
+        return self._view
 
     def scene(self) -> Scene:
         faults = self.faults.keys()
@@ -817,7 +829,9 @@ class Session:
             self.board, show_legal=self.show_legal or self.suggestion is not None,
             suggestion=self.board.holes_of(shown) if shown is not None else (),
             error=self.error, candidates=others, faults=faults, seen=self.pipeline.seen,
-            destinations=self.destinations())
+            destinations=self.destinations(),
+            suggested_by=self.board.turn if self.pending is not None and not self.candidates
+            else None)
 
     def destinations(self) -> frozenset[str] | None:
         """Where the piece a person has lifted may go, as holes to light, while exactly

@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from app.table.ending import End
 from app.table.seats import Seat, parse_seats
-from engines.core import Outcome
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,9 @@ class Status:
     message_kind: str = "info"
     sync_fill: frozenset[str] = frozenset()
     sync_empty: frozenset[str] = frozenset()
-    pending: str | None = None  # the engine's move, shown until a person places it
+    #: A seat's chosen move (the engine's, a player away's), shown until a person
+    #: places it; it is the move of the seat to move (``turn``).
+    pending: str | None = None
     candidates: tuple[str, ...] = ()  # moves the sensors cannot tell apart
     choice: int = 0  # which of the candidates is picked (and lit) now
     #: How many pieces each player still has to put down, in a game that counts them
@@ -50,7 +52,10 @@ class Status:
     state: str = "waiting"  # the session's State, by value
     #: A takeback offered in a game with a player away: by ``table`` or a colour.
     offer: str | None = None
-    outcome: Outcome | None = None
+    #: The move a hint suggests, lit until it is played or the game moves on.
+    hint: str | None = None
+    #: How the game ended; ``None`` while it is played.
+    end: End | None = None
 
     def __post_init__(self) -> None:
         # Seats given as their words (a test's, a replay's) are the seats they name.

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from app.games import game as game_info
+from app.table.ending import End, Termination
 from engines.core import Board, Outcome
 
 
@@ -38,32 +39,58 @@ def seats(game: str, seats: Mapping[str, Any], level: int) -> str:
     return ", ".join(f"{player(game, c)}: {seats[c].words(level)}" for c in ("b", "w"))
 
 
-def result(game: str, outcome: Outcome) -> str:
-    """The end in a few words, e.g. ``Red wins`` or ``A draw``."""
-    return f"{player(game, outcome.winner)} wins" if outcome.winner else "A draw"
-
-
 def scores(game: str, values: Mapping[str, int]) -> str:
     """One figure per player, e.g. ``Red 12, Blue 10``."""
     return ", ".join(f"{player(game, p)} {values[p]}" for p in "bw")
 
 
-def won_by(game: str, outcome: Outcome) -> str:
-    """Who won and by how much: ``Red wins by 8, 35 to 27``, or ``A draw at 30``; a
-    game won by a chain or a resignation has no margin."""
-    b, w = outcome.scores["b"], outcome.scores["w"]
-    if outcome.winner is None:
-        if not outcome.by_score:
+# --- the end of a game, one wording a length ------------------------------------------
+def end_short(game: str, end: End) -> str:
+    """The end in a line, for the page, the log and the lists of games: who won and by
+    how much (``Red wins by 8, 35 to 27``, ``A draw at 30``); a game won by a chain or a
+    resignation has no margin (``Red wins``, ``Red wins: black resigned``)."""
+    if end.winner is None:
+        if end.termination is not Termination.POINTS:
             return "A draw"
-        return f"A draw at {b}" if b == w else f"A draw, {scores(game, outcome.scores)}"
-    winner, loser = outcome.winner, "w" if outcome.winner == "b" else "b"
-    won, lost = outcome.scores[winner], outcome.scores[loser]
-    name = player(game, winner)
-    if outcome.resignation:
-        return f"{name} wins: {named(game, outcome.reason)}"
-    if not outcome.by_score:  # a connection: the scores measure progress, not the win
+        b, w = end.scores["b"], end.scores["w"]
+        return f"A draw at {b}" if b == w else f"A draw, {scores(game, end.scores)}"
+    name = player(game, end.winner)
+    if end.termination is Termination.RESIGNATION:
+        return f"{name} wins: {named(game, end.reason)}"
+    if end.termination is not Termination.POINTS:
         return f"{name} wins"
+    won, lost = end.scores[end.winner], end.scores[end.loser]
     return f"{name} wins by {won - lost}, {won} to {lost}"
+
+
+def end_long(game: str, end: End) -> str:
+    """The end as the screen and the terminal say it (and the session's message): why
+    it ended, then :func:`end_short`; a chain is named by the sides it joins, in the
+    players' colours. Never the result as records write it (``W+5``): its letters are
+    GTP's first and second player, which read as white and black, and in Kulami W is
+    black."""
+    if end.termination is Termination.RESIGNATION:  # the short words say why
+        return f"game over: {end_short(game, end)}."
+    info = game_info(game)
+    why = named(game, end.reason)
+    if end.termination is Termination.CONNECTION and info.sides:
+        why = (f"{info.players[end.winner].name} joins "
+               f"{' and '.join(info.sides[end.winner])} with a chain of {info.chain}")
+    return f"game over: {why}. {end_short(game, end)}."
+
+
+def end_line(board: Board) -> str:
+    """:func:`end_long` of ``board``'s finished game, as a sentence."""
+    return sentence(end_long(board.game, End.of(board.outcome())))
+
+
+def won_by(game: str, outcome: Outcome) -> str:
+    """:func:`end_short` of an engine's ``outcome`` (a saved game's, in the lists)."""
+    return end_short(game, End.of(outcome))
+
+
+#: ``tabletop play``'s name for :func:`won_by`.
+result = won_by
 
 
 def score_sheet(board: Board) -> list[str]:
@@ -112,20 +139,6 @@ def chain_words(board: Board, winner: str, chain: Iterable[str], made_of: str) -
             f"{' '.join(holes)}")
 
 
-def end_line(board: Board) -> str:
-    """The end of a game in one line: why, the score or the chain, and who won, by how
-    much, in the players' colours. Not the result as records write it (``W+5``): its
-    letters are GTP's first and second player, which read as white and black, and in
-    Kulami W is black."""
-    outcome = board.outcome()
-    info = game_info(board.game)
-    why = named(board.game, outcome.reason)
-    if outcome.winner is not None and info.sides and not outcome.resignation:
-        why = (f"{info.players[outcome.winner].name} joins "
-               f"{' and '.join(info.sides[outcome.winner])} with a chain of {info.chain}")
-    return f"Game over: {why}. {won_by(board.game, outcome)}."
-
-
 #: A player's wire letter standing alone as a word (``w's first action``), never a hole
 #: name's letter (``b2``) or part of a word.
 _PLAYER_LETTER = re.compile(r"(?<![\w'-])([bw])(?![\w-])")
@@ -137,6 +150,15 @@ def named(game: str, text: str) -> str:
     (``swap is only legal as w's first action`` reads ``... as blue's first action``)."""
     players = game_info(game).players
     return _PLAYER_LETTER.sub(lambda match: players[match[1]].name, text)
+
+
+def offered(game: str, mover: str, move: str) -> str:
+    """What a move made by button does, while it is offered: the game's own words for
+    it, else that the player may also play it."""
+    info = game_info(game)
+    other = "w" if mover == "b" else "b"
+    text = info.button_moves.get(move, "{mover} may also play " + move)
+    return text.format(mover=player(game, mover), other=player(game, other))
 
 
 def sentence(text: str) -> str:
@@ -265,6 +287,16 @@ def takeback_not_yours(game: str, by: str) -> str:
     return f"{who} asked for this takeback: it waits for the other side to accept"
 
 
+#: What the legend calls an engine's move waiting to be placed.
+ENGINES_MOVE = "Engine's move"
+
+
+def own_move(game: str, colour: str) -> str:
+    """What the legend calls a player's own move waiting to be placed (a player away
+    chose it): ``Black's move``."""
+    return f"{game_info(game).players[colour].title}'s move"
+
+
 def engine_plays(move: str) -> str:
     return f"the engine plays {move}"
 
@@ -302,6 +334,8 @@ def not_a_candidate(move: str) -> str:
 
 
 def game_over(game: str, outcome: Outcome) -> str:
+    """The words ``tabletop simulate --moves`` ends with, where no session ends the
+    game (to be its :func:`end_line`)."""
     players = game_info(game).players
     scores = ", ".join(f"{players[p].name} {outcome.scores[p]}" for p in "bw")
     winner = f"{players[outcome.winner].name} wins" if outcome.winner else "a draw"

@@ -1,15 +1,14 @@
-"""The table as the web page shows it: one plain, JSON-ready snapshot after each change.
+"""The table as the web page shows it: the session's view (:mod:`app.table.view`) as
+plain JSON, made once a revision.
 
-The table loop makes a snapshot whenever the session's ``revision`` moves, from the same
-:class:`~app.table.status.Status` the status screen draws and the same scene the LEDs
-light, so the page, the screen and the board never disagree. The page draws the board
-from it alone: every place a piece can stand at, as the board places it (``x``, ``y`` in
-hole spacings and the level, :meth:`~engines.core.Board.place`; a name the board does not
-place is an error here, never a piece left off the page), the names of the columns and
-rows, the areas as lists of holes (Kulami's panels, ConHex's cells), the pieces, each
-lit place's role and colour, the legend, and the game in words.
-How the pieces look is the registry's: shaped pieces (``tray``) are squares, stacking
-pieces (``pile``) balls by level, any other a marble in its hole.
+The view is the one the LEDs light and the status screen draws, so the page, the screen
+and the board never disagree, and nothing here works out a game fact or reaches into the
+session: it only spells the view in JSON. The page draws the board from it alone: every
+place a piece can stand at (``x``, ``y`` in hole spacings and the level), the names of
+the columns and rows, the areas as lists of holes (Kulami's panels, ConHex's cells), the
+pieces, each lit place's role and colour (and whose move a move to place is), the
+legend, the moves made by button, the moves a player away may send, and the game in
+words. A saved game's replay is one board a move (:func:`board_view`).
 
 Nothing here imports pygame or the web server, so the snapshot is tested as data and
 made on a Pi without a screen.
@@ -17,17 +16,12 @@ made on a Pi without a screen.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Mapping
 from typing import Any
 
-from app.games import game
-from app.table import texts
-from app.table.legend import legend_roles, meaning
-from app.table.scene import last_move_holes, role_colour
-from app.table.seats import Browser, words_of
-from app.table.session import Session
-from app.table.status import Status
-from engines.core import Board
+from app.games import Player, game
+from app.table.view import BoardView, View
+from engines.core import Board, Place
 
 RGB = tuple[int, int, int]
 
@@ -36,89 +30,83 @@ def hex_colour(colour: RGB) -> str:
     return "#{:02x}{:02x}{:02x}".format(*colour)
 
 
-def places(board: Board, names: Iterable[str]) -> dict[str, list[float]]:
-    """Each of ``names`` -> ``[x, y, level]``, where ``board`` places it."""
-    return {name: [place.x, place.y, place.level]
-            for name in names for place in (board.place(name),)}
+def _place(place: Place) -> list[float]:
+    return [place.x, place.y, place.level]
 
 
-def labels(board: Board) -> dict[str, list[list[float | str]]]:
-    """The names of the board's columns by ``x`` and of its rows by ``y``."""
-    axes = board.axes()
-    return {"columns": [[x, text] for x, text in axes.columns.items()],
-            "rows": [[y, text] for y, text in axes.rows.items()]}
+def board_json(board: BoardView) -> dict[str, Any]:
+    """What a board looks like, apart from its lights."""
+    return {
+        "holes": {name: _place(place) for name, place in board.holes.items()},
+        "places": {name: _place(place) for name, place in board.places.items()},
+        "labels": {"columns": [[x, text] for x, text in board.columns],
+                   "rows": [[y, text] for y, text in board.rows]},
+        "areas": {name: list(holes) for name, holes in board.areas.items()},
+        "pieces": dict(board.pieces),
+        "last": list(board.last),
+        "shape": board.shape,
+    }
 
 
 def board_view(board: Board) -> dict[str, Any]:
-    """What a board looks like, apart from its lights: the places, the areas and the
-    pieces, and how the game's pieces are drawn. Also the page's replay of a saved game,
-    one of these a move."""
-    pieces = board.piece_view()
-    info = game(board.game)
-    return {
-        "holes": places(board, board.holes),
-        "places": places(board, pieces),  # pieces above the holes (a pile's) stand here too
-        "labels": labels(board),
-        "areas": {name: sorted(holes) for name, holes in board.areas.items()},
-        "pieces": pieces,
-        "last": sorted(last_move_holes(board)) if board.move_stack else [],
-        "shape": "square" if info.tray else "ball" if info.pile else "marble",
-    }
+    """``board`` as the page draws it: the page's replay of a saved game, one of these a
+    move."""
+    return board_json(BoardView.of(board))
+
+
+def players_json(players: Mapping[str, Player]) -> dict[str, dict[str, str]]:
+    return {colour: {"name": player.name, "title": player.title,
+                     "colour": hex_colour(player.piece), "led": hex_colour(player.led)}
+            for colour, player in players.items()}
 
 
 def players(name: str) -> dict[str, dict[str, str]]:
-    return {wire: {"name": player.name, "title": player.title,
-                   "colour": hex_colour(player.piece), "led": hex_colour(player.led)}
-            for wire, player in game(name).players.items()}
+    """The players of the game ``name``: the page's replay of a saved game."""
+    return players_json(game(name).players)
 
 
-def status_view(status: Status) -> dict[str, Any]:
-    """The game in words, as the status screen shows it."""
-    outcome = status.outcome
+def snapshot(view: View) -> dict[str, Any]:
+    """Everything the page shows of the table at ``view``'s revision."""
+    status, end = view.status, view.end
+    turn = status.turn
     return {
-        "turn": status.turn,
-        "state": status.state,
-        "scores": dict(status.scores),
-        "score_label": game(status.game).score_label(status.options),
-        "in_hand": dict(status.in_hand) if status.in_hand is not None else None,
-        "hand": game(status.game).hand,
-        "moves": list(status.moves),
-        "message": texts.sentence(status.message),
-        "message_kind": status.message_kind,
-        "pending": status.pending,
-        "thinking": status.thinking,
-        "options": texts.options(status.game, status.options),
-        "seats": texts.seats(status.game, status.seats, status.level),
-        "result": None if outcome is None else {
-            "winner": outcome.winner, "text": texts.won_by(status.game, outcome),
-            "record": outcome.result()},
-    }
-
-
-def snapshot(session: Session) -> dict[str, Any]:
-    """Everything the page shows of ``session`` now."""
-    board = session.board
-    status = session.status()
-    lights = {name: {"role": light.role, "colour": hex_colour(light.colour),
-                     "blink": light.blink}
-              for name, light in session.scene().lights.items()}
-    legend = [{"role": role, "colour": hex_colour(role_colour(board.game, role)),
-               "meaning": meaning(status, role)} for role in legend_roles(status)]
-    to_move = status.turn
-    remote_to_move = (to_move is not None and isinstance(session.seats[to_move], Browser)
-                      and session.pending is None)
-    return {
-        "revision": session.revision,
-        "seats": words_of(session.seats),
-        "offer": session.offer,
-        # The moves a player in a browser may make now (none while the table is to act).
-        "legal": [board.move_text(m) for m in board.legal_moves] if remote_to_move else [],
-        "game": board.game,
-        "title": game(board.game).title,
-        "players": players(board.game),
-        "board": board_view(board),
-        "lights": lights,
-        "legend": legend,
-        "status": status_view(status),
-        "sheet": texts.score_sheet(board),
+        "revision": view.revision,
+        "seats": {colour: seat.kind for colour, seat in status.seats.items()},
+        "offer": status.offer,
+        # The moves the player in a browser may make now (none while the table is to act).
+        "legal": list(view.legal.get(turn, ())) if turn is not None else [],
+        "legal_by_seat": {colour: list(moves) for colour, moves in view.legal.items()},
+        "game": status.game,
+        "title": view.title,
+        "players": players_json(view.players),
+        "board": board_json(view.board),
+        "lights": {name: {"role": light.role, "colour": hex_colour(light.colour),
+                          "blink": light.blink, "by": light.by}
+                   for name, light in view.scene.lights.items()},
+        "legend": [{"role": row.role, "colour": hex_colour(row.colour),
+                    "meaning": row.meaning, "blink": row.blink, "player": row.player}
+                   for row in view.legend],
+        "offers": [{"move": offer.move, "words": offer.words} for offer in view.offers],
+        "status": {
+            "turn": turn,
+            "state": status.state,
+            "scores": dict(status.scores),
+            "score_label": view.score_label,
+            "in_hand": dict(status.in_hand) if status.in_hand is not None else None,
+            "hand": view.hand,
+            "moves": list(status.moves),
+            "message": view.message,
+            "message_kind": status.message_kind,
+            "pending": status.pending,
+            "hint": status.hint,
+            "thinking": status.thinking,
+            "options": view.described,
+            "seats": view.seated,
+            "result": None if end is None else {
+                "winner": end.winner, "text": view.end_short, "record": end.record},
+        },
+        "end": None if end is None else {
+            "termination": end.termination.value, "winner": end.winner,
+            "short": view.end_short, "long": view.end_long, "record": end.record},
+        "sheet": list(view.sheet),
     }
