@@ -199,7 +199,7 @@ class WebFront:
             for colour in [c for c in self._holders if c not in self._taking
                            and not isinstance(session.seats[c], Browser)]:
                 del self._holders[colour]
-        self._latest = json.dumps(snapshot(session), separators=(",", ":"))
+        self._latest = json.dumps(snapshot(session.view()), separators=(",", ":"))
         if self._loop is not None:
             self._loop.call_soon_threadsafe(self._broadcast, self._latest)
 
