@@ -79,6 +79,21 @@ def test_the_whole_snapshot_of_a_session_shows_it():
     assert set(state["lights"]) <= set(CELLS) and state["lights"]
 
 
+def test_its_end_is_shown_on_the_screen_and_the_page_in_its_own_words():
+    """The end of its game (a chain joining its sides) is a typed value, worded from its
+    entry's sides and chain on the status screen and the page alike."""
+    from app.screen.status import draw_status
+    from app.table.session import Session
+    from app.web.snapshot import snapshot
+    view = Session(played("B1", "A1", "B2", "A2", "A3")).view()
+    long = "Game over: red joins bottom and top with a chain of stones. Red wins."
+    assert view.end.termination.value == "connection" and view.end_long == long
+    assert snapshot(view)["end"]["short"] == "Red wins"
+    pygame.init()
+    drawn = draw_status(pygame.Surface((800, 480)), view)
+    assert long in drawn.text and not drawn.overlaps()
+
+
 def test_a_drawer_draws_it_from_the_board_s_places():
     board = played("B2", "A1")
     area = pygame.Rect(0, 0, 500, 400)
