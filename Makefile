@@ -23,6 +23,8 @@ run: $(STAMP)
 # The web page's test drives a real browser: Debian's Chromium and its chromium-driver.
 # The page's network tests build their boards and phone from network namespaces with
 # iproute2's `ip` (tests/home_network.py), which minimal images leave out.
+# The far boards' tests start their own mosquitto (Debian's broker; mosquitto_passwd
+# comes with it, in /usr/bin where the broker is in /usr/sbin) on a free port.
 system-tools:
 	@command -v systemd-analyze >/dev/null || { \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
@@ -37,6 +39,10 @@ system-tools:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  echo "installing iproute2 (for the web page's network tests)"; \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq iproute2 >/dev/null; }
+	@command -v mosquitto_passwd >/dev/null || { \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  echo "installing mosquitto (for the far boards' tests)"; \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq mosquitto >/dev/null; }
 
 # The firmware's checks under real MicroPython (its WebAssembly port) need node and npm;
 # without them those tests are skipped and say so.

@@ -141,7 +141,7 @@ def test_only_the_base_dependencies_are_installed(venv, tmp_path):
     base = [r for r in requires if "extra ==" not in r]
     assert [re.split(r"[<>=; ]", r)[0] for r in base] == ["platformdirs"]
     extras = {re.search(r'extra == "(\w+)"', r)[1] for r in requires if "extra ==" in r}
-    assert extras == {"screen", "pi", "firmware", "web", "test"}
+    assert extras == {"screen", "pi", "firmware", "web", "remote", "test"}
     assert [r for r in requires if r.startswith("pygame")] == [
         'pygame-ce>=2.5.8; (platform_machine != "armv7l" and platform_machine != "armv6l") '
         'and extra == "screen"',

@@ -1,0 +1,71 @@
+"""Two boards far apart playing one game through an MQTT broker.
+
+Each board lights the other's moves for its player to place, as it lights the engine's,
+and checks every move it receives with its own rules engine. The transport is an
+existing broker (mosquitto in a home, or a hosted one), not a relay of our own: it
+already keeps retained messages, publishes last wills, speaks TLS and checks accounts.
+The broker is trusted to pass messages on, and with nothing else: whatever a stranger on
+the same broker can read or send, the game stays the two boards'.
+
+Topics (``CLUB`` is ``[remote] club``, ``tabletop`` when none is set)::
+
+    tabletop/v1/CLUB/invite/SLOT           the inviting board's offer (retained)
+    tabletop/v1/CLUB/invite/SLOT/join      a joining board's answer
+    tabletop/v1/CLUB/invite/SLOT/welcome   the game, sealed for the board that joined
+    tabletop/v1/CLUB/game/ID/COLOUR/state     everything COLOUR's board has (retained)
+    tabletop/v1/CLUB/game/ID/COLOUR/presence  online, or its last will: offline (retained)
+
+The invitation (:mod:`app.remote.invitation`). Board A shows a code of eight characters,
+``K7QM-R2XD`` (40 bits, Crockford's alphabet: no I, L, O or U to misread). Its first two
+characters only choose the SLOT, so that two invitations of a club rarely meet; the whole
+code is the password of a SPAKE2 exchange (the ``spake2`` package, as magic-wormhole
+uses it): A publishes its SPAKE2 message, B answers with its own and a confirmation
+(an HMAC under the agreed key). Both get one strong 256-bit key, and only if both typed
+the same code; the messages on the broker tell an eavesdropper nothing they could test
+guesses against offline, so a short code is enough. Someone guessing online gets one try
+per exchange: after three wrong confirmations A withdraws the invitation. A then seals
+the game (game, options, who plays which colour) for B under the key, and removes its
+offer. The key never leaves the two boards; each keeps it with the game in a file only
+its user can read (:mod:`app.remote.far_board`).
+
+Messages (:mod:`app.remote.sealing`). Every message of a game is sealed with
+ChaCha20-Poly1305 under a key of its sender's colour (derived with HKDF from the agreed
+key), its topic bound in as associated data: a stranger can neither read nor forge one,
+nor move one to another topic (or make a board's own message look like the other's). A
+``state`` message carries a sequence number, counted up by its sender and kept across
+restarts, the whole game so far (each move numbered by its place in the list), the
+number of moves and a hash of the position they lead to, computed by the sender's
+engine: the receiver replays them with its own engine, refuses an illegal move, checks
+the count and the hash, refuses a sequence number it has seen (a replay, or an older
+message sent again out of order) and takes only moves beyond its own that are the other
+colour's to make. A record that disagrees with this board's stops the game on both
+boards with one line, never a silent fork.
+
+Catching up. Every ``state`` is the whole game and is retained, so a board that missed
+messages (its link dropped, the broker restarted, the board itself restarted) needs
+only the newest one: it gets it when it subscribes, and each board publishes its state
+again whenever it connects and whenever the other board comes online, which also undoes
+a stranger's replay of an old retained message. No persistent session is needed, so a
+broker that lost everything (no persistence, a restart) loses nothing of the game.
+
+Presence. Each board sets its last will to a sealed ``offline`` on its ``presence``
+topic, and publishes ``online`` (retained) when it connects; both carry the count of its
+connections, so a replayed ``online`` from an earlier connection cannot hide that it is
+gone. The other board says it is offline, and the game resumes when it is back.
+
+The broker (:mod:`app.remote.broker`) is reached over TLS, the certificate verified
+against the system's authorities (or ``[remote] ca``), unless ``[remote] tls = false``
+says it is a broker in the home network. Nothing received grows without bound: a packet
+over 64 KiB is refused by the broker itself (the board asks for that limit when it
+connects), anything over 16 KiB or not sealed by the other board is counted and dropped
+before it is kept, and of the authentic messages only the newest per topic is kept for
+the table loop, which takes them in its own thread.
+
+Limits. The broker sees who talks to whom and when (topics and sizes), and a stranger on
+it can delete or replay retained messages, flood the topics, or spoil an invitation with
+three wrong codes: each costs the boards a republish or a new invitation, never a move,
+but accounts with per-topic rights on the broker are the answer to a hostile club. The
+two boards trust each other: either could publish as the other. Takebacks, resignation
+and a new game, which need both sides, are not carried yet: until they are, Undo offers
+a takeback that nobody accepts, and a new game on one board ends the link.
+"""

@@ -1,0 +1,410 @@
+"""A board far away as a seat: its moves lit here to place, this board's moves sent there.
+
+:class:`FarBoard` is the seat (away from the table, as a browser's is): a piece put down
+for it before its move came is refused, and its move is lit for the person here to
+place. :class:`FarLink` carries the game between the session and the broker; it is what
+the table loop calls a remote front end (:class:`app.table.loop.Remote`): the loop hands
+it the session after every change (:meth:`FarLink.publish`: this board's new moves go
+out) and runs what it asks in the loop's own thread (:meth:`FarLink.commands`: the other
+board's moves, checked with this board's engine, are lit). paho's thread only opens and
+checks messages and keeps the newest, so the game is never touched from two threads.
+
+:class:`FarGame` is what the link keeps on disk, beside the game's record: the agreed
+secret, the colours, the sequence numbers and connection counts, both boards' moves as
+last sent and seen, and why the game stopped if it did. It is written after every change
+(atomically, in a directory only the board's user can read), so after a power cut the
+board resumes the game and its numbers where they were. The message formats and the
+reasons behind them are in :mod:`app.remote`.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import json
+import logging
+import os
+import secrets
+import threading
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+
+from app.games import new_game
+from app.remote.broker import Broker
+from app.remote.config import RemoteConfig
+from app.remote.invitation import Agreed
+from app.remote.sealing import Refused, derive, open_sealed, seal
+from app.table import texts
+from app.table.seats import Person, Seat
+from app.table.store import write_atomically
+from app.textfile import read_text
+from engines import Board, EngineError
+from engines.core import other
+from engines.errors import TabletopError
+
+log = logging.getLogger(__name__)
+
+#: Far more moves than any of the games has; a longer record is refused unread.
+MAX_MOVES = 600
+MAX_MOVE_TEXT = 64
+VERSION = 1
+
+
+class FarGameError(TabletopError):
+    """A game with a board far away that cannot be resumed from its file; one line."""
+
+
+def position_hash(board: Board) -> str:
+    """The position ``board`` is in, as this board's engine sees it, in 32 hex digits:
+    the game, whose turn, how many moves, and what is on every hole."""
+    view = sorted(board.piece_view().items())
+    text = json.dumps([board.game, board.turn, len(board.move_stack), view])
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def moves_of(board: Board) -> list[str]:
+    return [board.move_text(move) for move in board.move_stack]
+
+
+@dataclass
+class FarGame:
+    """One game with a board far away, as this board keeps it (see the module)."""
+
+    path: Path
+    secret: bytes
+    club: str
+    #: The colour this board plays; the board far away plays the other.
+    colour: str
+    name: str
+    peer: str
+    game: str
+    options: dict[str, Any]
+    client_id: str = field(default_factory=lambda: f"tabletop-{secrets.token_hex(8)}")
+    seq: int = 0
+    peer_seq: int = 0
+    conn: int = 0
+    peer_conn: int = 0
+    #: The last of the other board's connections it was seen to leave (its last will).
+    peer_offline: int = 0
+    sent: list[str] = field(default_factory=list)
+    sent_hash: str = ""
+    peer_moves: list[str] = field(default_factory=list)
+    stopped: str = ""
+
+    @classmethod
+    def agreed(cls, path: Path, agreed: Agreed, club: str, host: bool) -> FarGame:
+        """The game an invitation gave, for the board that invited (``host``) or joined."""
+        colour = agreed.host_colour if host else other(agreed.host_colour)
+        names = (agreed.host_name, agreed.guest_name)
+        game = cls(path, agreed.secret, club, colour, *(names if host else names[::-1]),
+                   agreed.game, dict(agreed.options))
+        game.sent_hash = position_hash(game.board())
+        game.save()
+        return game
+
+    @classmethod
+    def load(cls, path: Path) -> FarGame:
+        """The game kept at ``path``; :class:`FarGameError` in one line if it cannot be."""
+        text = read_text(path, FarGameError)
+        try:
+            fields = json.loads(text)
+            fields["secret"] = base64.b64decode(fields["secret"], validate=True)
+            game = cls(path=Path(path), **{k: v for k, v in fields.items() if k != "v"})
+            if game.colour not in ("b", "w") or len(game.secret) != 32:
+                raise ValueError("colour or secret")
+            game.board()
+        except (ValueError, KeyError, TypeError, binascii.Error, EngineError) as error:
+            raise FarGameError(f"{path}: not a game with a board far away "
+                               f"({str(error)[:80]})") from None
+        return game
+
+    def save(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        os.chmod(self.path.parent, 0o700)  # the secret is in it: the board's user alone
+        fields = {k: v for k, v in asdict(self).items() if k != "path"}
+        fields["secret"] = base64.b64encode(self.secret).decode()
+        write_atomically(self.path, json.dumps({"v": VERSION, **fields}, indent=1))
+
+    def board(self, moves: list[str] | None = None) -> Board:
+        """The game with ``moves`` played (this board's moves as last sent by default):
+        a restarted board's game."""
+        board = new_game(self.game, **self.options)
+        for text in self.sent if moves is None else moves:
+            board.push(board.parse_move(text))
+        return board
+
+    def topic(self, colour: str, what: str) -> str:
+        name = derive(self.secret, "topic", 12).hex()
+        return f"tabletop/v1/{self.club}/game/{name}/{colour}/{what}"
+
+    def key(self, colour: str) -> bytes:
+        return derive(self.secret, f"messages of {colour}")
+
+
+@dataclass(frozen=True)
+class FarBoard(Seat):
+    """The other board of a game played through a broker; ``name`` is what it calls
+    itself, ``link`` the connection its moves come through (its state: offline)."""
+
+    kind: ClassVar[str] = "board"
+    called: ClassVar[str] = "a board far away"
+    away: ClassVar[bool] = True
+
+    name: str = ""
+    link: FarLink | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def where(self) -> str:
+        return f"{self.name}'s board"
+
+    def words(self, level: int) -> str:
+        return self.where
+
+    def to_move(self, game: str, colour: str) -> str:
+        said = texts.away_to_move(game, colour, self.where)
+        if self.link is not None and not self.link.peer_online:
+            said += " (offline: the game waits for it)"
+        return said
+
+    def place(self, game: str, colour: str, move: str) -> str:
+        return texts.place_away_move(game, colour, move, self.where)
+
+    def too_soon(self, game: str, colour: str) -> str:
+        return texts.away_waits(game, colour, self.where)
+
+
+class FarLink:
+    """Carries ``game`` between this board's session and the broker (see the module)."""
+
+    def __init__(self, game: FarGame, config: RemoteConfig, broker: Broker | None = None):
+        self.game = game
+        self.far = other(game.colour)
+        self.broker = broker or Broker(config, game.client_id)
+        self.seat = FarBoard(game.peer, link=self)
+        self._lock = threading.RLock()
+        self._incoming: dict[str, Any] | None = None
+        self._presence_news = False
+        self._due = True  # catch up with what was seen before a restart
+        self._last_seen_seq = game.peer_seq
+        #: Whether the other board is connected, as its last presence message said.
+        self.peer_online = False
+        #: Messages refused unopened or unread (forged, altered, misplaced, malformed),
+        #: and authentic ones seen before (a replay, or the retained one again).
+        self.refused = self.stale = 0
+        self._own_state = game.topic(game.colour, "state")
+        self._own_presence = game.topic(game.colour, "presence")
+        self._options = dict(game.board([]).options)
+
+    def seats(self) -> dict[str, Seat]:
+        """Who plays: a person here, and the board far away."""
+        return {self.game.colour: Person(), self.far: self.seat}
+
+    # --- the broker's side (paho's thread) ------------------------------------------
+    def start(self) -> None:
+        broker = self.broker
+        broker.subscribe(self.game.topic(self.far, "state"), self._on_state)
+        broker.subscribe(self.game.topic(self.far, "presence"), self._on_presence)
+        broker.on_connect, broker.on_disconnect = self._on_connect, self._next_connection
+        self._next_connection()
+        broker.start()
+
+    def stop(self) -> None:
+        self.broker.stop()
+
+    def _next_connection(self) -> None:
+        """Count the coming connection and leave its last will: offline, with its count."""
+        with self._lock:
+            self.game.conn += 1
+            self.game.save()
+            self.broker.set_will(self._own_presence, seal(
+                self.game.key(self.game.colour), self._own_presence,
+                {"conn": self.game.conn, "online": False}))
+
+    def _on_connect(self) -> None:
+        with self._lock:
+            self.broker.publish(self._own_presence, seal(
+                self.game.key(self.game.colour), self._own_presence,
+                {"conn": self.game.conn, "online": True}), retain=True)
+            self._send_state()
+
+    def _send_state(self) -> None:
+        """Publish this board's state, retained, under a new sequence number."""
+        game = self.game
+        game.seq += 1
+        game.save()
+        message = {"seq": game.seq, "game": game.game, "n": len(game.sent),
+                   "moves": game.sent, "hash": game.sent_hash}
+        if game.stopped:
+            message["stopped"] = game.stopped
+        self.broker.publish(self._own_state, seal(game.key(game.colour), self._own_state,
+                                                  message), retain=True)
+
+    def _opened(self, topic: str, payload: bytes) -> dict[str, Any] | None:
+        try:
+            return open_sealed(self.game.key(self.far), topic, payload)
+        except Refused:
+            self.refused += 1
+            return None
+
+    def _on_state(self, topic: str, payload: bytes) -> None:
+        message = self._opened(topic, payload)
+        if message is None:
+            return
+        seq, moves = message.get("seq"), message.get("moves")
+        if not (isinstance(seq, int) and isinstance(moves, list) and len(moves) <= MAX_MOVES
+                and all(isinstance(m, str) and len(m) <= MAX_MOVE_TEXT for m in moves)
+                and isinstance(message.get("n"), int) and isinstance(message.get("hash"), str)
+                and isinstance(message.get("stopped", ""), str)):
+            self.refused += 1
+            return
+        with self._lock:
+            if seq <= self._last_seen_seq:
+                self.stale += 1
+                return
+            self._last_seen_seq = seq
+            self._incoming = message
+
+    def _on_presence(self, topic: str, payload: bytes) -> None:
+        message = self._opened(topic, payload)
+        if message is None:
+            return
+        conn, online = message.get("conn"), message.get("online")
+        if not isinstance(conn, int) or not isinstance(online, bool):
+            self.refused += 1
+            return
+        with self._lock:
+            game = self.game
+            # A later connection's word counts; within one connection, offline is last.
+            if conn < game.peer_conn or (online and conn <= game.peer_offline):
+                self.stale += 1
+                return
+            # A new connection (after a drop, a restart, or a clean leave that left no
+            # will) may have found an old state retained: it is sent the newest.
+            came_back = online and (not self.peer_online or conn > game.peer_conn)
+            game.peer_conn = conn
+            if not online:
+                game.peer_offline = conn
+            self.peer_online = online
+            game.save()
+            self._presence_news = True
+            if came_back:
+                self._send_state()  # whatever the broker retained, it gets the newest
+
+    # --- the table's side (the loop's thread) ----------------------------------------
+    def commands(self) -> list[Callable[[Any], None]]:
+        """What the loop is to do now: take the other board's news, if there is any."""
+        with self._lock:
+            due = self._incoming is not None or self._presence_news or self._due
+        return [self._apply] if due else []
+
+    def publish(self, session: Any) -> None:
+        """The session changed: send this board's new moves, or stop the game if the
+        board no longer plays it."""
+        game = self.game
+        if game.stopped:
+            return
+        board = session.board
+        moves = moves_of(board)
+        if board.game != game.game or dict(board.options) != self._options \
+                or moves[:len(game.sent)] != game.sent:
+            self._stop(session, f"this board left the game with {game.peer}'s board")
+            return
+        with self._lock:
+            if len(game.peer_moves) > len(moves):
+                self._due = True  # the other board played on: light its next move
+            if moves == game.sent:
+                return
+            game.sent, game.sent_hash = moves, position_hash(board)
+            self._send_state()
+
+    def _apply(self, table: Any) -> None:
+        session = table.session
+        with self._lock:
+            message, self._incoming = self._incoming, None
+            news, self._presence_news, self._due = self._presence_news, False, False
+        game = self.game
+        if game.stopped:
+            return
+        if message is not None:
+            if message.get("stopped"):
+                self._stop(session, f"{game.peer}'s board stopped the game: "
+                                    f"{message['stopped']}", tell=False)
+                return
+            problem = self._check(message, moves_of(session.board))
+            if problem:
+                self._stop(session, problem)
+                return
+            with self._lock:
+                game.peer_moves, game.peer_seq = message["moves"], message["seq"]
+                game.save()
+        if self._catch_up(session):
+            return
+        if news:
+            far_to_move = session.board.turn == self.far and not session.board.is_game_over()
+            if not self.peer_online:
+                _say(session, f"{game.peer}'s board is offline: the game waits for it",
+                     "waiting")
+            elif far_to_move and session.pending is None:
+                _say(session, self.seat.to_move(game.game, self.far), "waiting")
+            else:
+                _say(session, f"{game.peer}'s board is online", "info")
+
+    def _check(self, message: dict[str, Any], local: list[str]) -> str:
+        """Why the other board's record cannot be this game's ("" if it can): replayed
+        with this board's engine, move by move."""
+        peer, moves = self.game.peer, message["moves"]
+        if message["n"] != len(moves):
+            return f"{peer}'s board sent {len(moves)} moves and said {message['n']}"
+        board = self.game.board([])
+        for number, text in enumerate(moves, 1):
+            if number <= len(local):
+                if text != local[number - 1]:
+                    return (f"the boards disagree at move {number}: {local[number - 1]} "
+                            f"here, {text} on {peer}'s board")
+            elif board.turn != self.far:
+                return f"{peer}'s board sent move {number}, {text}, which is this board's"
+            try:
+                move = board.parse_move(text)
+            except EngineError as error:
+                return f"{peer}'s board sent move {number}, {text}: {error}"
+            if not board.is_legal(move):
+                return (f"{peer}'s board sent move {number}, {text}, which is not legal "
+                        f"here: {board.illegal_reason(move)}")
+            board.push(move)
+        if position_hash(board) != message["hash"]:
+            return f"the boards disagree on the position after move {len(moves)}"
+        return ""
+
+    def _catch_up(self, session: Any) -> bool:
+        """Light the other board's next move if it has one this board has not placed."""
+        local, peer = moves_of(session.board), self.game.peer_moves
+        if len(peer) <= len(local) or peer[:len(local)] != local \
+                or session.board.turn != self.far:
+            return False
+        move = peer[len(local)]
+        if session.pending is None or session.board.move_text(session.pending) != move:
+            session.remote_move(self.far, move)
+        return True
+
+    def _stop(self, session: Any, line: str, tell: bool = True) -> None:
+        """End the game with the other board: one line here, and there too."""
+        log.warning("game with %s's board stopped: %s", self.game.peer, line)
+        with self._lock:
+            self.game.stopped = line
+            if tell:
+                self._send_state()
+            else:
+                self.game.save()
+        session.pending = None  # the other board's move, if one was lit, is no longer
+        _say(session, line, "error")
+
+
+def _say(session: Any, line: str, kind: str) -> None:
+    """Show ``line`` as the table's message. The session has no method for news from
+    outside the game, so this sets what its own messages set (the message, its kind,
+    and a new revision, so the loop redraws)."""
+    session.message, session.message_kind = line, kind
+    session.revision += 1
