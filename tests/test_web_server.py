@@ -496,3 +496,28 @@ def test_a_takeback_offered_says_who_must_accept_and_how(table):
     said = call("GET", front.url + "api/state")[1]["status"]["message"]
     assert said == "Black asks to take back the last move: Confirm accepts, a move declines"
     assert len(board.session.board.move_stack) == 1
+
+
+def test_a_paired_browser_with_no_seat_accepts_for_the_table(table):
+    """The takeback a player away asked for is the table's to accept: from its screen's
+    Confirm, or from a paired browser that plays no colour (someone at the table with a
+    phone), which cannot accept the table's own offer either."""
+    board, front = table
+    alice, phone = paired(front), paired(front)
+    command(front, alice, action="take_seat", colour="w")
+    board.step()
+    board.place("d4")
+    settle(board)
+    board.session.undo()  # the table's own offer: not the phone's to accept
+    assert command(front, phone, action="accept")[0] == 202
+    board.step()
+    assert len(board.session.board.move_stack) == 1 and board.session.offer == "table"
+    command(front, alice, action="move", move="d7")
+    board.step()
+    board.place("d7")
+    settle(board)
+    command(front, alice, action="offer_takeback")
+    assert command(front, phone, action="accept")[0] == 202
+    board.step()
+    assert [board.session.board.move_text(m) for m in board.session.board.move_stack] == \
+        ["d4"] and board.session.offer is None

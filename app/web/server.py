@@ -527,7 +527,7 @@ class WebFront:
 
     def _seat_command(self, action: str, body: Mapping[str, Any], token: str) -> Command:
         """A player's command at a browser's seat: take one (a colour no other browser
-        holds), leave it, move, offer or accept a takeback."""
+        holds), leave it, move, or offer a takeback."""
         if action == "take_seat":
             colour = body.get("colour")
             if colour not in ("b", "w"):
@@ -567,23 +567,22 @@ class WebFront:
             if not isinstance(move, str) or not move.strip() or len(move) > 200:
                 raise _refused(web.HTTPBadRequest, "a move is its text, such as d4")
             return lambda table: table.session.remote_move(colour, move)
-        if action == "offer_takeback":
-            return lambda table: table.session.offer_takeback(colour)
-        return lambda table: table.session.accept_takeback(colour)
+        return lambda table: table.session.offer_takeback(colour)
 
     def _parse(self, body: Mapping[str, Any], token: str) -> Command:
         """The command a page's JSON asks for, checked here (one clear refusal, the
         table untouched), to be carried out in the loop's thread."""
         action = body.get("action")
-        if action in ("take_seat", "leave_seat", "move", "offer_takeback", "accept"):
+        if action in ("take_seat", "leave_seat", "move", "offer_takeback"):
             return self._seat_command(action, body, token)
-        # A browser that plays a colour undoes and confirms as that player: its Undo
-        # only offers a takeback and its Confirm never accepts its own; any other
-        # paired browser is the table's.
+        # A browser that plays a colour undoes, confirms and accepts as that player: its
+        # Undo only offers a takeback and it never accepts its own; any other paired
+        # browser is the table's.
         who = self._seat_of(token) or "table"
         simple = {"undo": lambda table: table.session.undo(who),
                   "hint": lambda table: table.session.hint(),
-                  "confirm": lambda table: table.session.confirm(by=who)}
+                  "confirm": lambda table: table.session.confirm(by=who),
+                  "accept": lambda table: table.session.accept_takeback(who)}
         if action in simple:
             return simple[action]
         if action == "new_game":
