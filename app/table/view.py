@@ -17,8 +17,9 @@ state without playing up to it (:meth:`View.of`). Words come from
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from types import MappingProxyType
 
 from app.colours import RGB, role_of
@@ -171,17 +172,14 @@ def _legal(board: Board, status: Status) -> dict[str, tuple[str, ...]]:
     return {turn: tuple(board.move_text(move) for move in board.legal_moves)}
 
 
-def by_button(board: Board, move: Hashable) -> bool:
-    """Whether ``move`` in ``board``'s position is one made by button: its text names no
+def by_button(board: Board) -> Callable[[Hashable], bool]:
+    """Whether a move in ``board``'s position is one made by button: its text names no
     hole, and it puts nothing on an empty hole (it only recolours pieces, or moves balls
     above the board). A move that puts a piece down (a Blokus piece, whose text names
     its squares) is made by hand, where the sensors see it."""
-    return (board.move_text(move) not in board.holes
-            and board.holes_of(move) <= board.sensor_view().keys())
-
-
-#: The moves made by button in the last position asked about: (position, texts).
-_offered_in: list[tuple[Hashable, tuple[str, ...]]] = [(None, ())]
+    holes, occupied = set(board.holes), board.sensor_view().keys()
+    return lambda move: (board.move_text(move) not in holes
+                         and board.holes_of(move) <= occupied)
 
 
 def _offered(board: Board, status: Status) -> tuple[str, ...]:
@@ -196,14 +194,19 @@ def _offered(board: Board, status: Status) -> tuple[str, ...]:
             move = board.parse_move(status.pending)
         except EngineError:
             return ()
-        return (status.pending,) if by_button(board, move) else ()
+        return (status.pending,) if by_button(board)(move) else ()
     if not status.seats[status.turn].at_table:
         return ()
-    # Worked out once a position: a view is made at every revision.
-    position = (id(board), board.game, tuple(sorted(board.options.items())),
-                board.turn, tuple(board.move_stack))
-    if _offered_in[0][0] != position:
-        offered = tuple(board.move_text(move) for move in board.legal_moves
-                        if by_button(board, move))
-        _offered_in[0] = (position, offered if len(offered) <= OFFERS else ())
-    return _offered_in[0][1]
+    offered = _made_by_button(board, (board.game, tuple(sorted(board.options.items())),
+                                      board.turn, tuple(board.move_stack)))
+    return offered if len(offered) <= OFFERS else ()
+
+
+@lru_cache(maxsize=1)
+def _made_by_button(board: Board, position: Hashable) -> tuple[str, ...]:
+    """The legal moves made by button in ``board``'s ``position``: worked out once a
+    position, where a view is made at every revision (each tried move is pushed on a
+    copy, hundreds of them in Blokus Duo)."""
+    made_by_button = by_button(board)
+    return tuple(board.move_text(move) for move in board.legal_moves
+                 if made_by_button(move))
