@@ -9,6 +9,7 @@ with a generous limit for a busy machine."""
 
 from __future__ import annotations
 
+import random
 import socket
 import threading
 import time
@@ -18,7 +19,7 @@ import pytest
 from app.errors import ConfigError
 from app.remote import config as remote_config
 from app.remote.broker import Broker, Inbox
-from app.remote.far_board import FarBoard, FarGame, FarLink, moves_of
+from app.remote.far_board import FarBoard, FarGame, FarGameError, FarLink, moves_of
 from app.remote.invitation import Host, InvitationError, join, normalise
 from app.remote.sealing import seal
 from app.table.session import Session, State
@@ -53,15 +54,15 @@ def until(condition, *sides, what="it") -> None:
             side.turn()
         if condition():
             return
-        time.sleep(0.02)
+        time.sleep(0.005)
     raise AssertionError(f"{what} did not happen within {LIMIT_S} s")
 
 
-def invite(mosquitto, tmp_path, game="kulami", code=None):
+def invite(mosquitto, tmp_path, game="kulami", options=None):
     """Anna's board invites, Ben's joins: each board's kept game."""
     anna = connected(mosquitto.config("anna"), "anna-invites")
     ben = connected(mosquitto.config("ben"), "ben-joins")
-    host = Host(anna, CLUB, game, {}, "b", "Anna", code=code)
+    host = Host(anna, CLUB, game, options or {}, "b", "Anna")
     agreed = {}
     waiting = threading.Thread(target=lambda: agreed.update(host=host.wait(LIMIT_S)))
     waiting.start()
@@ -76,11 +77,12 @@ def invite(mosquitto, tmp_path, game="kulami", code=None):
 class Side:
     """One board: its session on simulated sensors, its link, turned as the loop turns."""
 
-    def __init__(self, game: FarGame, config, pieces=()):
+    def __init__(self, game: FarGame, config, pieces=(), physical=True):
         self.game = game
         self.link = FarLink(game, config)
-        self.session = Session(game.board(), seats=self.link.seats(), seed=1)
-        self.hands = Board(self.session)
+        self.session = Session(game.board(), seats=self.link.seats(), seed=1,
+                               physical=physical)
+        self.hands = Board(self.session) if physical else None
         #: Every message the table showed, in turn.
         self.shown: list[str] = []
         if pieces:
@@ -103,9 +105,10 @@ class Side:
         return moves_of(self.session.board)
 
 
-def boards(mosquitto, tmp_path, game="kulami"):
-    anna, ben = invite(mosquitto, tmp_path, game)
-    return (Side(anna, mosquitto.config("anna")), Side(ben, mosquitto.config("ben")))
+def boards(mosquitto, tmp_path, game="kulami", options=None, physical=True):
+    anna, ben = invite(mosquitto, tmp_path, game, options)
+    return (Side(anna, mosquitto.config("anna"), physical=physical),
+            Side(ben, mosquitto.config("ben"), physical=physical))
 
 
 def play(mover: Side, other: Side, move: str | None = None) -> str:
@@ -121,22 +124,48 @@ def play(mover: Side, other: Side, move: str | None = None) -> str:
     return move
 
 
-def test_two_boards_play_kulami_through_the_broker(mosquitto, tmp_path):
-    anna, ben = boards(mosquitto, tmp_path)
+def test_two_boards_play_a_whole_game_of_kulami_through_the_broker(mosquitto, tmp_path):
+    anna, ben = boards(mosquitto, tmp_path, options={"layout": "random:7"})
     try:
         assert anna.game.colour == "b" and ben.game.colour == "w"
         assert anna.game.secret == ben.game.secret and len(anna.game.secret) == 32
+        assert anna.game.options == ben.game.options  # the layout drawn once, by anna
         assert isinstance(ben.session.seats["b"], FarBoard)
+        until(lambda: ben.session.message == "red's move comes from Anna's board", ben,
+              what="ben told who moves")
         played = []
-        for number in range(10):
-            mover, other = (anna, ben) if number % 2 == 0 else (ben, anna)
+        while not anna.session.board.is_game_over():
+            board = anna.session.board
+            mover, other = (anna, ben) if board.turn == "b" else (ben, anna)
             played.append(play(mover, other))
         until(lambda: anna.game.peer_moves == played and ben.game.peer_moves == played,
               anna, ben, what="both records agreed")
-        assert anna.moves() == ben.moves() == played
-        assert ben.session.message == "red's move comes from Anna's board"
+        assert anna.moves() == ben.moves() == played and len(played) > 20
+        assert ben.session.board.outcome() == anna.session.board.outcome()
         assert (tmp_path / "anna").stat().st_mode & 0o777 == 0o700  # the secret's file
         assert anna.link.refused == ben.link.refused == 0
+    finally:
+        anna.link.stop()
+        ben.link.stop()
+
+
+@pytest.mark.parametrize("game", ["kulami", "conhex", "blokus-duo", "akron"])
+def test_each_game_is_played_to_its_end_with_moves_typed(mosquitto, tmp_path, game):
+    """Every game's moves, passes and swaps, as each board's engine checks them: the
+    moves typed, as the terminal plays without a board (seeded random legal moves)."""
+    anna, ben = boards(mosquitto, tmp_path, game, physical=False)
+    chooser = random.Random(game)
+    try:
+        while not anna.session.board.is_game_over():
+            board = anna.session.board
+            mover, other = (anna, ben) if board.turn == "b" else (ben, anna)
+            move = board.move_text(chooser.choice(list(board.legal_moves)))
+            mover.session.confirm(move)
+            until(lambda: other.lit() == move, mover, other, what=f"{move} lit")
+            other.session.confirm(move)
+        assert ben.session.board.is_game_over()
+        assert anna.moves() == ben.moves()
+        assert anna.game.stopped == ben.game.stopped == ""
     finally:
         anna.link.stop()
         ben.link.stop()
@@ -403,6 +432,26 @@ def test_the_broker_s_certificate_is_verified(mosquitto, tmp_path):
         assert not broker.connected.is_set()
     finally:
         broker.stop()
+
+
+def test_a_wrong_password_is_said_in_one_line(mosquitto):
+    config = mosquitto.config("anna")
+    broker = Broker(type(config)(**{**config.__dict__, "password": "wrong"}), "anna")
+    broker.start()
+    try:
+        until(lambda: broker.failure != "", what="the board refused")
+        assert broker.failure == f"localhost:{mosquitto.port} refused the board: Not authorized"
+    finally:
+        broker.stop()
+
+
+def test_a_kept_game_that_cannot_be_read_is_named_in_one_line(tmp_path):
+    path = tmp_path / "far.json"
+    path.write_text('{"v": 1, "secret": "not base64!"}')
+    with pytest.raises(FarGameError) as refused:
+        FarGame.load(path)
+    assert str(refused.value).startswith(f"{path}: not a game with a board far away (")
+    assert "\n" not in str(refused.value)
 
 
 def test_remote_configuration_is_parsed_with_one_line_errors(tmp_path):

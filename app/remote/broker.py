@@ -160,8 +160,9 @@ class Broker:
         log.warning("%s", self.failure)
 
     def _disconnected(self, client, userdata, flags, reason, properties) -> None:
+        was_connected = self.connected.is_set()
         self.connected.clear()
-        if not self._closing:
+        if not self._closing and was_connected:  # a refusal is said already, as such
             self.failure = f"lost the link to {self.config.broker}: {reason}"
             log.warning("%s", self.failure)
             if self.on_disconnect is not None:

@@ -333,7 +333,7 @@ class FarLink:
                 self._stop(session, f"{game.peer}'s board stopped the game: "
                                     f"{message['stopped']}", tell=False)
                 return
-            problem = self._check(message, moves_of(session.board))
+            problem = self._check(message, session.board)
             if problem:
                 self._stop(session, problem)
                 return
@@ -352,19 +352,23 @@ class FarLink:
             else:
                 _say(session, f"{game.peer}'s board is online", "info")
 
-    def _check(self, message: dict[str, Any], local: list[str]) -> str:
-        """Why the other board's record cannot be this game's ("" if it can): replayed
-        with this board's engine, move by move."""
+    def _check(self, message: dict[str, Any], here: Board) -> str:
+        """Why the other board's record cannot be this game's ("" if it can): what
+        this board has must match it move for move, and every move beyond is checked
+        with this board's engine (its turn, its legality), then the position."""
         peer, moves = self.game.peer, message["moves"]
         if message["n"] != len(moves):
             return f"{peer}'s board sent {len(moves)} moves and said {message['n']}"
-        board = self.game.board([])
-        for number, text in enumerate(moves, 1):
-            if number <= len(local):
-                if text != local[number - 1]:
-                    return (f"the boards disagree at move {number}: {local[number - 1]} "
-                            f"here, {text} on {peer}'s board")
-            elif board.turn != self.far:
+        for number, (mine, theirs) in enumerate(zip(moves_of(here), moves), 1):
+            if mine != theirs:
+                return (f"the boards disagree at move {number}: {mine} here, {theirs} on "
+                        f"{peer}'s board")
+        board = here.copy()
+        while len(board.move_stack) > len(moves):
+            board.pop()
+        for number in range(len(board.move_stack) + 1, len(moves) + 1):
+            text = moves[number - 1]
+            if board.turn != self.far:
                 return f"{peer}'s board sent move {number}, {text}, which is this board's"
             try:
                 move = board.parse_move(text)

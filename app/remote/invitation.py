@@ -24,6 +24,7 @@ from typing import Any
 from spake2 import SPAKE2_Symmetric
 from spake2.spake2 import SPAKEError
 
+from app.games import new_game
 from app.remote.broker import Broker, Inbox
 from app.remote.sealing import Refused, confirmation, derive, open_sealed, seal
 from engines.errors import TabletopError
@@ -114,7 +115,10 @@ class Host:
     def __init__(self, broker: Broker, club: str, game: str, options: Mapping[str, Any],
                  host_colour: str, name: str, code: str | None = None) -> None:
         self.broker, self.club, self.name = broker, club, name
-        self.game, self.options, self.host_colour = game, dict(options), host_colour
+        # Options as the engine resolves them (a random Kulami layout as its text), so
+        # that both boards set out the same game.
+        self.game, self.host_colour = game, host_colour
+        self.options = dict(new_game(game, **options).options)
         self.code = code or new_code()
         self._password = normalise(self.code).encode()
         self.topic = _topic(club, normalise(self.code))
