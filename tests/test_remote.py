@@ -342,11 +342,14 @@ def test_a_dropped_link_is_shown_offline_and_catches_up(mosquitto, tmp_path):
         ben.link.stop()
 
 
-def test_the_broker_restarted_mid_game_loses_nothing(mosquitto, tmp_path):
+@pytest.mark.parametrize("kept", [True, False], ids=["its-store-kept", "its-store-lost"])
+def test_the_broker_restarted_mid_game_loses_nothing(mosquitto, tmp_path, kept):
     anna, ben = boards(mosquitto, tmp_path)
     try:
         play(anna, ben)
         mosquitto.stop()
+        if not kept:  # a broker that lost every retained message: both boards send again
+            (mosquitto.directory / "data" / "mosquitto.db").unlink()
         move = play_alone(ben)  # played while the broker is down: it waits in paho's queue
         mosquitto.start()
         until(lambda: anna.lit() == move, anna, ben, what="the move after the restart")

@@ -6,8 +6,9 @@ crosses the broker lets nobody test guesses at leisure, so eight characters are 
 and a stranger guessing online has :data:`TRIES` tries before the invitation is
 withdrawn. The package's README, topics and limits are in :mod:`app.remote`.
 
-:class:`Host` and :func:`join` block (a few seconds at most on a Pi Zero: SPAKE2 in pure
-Python takes 0.02 s on a desktop); the screen or the page runs them off the table loop.
+:class:`Host` and :func:`join` block until the other board answers (SPAKE2 itself, in
+pure Python, takes 0.02 s for both sides on a desktop); the screen or the page runs them
+off the table loop.
 """
 
 from __future__ import annotations
