@@ -316,6 +316,40 @@ def test_nothing_a_stranger_sends_grows_memory_or_stops_the_board(mosquitto, tmp
         eve.broker.stop()
 
 
+class Recorder:
+    """What a link asks of its broker, written down (for the tests that need no broker)."""
+
+    def __init__(self):
+        self.published = []
+
+    def publish(self, topic, payload, retain=False):
+        self.published.append(topic)
+
+    def set_will(self, topic, payload):
+        pass
+
+
+def test_a_replayed_online_cannot_hide_that_the_far_board_left(tmp_path):
+    game = FarGame(tmp_path / "far.json", b"k" * 32, CLUB, "b", "Anna", "Ben", "kulami",
+                   {})
+    link = FarLink(game, None, broker=Recorder())
+    topic = game.topic("w", "presence")
+
+    def ben_says(conn, online):
+        link._on_presence(topic, seal(game.key("w"), topic, {"conn": conn,
+                                                               "online": online}))
+        return link.peer_online
+
+    assert ben_says(1, True) is True
+    assert ben_says(1, False) is False  # ben's last will
+    assert ben_says(1, True) is False and link.stale == 1  # his old "online" replayed
+    republished = len(link.broker.published)
+    assert ben_says(2, True) is True  # he is back: he is sent anna's state again
+    assert link.broker.published[republished:] == [game.topic("b", "state")]
+    assert ben_says(1, False) is True and link.stale == 2  # his old will replayed
+    assert FarGame.load(game.path).peer_offline == 1  # kept across a restart
+
+
 def test_an_inbox_keeps_at_most_its_size():
     inbox = Inbox(size=3)
     for number in range(1000):
