@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import random
 import socket
+import subprocess
+import sys
 import threading
 import time
 
@@ -24,7 +26,7 @@ from app.remote.invitation import Host, InvitationError, join, normalise
 from app.remote.sealing import seal
 from app.table.session import Session, State
 from tests.hands import Board
-from tests.mosquitto import Mosquitto, make_authority
+from tests.mosquitto import USERS, Mosquitto, make_authority
 from tests.test_layers import ROOT, imports, reaches
 
 CLUB = "riverside"
@@ -169,6 +171,53 @@ def test_each_game_is_played_to_its_end_with_moves_typed(mosquitto, tmp_path, ga
     finally:
         anna.link.stop()
         ben.link.stop()
+
+
+@pytest.mark.parametrize("game", ["kulami", "conhex", "blokus-duo", "akron"])
+def test_two_processes_play_to_the_end_with_one_board_killed_and_restarted(
+        mosquitto, tmp_path, game):
+    """Ben's board is a process of its own (tests/far_board_process.py), killed after
+    ten moves, as by a power cut, and started again: it resumes from what it kept."""
+    anna_game, ben_game = invite(mosquitto, tmp_path, game)
+    anna = Side(anna_game, mosquitto.config("anna"), physical=False)
+
+    def start_ben():
+        return subprocess.Popen(
+            [sys.executable, "-m", "tests.far_board_process", str(ben_game.path),
+             "localhost", str(mosquitto.port), "ben", USERS["ben"], str(mosquitto.ca),
+             game], cwd=ROOT, stderr=subprocess.PIPE)
+
+    ben = start_ben()
+    chooser = random.Random(game)
+    restarted = False
+    deadline = time.monotonic() + LIMIT_S * 8
+    try:
+        while not (anna.session.board.is_game_over()
+                   and anna.game.peer_moves == anna.moves()):
+            assert time.monotonic() < deadline, "the game did not end in time"
+            assert ben.poll() in (None, 0), ben.stderr.read().decode()
+            anna.turn()
+            board = anna.session.board
+            if anna.lit() is not None:
+                anna.session.confirm(anna.lit())
+            elif board.turn == "b" and not board.is_game_over():
+                anna.session.confirm(board.move_text(chooser.choice(list(board.legal_moves))))
+            anna.turn()
+            if not restarted and len(anna.moves()) >= 10:
+                ben.kill()  # its own process, by its pid
+                ben.wait()
+                ben.stderr.close()
+                restarted, ben = True, start_ben()
+            time.sleep(0.005)
+        assert ben.wait(LIMIT_S) == 0, ben.stderr.read().decode()
+        assert FarGame.load(ben_game.path).sent == anna.moves()
+        assert anna.game.stopped == "" and restarted
+    finally:
+        anna.link.stop()
+        if ben.poll() is None:
+            ben.kill()
+            ben.wait()
+        ben.stderr.close()
 
 
 def test_a_piece_put_down_for_the_far_board_before_its_move_is_refused(mosquitto, tmp_path):
