@@ -91,6 +91,8 @@ class Mosquitto:
         self.conf = directory / "mosquitto.conf"
         self.conf.write_text(
             f"user {getpass.getuser()}\n"
+            # As a board's own broker is set up: moves are small messages, sent at once.
+            f"set_tcp_nodelay true\n"
             f"persistence true\npersistence_location {directory / 'data'}/\n"
             f"log_dest file {self.log}\nlog_type all\n"
             f"listener {self.port} 127.0.0.1\n"

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import queue
+import socket
 import ssl
 import sys
 import threading
@@ -143,6 +144,10 @@ class Broker:
             log.warning("%s", self.failure)
             return
         self.failure = ""
+        # A move is one small message, often right after another: without this, Nagle's
+        # algorithm held it for the broker's delayed ACK, 40 ms a move (4.5 ms with it,
+        # and a broker with set_tcp_nodelay, measured through a local mosquitto).
+        client.socket().setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         with self._lock:
             topics = list(self._handlers)
         for topic in topics:
