@@ -27,6 +27,7 @@ from spake2.spake2 import SPAKEError
 
 from app.games import new_game
 from app.remote.broker import Broker, Inbox
+from app.remote.config import NAME_CHARS
 from app.remote.sealing import Refused, confirmation, derive, open_sealed, seal
 from engines.errors import TabletopError
 
@@ -126,8 +127,8 @@ class Host:
         self.invitation = secrets.token_hex(8)
         self.wrong = 0
         self._inbox = Inbox()
+        broker.subscribe(self.topic + "/join", self._inbox.put)  # before an answer can come
         self._offer()
-        broker.subscribe(self.topic + "/join", self._inbox.put)
 
     def _offer(self, refused: bytes = b"") -> None:
         """A new exchange on the broker; ``refused`` is the last wrong answer, so that
@@ -173,7 +174,7 @@ class Host:
             if len(theirs) != PAKE_BYTES:
                 raise ValueError("not an exchange")
             name = join.get("name")
-            if not isinstance(name, str) or not 0 < len(name) <= 40:
+            if not isinstance(name, str) or not 0 < len(name) <= NAME_CHARS:
                 raise ValueError("no name")
         except (ValueError, binascii.Error):
             return None
@@ -182,10 +183,10 @@ class Host:
         except _BAD_EXCHANGE:
             key = None
         if key is None or not secrets.compare_digest(
-                proof, confirmation(key, b"guest", self._sent, theirs)):
+                proof, confirmation(key, b"guest", self._sent, theirs, name.encode())):
             self.wrong += 1
             if self.wrong < TRIES:
-                self._offer(theirs)  # SPAKE2 is one exchange per key: a new one for the next try
+                self._offer(theirs)  # SPAKE2 is one exchange per key: one more for a try
             else:  # the last try: said, so that its board need not wait for an answer
                 self.broker.publish(self.topic, json.dumps(
                     {"v": 1, "id": self.invitation, "closed": True,
@@ -202,7 +203,7 @@ def join(broker: Broker, club: str, typed: str, name: str,
          timeout: float = ANSWER_S) -> Agreed:
     """Join the invitation whose code a person ``typed``: the game agreed, or
     :class:`InvitationError` in one line (a wrong code, no such invitation, no answer)."""
-    code = normalise(typed)
+    code, name = normalise(typed), name[:NAME_CHARS]
     topic = _topic(club, code)
     inbox = Inbox()
     broker.subscribe(topic + "/welcome", inbox.put)
@@ -246,8 +247,9 @@ def join(broker: Broker, club: str, typed: str, name: str,
                                           "ask for a new one") from None
                 broker.publish(topic + "/join", json.dumps({
                     "id": invitation, "try": offer.get("try"), "name": name,
-                    "pake": _b64(sent), "confirm": _b64(confirmation(key, b"guest", theirs,
-                                                                     sent))}).encode())
+                    "pake": _b64(sent),
+                    "confirm": _b64(confirmation(key, b"guest", theirs, sent,
+                                                 name.encode()))}).encode())
             elif key is not None and offer is not None:
                 welcome, secret = _keys(key, offer["id"])
                 try:
@@ -273,5 +275,5 @@ def _agreed(secret: bytes, game: dict[str, Any], name: str) -> Agreed:
     except (KeyError, TypeError):
         raise InvitationError("the inviting board sent a game this board cannot "
                               "read") from None
-    return Agreed(secret, game["game"], game["options"], game["host"], game["name"][:40],
-                  name)
+    return Agreed(secret, game["game"], game["options"], game["host"],
+                  game["name"][:NAME_CHARS], name)
