@@ -35,11 +35,11 @@ nor move one to another topic (or make a board's own message look like the other
 ``state`` message carries a sequence number, counted up by its sender and kept across
 restarts, the whole game so far (each move numbered by its place in the list), the
 number of moves and a hash of the position they lead to, computed by the sender's
-engine: the receiver replays them with its own engine, refuses an illegal move, checks
-the count and the hash, refuses a sequence number it has seen (a replay, or an older
-message sent again out of order) and takes only moves beyond its own that are the other
-colour's to make. A record that disagrees with this board's stops the game on both
-boards with one line, never a silent fork.
+engine. The receiver refuses a sequence number it has seen (a replay, or an older
+message sent again out of order), compares the record move for move with its own, checks
+every move beyond its own with its own engine (the other colour's turn, legal) and then
+the count and the hash. A record that disagrees with this board's stops the game on
+both boards with one line, never a silent fork.
 
 Catching up. Every ``state`` is the whole game and is retained, so a board that missed
 messages (its link dropped, the broker restarted, the board itself restarted) needs
@@ -65,7 +65,10 @@ Limits. The broker sees who talks to whom and when (topics and sizes), and a str
 it can delete or replay retained messages, flood the topics, or spoil an invitation with
 three wrong codes: each costs the boards a republish or a new invitation, never a move,
 but accounts with per-topic rights on the broker are the answer to a hostile club. The
-two boards trust each other: either could publish as the other. Takebacks, resignation
-and a new game, which need both sides, are not carried yet: until they are, Undo offers
-a takeback that nobody accepts, and a new game on one board ends the link.
+two boards trust each other: either could publish as the other. The game lives in the
+file each board keeps: a board that loses it (a new SD card) cannot rejoin, and a
+joining board that drops at the very moment the welcome comes needs a new invitation.
+Takebacks, resignation and a new game, which need both sides, are not carried yet:
+until they are, Undo offers a takeback that nobody accepts, and a new game on one board
+ends the game with the other.
 """
