@@ -5,6 +5,16 @@ Pi running without a desktop there is no ``DISPLAY``: SDL's KMS/DRM driver draws
 to the screen, full screen. With neither, there is no display, and callers say so
 instead of failing inside SDL. The driver in use is logged at start-up, because "why is
 my screen black" is the first question a maker asks.
+
+On KMS/DRM, SDL shows pygame's window surface through one of its GPU renderers, and
+tries its desktop OpenGL renderer first. That one loads ``libGL.so.1`` or
+``libOpenGL.so.0``, which Raspberry Pi OS Lite and install.sh's packages do not have:
+SDL 2.32 logs "Could not initialize OpenGL / GLES library", creates the renderer all the
+same, and every frame comes out black (seen booted under ``make pi-boot``: SDL's own
+log says "Created renderer: opengl", the plane shows SDL's buffers, the picture is
+black; with ``libopengl0`` added, or the GLES 2 renderer asked for, the same frames
+show). So the KMS/DRM screen asks SDL for its OpenGL ES 2 renderer, the API the Pi's
+GPU (vc4, v3d) is built for and whose library (``libgles2``) install.sh does install.
 """
 
 from __future__ import annotations
@@ -25,6 +35,10 @@ DRI_DIR = Path("/dev/dri")
 INVISIBLE = frozenset({"dummy", "offscreen"})
 #: Where the kernel lists each card's connectors (``card1-HDMI-A-1``), with a ``status``.
 SYS_DRM = Path("/sys/class/drm")
+#: SDL's hint that names the renderer behind a window surface, and the renderer the
+#: KMS/DRM screen asks for (see the module's docstring): a maker's own value is kept.
+FRAMEBUFFER_HINT = "SDL_FRAMEBUFFER_ACCELERATION"
+KMSDRM_RENDERER = "opengles2"
 #: The GPU drivers (vc4, v3d) that Mesa's GBM and EGL load, without which SDL's KMS/DRM
 #: driver draws nothing: Debian's libgl1-mesa-dri puts them here, and Raspberry Pi OS
 #: Lite has no Mesa at all.
@@ -179,6 +193,8 @@ def open_display(choice: DisplayChoice, size: tuple[int, int], caption: str = "T
 
     if choice.driver:
         os.environ["SDL_VIDEODRIVER"] = choice.driver
+    if choice.driver == "kmsdrm":
+        os.environ.setdefault(FRAMEBUFFER_HINT, KMSDRM_RENDERER)
     try:
         pygame.display.init()
         pygame.font.init()
@@ -205,12 +221,12 @@ def open_display(choice: DisplayChoice, size: tuple[int, int], caption: str = "T
 def try_display(driver: str, size: tuple[int, int] = (800, 480)) -> str:
     """Open the display once with SDL's ``driver`` as the service opens it (full screen
     on KMS/DRM) and close it again, for the self-test: what opened, in words. Where it
-    does not open, :class:`NoDisplayError` with SDL's own error. ``SDL_VIDEODRIVER`` is
-    left as it was."""
+    does not open, :class:`NoDisplayError` with SDL's own error. ``SDL_VIDEODRIVER`` and
+    the renderer's hint are left as they were."""
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # no banner among the lines
     import pygame
 
-    before = os.environ.get("SDL_VIDEODRIVER")
+    before = {name: os.environ.get(name) for name in ("SDL_VIDEODRIVER", FRAMEBUFFER_HINT)}
     choice = DisplayChoice(driver, driver == "kmsdrm")
     try:
         surface = open_display(choice, size)
@@ -219,10 +235,11 @@ def try_display(driver: str, size: tuple[int, int] = (800, 480)) -> str:
                 f"{' full screen' if choice.fullscreen else ''}")
     finally:
         pygame.display.quit()
-        if before is None:
-            os.environ.pop("SDL_VIDEODRIVER", None)
-        else:
-            os.environ["SDL_VIDEODRIVER"] = before
+        for name, value in before.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 def resized(size: tuple[int, int] | None):
