@@ -130,6 +130,19 @@ def test_the_start_limit_gets_one_line_with_what_to_check_and_how_to_start_again
                             "sudo systemctl start tabletop")
 
 
+@pytest.mark.parametrize("result, status", [("exit-code", "1"), ("watchdog", "ABRT"),
+                                            ("signal", "KILL")])
+def test_the_start_limit_is_told_by_what_systemd_252_passes(tmp_path, result, status):
+    """At the start limit, bookworm's systemd passes the last failure's result, not
+    start-limit-hit (seen booted under make pi-boot after five failed starts, exit
+    status 1): every failure but exit status 2 reaches the script only then."""
+    _, fields = stopped_line(tmp_path, MONITOR_SERVICE_RESULT=result,
+                             MONITOR_EXIT_STATUS=status, MONITOR_UNIT="tabletop.service")
+    assert fields["MESSAGE"].startswith("Tabletop stopped after 5 failed starts within 5min")
+    assert fields["MESSAGE"].endswith("sudo systemctl reset-failed tabletop && "
+                                      "sudo systemctl start tabletop")
+
+
 def test_a_mistake_that_is_not_retried_gets_one_line_too(tmp_path):
     """Exit status 2 (RestartPreventExitStatus): the program's own line says what to change."""
     _, fields = stopped_line(tmp_path, MONITOR_SERVICE_RESULT="exit-code",
