@@ -24,7 +24,9 @@ from app.remote.broker import Broker, Inbox
 from app.remote.far_board import FarBoard, FarGame, FarGameError, FarLink, moves_of
 from app.remote.invitation import Host, InvitationError, join, normalise
 from app.remote.sealing import seal
+from app.table import texts
 from app.table.session import Session, State
+from app.table.store import RecordStore
 from tests.hands import Board
 from tests.mosquitto import USERS, Mosquitto, make_authority
 from tests.test_layers import ROOT, imports, reaches
@@ -575,6 +577,26 @@ def test_remote_configuration_is_parsed_with_one_line_errors(tmp_path):
         with pytest.raises(ConfigError) as refused:
             remote_config.parse(table, "t.toml")
         assert str(refused.value) == line
+
+
+def test_a_saved_game_with_a_far_board_resumes_with_the_link_that_holds_it(tmp_path):
+    kept = FarGame(tmp_path / "far.json", bytes(32), CLUB, "b", "Anna", "Ben", "kulami", {})
+    link = FarLink(kept, remote_config.RemoteConfig("localhost", 1883, tls=False))
+    first = Session.start_new(RecordStore(tmp_path), "kulami", {}, seats=link.seats(),
+                              seed=1, physical=False)
+    first.confirm("d4")
+    assert "SEATW[board]" in first.store.current.read_text()
+
+    again = Session.resume_or_start(RecordStore(tmp_path), "kulami", {},
+                                    seats=link.seats(), physical=False)
+    assert moves_of(again.board) == ["d4"] and again.seats["w"] is link.seat
+    assert again.message == texts.resumed("000001-kulami.sgf", 1)
+    again.remote_move("w", "d7")
+    assert again.state is State.PLACING  # Ben's board's move, lit here
+
+    alone = Session.resume_or_start(RecordStore(tmp_path), "kulami", {}, physical=False)
+    assert moves_of(alone.board) == ["d4"] and alone.seats["w"].at_table
+    assert alone.message.endswith(texts.handed_back("kulami", "w", "a board far away"))
 
 
 def test_a_typed_code_is_forgiven_its_case_dashes_and_look_alike_letters():

@@ -6,11 +6,12 @@ from typing import ClassVar
 
 import pytest
 
+import app.remote.far_board  # registers its seat, as on every board that plays one
 from app.games import new_game
 from app.table import texts
 from app.table.outside_engine import EngineCommand, OutsideEngines
 from app.table.seats import (KINDS, TABLE_KINDS, Browser, OurEngine, OutsideEngine, Person,
-                             Seat, SeatError, parse, parse_seats, words_of)
+                             Seat, SeatError, parse, parse_seats, register, words_of)
 from app.table.session import Session, State
 from app.table.store import RecordStore
 from app.table.thinker import InlineThinker
@@ -23,7 +24,8 @@ def moves(session):
 
 def test_each_word_names_its_seat_and_a_seat_is_its_word():
     assert {word: type(seat) for word, seat in KINDS.items()} == {
-        "person": Person, "engine": OurEngine, "remote": Browser}
+        "person": Person, "engine": OurEngine, "remote": Browser,
+        "board": app.remote.far_board.FarBoard}
     assert all(parse(word).kind == word for word in KINDS)
     assert parse(Browser()) == Browser()
     assert words_of(parse_seats({"b": "engine", "w": Person()})) == {"b": "engine",
@@ -32,13 +34,13 @@ def test_each_word_names_its_seat_and_a_seat_is_its_word():
 
 @pytest.mark.parametrize("seats, kinds, message", [
     ({"b": "robot", "w": "person"}, None,
-     "seats: b must be person, engine or remote, not 'robot'"),
+     "seats: b must be person, engine, remote or board, not 'robot'"),
     ({"b": "person", "w": "remote"}, TABLE_KINDS,
      "seats: w must be person or engine, not 'remote'"),
     ({"b": "person", "w": Browser()}, TABLE_KINDS,
      "seats: w must be person or engine, not 'remote'"),
-    ({"b": "person"}, None, "seats must give b and w each person, engine or remote, not "
-                            "{'b': 'person'}"),
+    ({"b": "person"}, None, "seats must give b and w each person, engine, remote or board, "
+                            "not {'b': 'person'}"),
     ("x" * 500, TABLE_KINDS, "seats must give b and w each person or engine, not " + "x" * 60),
 ])
 def test_anything_else_is_refused_in_one_line(seats, kinds, message):
@@ -142,11 +144,24 @@ def test_a_new_kind_of_seat_plays_with_no_change_to_the_session():
     assert session.offer == "table"  # the board far away accepts, or plays on
 
 
+@dataclass(frozen=True)
+class Impostor(Person):
+    """Another class claiming a word that is taken."""
+
+
+def test_a_kind_of_seat_from_above_the_table_is_registered_once_and_never_twice():
+    register(app.remote.far_board.FarBoard())  # its package's import did: no change
+    assert parse("board") == app.remote.far_board.FarBoard()
+    with pytest.raises(SeatError, match="a seat's word must be new, not 'person'"):
+        register(Impostor())
+    assert type(parse("person")) is Person
+
+
 def test_a_record_s_seat_that_is_no_seat_is_named_and_the_record_kept(tmp_path):
     store = RecordStore(tmp_path)
     text = new_game("kulami").to_record().replace("AP[Tabletop]",
                                                   "AP[Tabletop]SEATB[remote]SEATW[pc]")
     (store.games / "000001-kulami.sgf").write_text(text)
     problem = RecordStore(tmp_path).resume("kulami").problem
-    assert "SEATW must be person, engine or remote, not 'pc'" in problem
+    assert "SEATW must be person, engine, remote or board, not 'pc'" in problem
     assert (store.games / "000001-kulami.sgf").exists()

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
+import app.remote.far_board  # noqa: F401 (registers its seat, as every far board does)
 from app.games import new_game
 from app.table import store
 from app.table.seats import KINDS, words_of
@@ -350,7 +351,7 @@ def test_a_table_property_this_version_refuses_is_named(tmp_path):
                                             "SEATW[person]")
     (records.games / "000001-kulami.sgf").write_text(text)
     problem = RecordStore(tmp_path).resume("kulami", "").problem
-    assert "SEATB must be person, engine or remote, not 'robot'" in problem and "kept as it is" in problem
+    assert "SEATB must be person, engine, remote or board, not 'robot'" in problem and "kept as it is" in problem
 
 
 @pytest.mark.parametrize("properties, message", [

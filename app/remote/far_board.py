@@ -38,7 +38,7 @@ from app.remote.config import RemoteConfig
 from app.remote.invitation import Agreed
 from app.remote.sealing import Refused, derive, open_sealed, seal
 from app.table import texts
-from app.table.seats import Person, Seat
+from app.table.seats import Person, Seat, register
 from app.table.store import write_atomically
 from app.textfile import read_text
 from engines import Board, EngineError
@@ -158,7 +158,7 @@ class FarBoard(Seat):
 
     @property
     def where(self) -> str:
-        return f"{self.name}'s board"
+        return f"{self.name}'s board" if self.name else self.called
 
     def words(self, level: int) -> str:
         return self.where
@@ -174,6 +174,17 @@ class FarBoard(Seat):
 
     def too_soon(self, game: str, colour: str) -> str:
         return texts.away_waits(game, colour, self.where)
+
+    def resumed(self, game: str, colour: str) -> tuple[Seat, str]:
+        # A record names only the kind: with no link (nobody resumed the game with its
+        # kept file), no move can come, and a person here plays the colour.
+        if self.link is None:
+            return Person(), texts.handed_back(game, colour, self.where)
+        return self, ""
+
+
+#: Records name a far board's seat as ``board``; the table reads it back through this.
+register(FarBoard())
 
 
 class FarLink:

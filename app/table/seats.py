@@ -18,24 +18,31 @@ none of them tells seats apart by their words:
   arrives is refused. With a player away, Undo at the table only offers a takeback,
   which the player away accepts, and they may offer one too.
 
-A board far away (another table playing this one) is a seat away from the table as a
-browser is: a new class with ``away`` set, its own words and its own :meth:`Seat.resumed`.
+A board far away (another table playing this one, :mod:`app.remote`) is a seat away
+from the table as a browser is. Its class lives with the link its moves come through,
+above the table, so it joins the kinds with :func:`register` when that package is
+imported: the table never imports the layer above it, and a record naming it still
+resumes.
 
 Every seat is written into a record, named in the configuration and the page's JSON by
-one word, its :attr:`Seat.kind` (``person``, ``engine``, ``remote``); both engines are
-``engine``, as records before this module wrote them. :func:`parse` and
-:func:`parse_seats` are the one place that turns words into seats and refuses what is
-not one, in one line; each caller adds where the word came from.
+one word, its :attr:`Seat.kind` (``person``, ``engine``, ``remote``, and each registered
+kind: ``board``); both engines are ``engine``, as records before this module wrote
+them. :func:`parse` and :func:`parse_seats` are the one place that turns words into
+seats and refuses what is not one, in one line; each caller adds where the word came
+from.
 
 A seat that cannot play once the game is resumed after a restart (a browser's: no page
 holds it any more) is handed back to the table by :meth:`Seat.resumed`, and the session
-says so.
+says so. A record gives only the seat's word: a seat of the same kind that the caller
+resuming the game holds (a far board's, with its link) plays in its place
+(:meth:`app.table.session.Session.resume_or_start`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import ClassVar
 
 from app.table import texts
@@ -166,12 +173,25 @@ class Browser(Seat):
         return Person(), texts.handed_back(game, colour, self.where)
 
 
+_KINDS: dict[str, Seat] = {seat.kind: seat for seat in (Person(), OurEngine(), Browser())}
 #: Each seat's word -> the seat it names (an outside engine is named ``engine``, and
-#: becomes one where the configuration names a program for the game).
-KINDS: Mapping[str, Seat] = {seat.kind: seat for seat in (Person(), OurEngine(), Browser())}
+#: becomes one where the configuration names a program for the game), with every kind
+#: :func:`register` added; read only.
+KINDS: Mapping[str, Seat] = MappingProxyType(_KINDS)
 #: The words the table's own menu, flags and configuration offer: a browser's seat is
 #: taken from the page.
 TABLE_KINDS = ("person", "engine")
+
+
+def register(seat: Seat) -> None:
+    """Let ``seat``'s kind be named in records and read back as ``seat`` (a seat with no
+    link to anything: the one who resumes its game holds the live one). A package above
+    the table registers its seat when it is imported; registering the same class again
+    changes nothing, and a word another class has is refused."""
+    known = _KINDS.get(seat.kind)
+    if not seat.kind or (known is not None and type(known) is not type(seat)):
+        raise SeatError(f"a seat's word must be new, not {seat.kind!r}")
+    _KINDS.setdefault(seat.kind, seat)
 
 
 def parse(word: str | Seat, kinds: tuple[str, ...] | None = None) -> Seat:

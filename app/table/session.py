@@ -165,7 +165,7 @@ class Session:
             board = resumed.board
             session = cls(board, store=store, **{**kwargs, **resumed.table})
             session.resumed = True
-            handed = session._resume_seats()
+            handed = session._resume_seats(kwargs.get("seats"))
             kept = session._kept(game, options, kwargs, resumed.table) if report_kept else ""
             said = kept or texts.resumed(store.current.name, len(board.move_stack))
             session._say("; ".join([said, *handed]))
@@ -189,17 +189,21 @@ class Session:
         session._lay_out()
         return session
 
-    def _resume_seats(self) -> list[str]:
-        """Each seat as it plays after a restart: a seat nobody could play any more (a
-        browser's) is handed back to the table. Returns what to say of each, also
-        logged."""
+    def _resume_seats(self, live: Mapping[str, str | Seat] | None) -> list[str]:
+        """Each seat as it plays after a restart: the record gives only its word, so a
+        seat of that kind in ``live`` (the caller's: a far board's, with its link) plays
+        it; a seat nobody could play any more (a browser's, a far board's with no link)
+        is handed back to the table. Returns what to say of each, also logged."""
+        live = parse_seats(live) if live is not None else {}
         seats, said = dict(self.seats), []
         for colour, seat in self.seats.items():
+            if colour in live and live[colour].kind == seat.kind:
+                seat = live[colour]
             seats[colour], words = seat.resumed(self.board.game, colour)
             if words:
                 said.append(words)
                 log.warning("%s", words)
-        if said:
+        if said or any(seats[colour] is not seat for colour, seat in self.seats.items()):
             self.seats = seats
             self._forget_engine()
             self._plan_engine()
