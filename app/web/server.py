@@ -182,6 +182,13 @@ class WebFront:
         #: the table's, and must not give it back.
         self._taking: set[str] = set()
         self._holders_lock = threading.Lock()
+        #: The table's LED brightness as last read in the loop's thread (``None`` until
+        #: then), for the settings' slider to start from; read at the loop's first step.
+        self.brightness: float | None = None
+        self._commands.put(self._read_brightness)
+
+    def _read_brightness(self, table) -> None:
+        self.brightness = table.strip.brightness
 
     @property
     def note(self) -> str:
@@ -365,6 +372,9 @@ class WebFront:
         offers them, and the engine's levels."""
         return web.json_response({
             "games": [{"name": name, "title": game(name).title,
+                       # The colours by their names, for the new-game menu's seats.
+                       "players": {colour: player.title
+                                   for colour, player in game(name).players.items()},
                        "options": [{"key": option.key, "label": option.label,
                                     "values": [{"value": value, "words": option.words(value)}
                                                for value in option.choices()]}
@@ -500,7 +510,8 @@ class WebFront:
         """What this browser is: paired or not, and the colour it plays, if any."""
         token = request.headers.get(TOKEN_HEADER)
         return web.json_response({"paired": self.pairing.allows(token),
-                                  "seat": self._seat_of(token)})
+                                  "seat": self._seat_of(token),
+                                  "brightness": self.brightness})
 
     def _seat_of(self, token: str | None) -> str | None:
         with self._holders_lock:
@@ -606,7 +617,11 @@ class WebFront:
                     or not 0 < value <= 1):
                 raise _refused(web.HTTPBadRequest, "brightness must be above 0 and at "
                                "most 1")
-            return lambda table: table.set_brightness(float(value))
+
+            def set_brightness(table) -> None:
+                table.set_brightness(float(value))
+                self._read_brightness(table)
+            return set_brightness
         raise _refused(web.HTTPBadRequest, f"no such command: {str(action)[:40]!r}")
 
     async def _log_lines(self, request: web.Request) -> web.Response:

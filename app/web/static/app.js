@@ -6,7 +6,8 @@ const SVG = "http://www.w3.org/2000/svg";
 const TOKEN_KEY = "tabletop-token";
 const HOLE = "#28201a";
 const WOOD = "#6b4b2e";
-const PANEL_TONES = ["#7a5a3a", "#8a6844", "#6c4e32", "#94744e"];
+// Kulami's loose panels in four woods far enough apart to tell neighbours at a glance.
+const PANEL_TONES = ["#a0703c", "#5e3b1e", "#c8a070", "#7c5434"];
 let token = localStorage.getItem(TOKEN_KEY);
 let latest = null;
 let catalogue = null;
@@ -37,6 +38,12 @@ function hull(points) {
   return half(sorted).concat(half(sorted.reverse()));
 }
 
+function dark(colour) {
+  // Whether a "#rrggbb" colour is dark (its luma under a third).
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(colour.slice(i, i + 2), 16));
+  return 0.299 * r + 0.587 * g + 0.114 * b < 85;
+}
+
 function drawBoard(svg, view, lights, players) {
   svg.replaceChildren();
   // Every place is the board's own, [x, y, level] in hole spacings (y up): the page
@@ -61,16 +68,25 @@ function drawBoard(svg, view, lights, players) {
     const light = lights[name];
     const fill = light ? light.colour : PANEL_TONES[i % PANEL_TONES.length];
     const shape = hull(points).map((p) => p.join(",")).join(" ");
-    el("polygon", {points: shape, fill, stroke: sharing ? "#00000066" : fill,
-                   "stroke-width": sharing ? 0.05 : 0.84, "stroke-linejoin": "round",
+    // A panel is its hull widened by a border of its own colour, edged in dark so two
+    // panels side by side stay two; a shared-corner cell is its polygon, outlined.
+    if (!sharing) {
+      el("polygon", {points: shape, fill: "none", stroke: "#1a120b", "stroke-width": 0.9,
+                     "stroke-linejoin": "round"}, svg);
+    }
+    el("polygon", {points: shape, fill, stroke: sharing ? "#000000aa" : fill,
+                   "stroke-width": sharing ? 0.06 : 0.78, "stroke-linejoin": "round",
+                   "fill-opacity": sharing && light ? 0.85 : 1,
                    class: light && light.blink ? "blink" : "", "data-area": name}, svg);
   });
   // The board's names of its columns and rows.
+  // Their size grows with the board so that they stay readable on a phone's width.
+  const labelSize = Math.max(0.45, (maxX - minX + 1.2) / 30);
   for (const [x, text] of view.labels.columns) {
-    el("text", {x, y: -minY + 0.15, class: "label", "font-size": 0.45}, svg).textContent = text;
+    el("text", {x, y: -minY + 0.2, class: "label", "font-size": labelSize}, svg).textContent = text;
   }
   for (const [y, text] of view.labels.rows) {
-    el("text", {x: minX + 0.1, y: -y + 0.15, class: "label", "font-size": 0.45}, svg)
+    el("text", {x: minX + 0.1, y: -y + labelSize / 3, class: "label", "font-size": labelSize}, svg)
       .textContent = text;
   }
   const square = view.shape === "square";
@@ -86,7 +102,7 @@ function drawBoard(svg, view, lights, players) {
     } else {
       // The ring of LED light around a hole (narrower where balls fill the spacing).
       const glow = (view.shape === "ball" ? 0.36 : 0.45);
-      if (light) el("circle", {cx: x, cy: y, r: glow, fill: light.colour,
+      if (light && view.shape !== "ball") el("circle", {cx: x, cy: y, r: glow, fill: light.colour,
                                class: `light ${light.blink ? "blink" : ""}`, "data-light": name}, svg);
       el("circle", {cx: x, cy: y, r: 0.22, fill: HOLE, "data-hole": name}, svg);
     }
@@ -103,9 +119,23 @@ function drawBoard(svg, view, lights, players) {
       el("rect", {x: x - 0.42, y: y - 0.42, width: 0.84, height: 0.84, fill: colour, rx: 0.08,
                   stroke: "#ffffffaa", "stroke-width": 0.05, "data-piece": name, "data-owner": owner}, svg);
     } else {
+      // A dark piece on a dark area keeps a light rim, a light one a dark rim.
       const r = view.shape === "ball" ? 0.48 : 0.34;
-      el("circle", {cx: x, cy: y, r, fill: colour, stroke: "#000000aa", "stroke-width": 0.05,
-                    "data-piece": name, "data-owner": owner}, svg);
+      el("circle", {cx: x, cy: y, r, fill: colour, stroke: dark(colour) ? "#e6e8ec" : "#000000aa",
+                    "stroke-width": 0.06, "data-piece": name, "data-owner": owner}, svg);
+    }
+  }
+  // Balls cover their holes and each other, so their lights are drawn over them: a ring
+  // and a dot in the light's colour on the ball (or the empty hole) it marks.
+  if (view.shape === "ball") {
+    for (const [name, light] of Object.entries(lights)) {
+      const p = holes[name] || view.places[name];
+      if (!p) continue;
+      const [x, y] = at(p);
+      const mark = el("g", {class: `light ${light.blink ? "blink" : ""}`, "data-light": name}, svg);
+      el("circle", {cx: x, cy: y, r: 0.4, fill: "none", stroke: "#000000", "stroke-width": 0.2}, mark);
+      el("circle", {cx: x, cy: y, r: 0.4, fill: "none", stroke: light.colour, "stroke-width": 0.13}, mark);
+      el("circle", {cx: x, cy: y, r: 0.13, fill: light.colour, stroke: "#000000", "stroke-width": 0.03}, mark);
     }
   }
   for (const name of view.last) {
@@ -119,7 +149,12 @@ function drawBoard(svg, view, lights, players) {
 
 // --- the live view --------------------------------------------------------------------
 function show(state) {
+  const first = latest === null || latest.game !== state.game;
   latest = state;
+  if (first && catalogue) {
+    document.getElementById("game-choice").value = state.game;
+    showOptions();
+  }
   document.getElementById("title").textContent = `Tabletop: ${state.title}`;
   drawBoard(document.getElementById("board"), state.board, state.lights, state.players);
   const status = state.status;
@@ -139,7 +174,9 @@ function show(state) {
   document.getElementById("score").textContent = score;
   document.getElementById("options").textContent = `${status.options}; ${status.seats}`;
   const legend = document.getElementById("legend");
-  legend.replaceChildren(...state.legend.map((entry) => {
+  // The legend names only what is lit now: a colour it names is on the board.
+  const lit = new Set(Object.values(state.lights).map((light) => light.role));
+  legend.replaceChildren(...state.legend.filter((entry) => lit.has(entry.role)).map((entry) => {
     const item = document.createElement("li");
     const lamp = document.createElement("span");
     lamp.className = "lamp";
@@ -220,6 +257,7 @@ async function whoAmI() {
   const me = await answer.json();
   if (!me.paired) { localStorage.removeItem(TOKEN_KEY); token = null; paired(false); }
   mySeat = me.seat;
+  if (me.brightness !== null) document.getElementById("brightness").value = me.brightness;
   if (latest) show(latest);
 }
 
@@ -279,6 +317,7 @@ async function loadCatalogue() {
   document.getElementById("level").replaceChildren(...catalogue.levels.map(
     (l) => new Option(`${l.level} (${l.words})`, String(l.level), false, l.level === catalogue.level)));
   choice.onchange = showOptions;
+  if (latest) choice.value = latest.game;
   showOptions();
 }
 
@@ -292,10 +331,19 @@ function showOptions() {
     label.append(`${option.label} `, select);
     return label;
   }));
+  // The seats by the chosen game's colours ("Black plays", not "First player").
+  for (const colour of ["b", "w"]) {
+    document.getElementById(`seat-${colour}-name`).textContent = game.players[colour];
+  }
 }
 
 async function newGame(event) {
   event.preventDefault();
+  // A game in progress is replaced only when the person says so.
+  const playing = latest && latest.status.turn && latest.status.moves.length > 0;
+  if (playing && !window.confirm(`Replace the ${latest.title} game in progress (${latest.status.moves.length} moves)? It stays in Games.`)) {
+    return;
+  }
   const options = {};
   for (const select of document.querySelectorAll("#game-options select")) {
     options[select.dataset.key] = JSON.parse(select.value);
@@ -348,6 +396,7 @@ async function replay(name) {
   document.getElementById("forward").onclick = () => { ply = Math.min(game.moves.length, ply + 1); draw(); };
   document.getElementById("last").onclick = () => { ply = game.moves.length; draw(); };
   draw();
+  box.scrollIntoView({block: "start"});  // below the list, out of sight without this
 }
 
 // --- the page -------------------------------------------------------------------------
@@ -357,6 +406,7 @@ function switchTo(view) {
     button.classList.toggle("current", button.dataset.view === view);
   }
   if (view === "games") listGames();
+  if (view === "settings") whoAmI();  // the table's brightness, as it is now
 }
 
 window.addEventListener("DOMContentLoaded", () => {

@@ -1,0 +1,214 @@
+"""The page as a person meets it, in a real browser (Debian's Chromium) at a phone's
+size (390x844) and a laptop's (1280x900), for every game and every view: nothing wider
+than the window, the chosen view alone on screen, text and pieces big enough to read,
+no serious or critical accessibility fault found by axe-core (run in the page), and the
+live board looking as its committed picture does (within a tolerance: Chromium's text
+may move a pixel between releases, a broken layout moves far more).
+
+axe-core comes from the npm registry into .venv/axe (the Makefile's ``axe`` target,
+part of ``make test``); the pictures are made again by ``make page-pictures``."""
+
+import base64
+import io
+import os
+import random
+from pathlib import Path
+from types import SimpleNamespace
+
+import pygame
+import pytest
+from selenium.webdriver.common.by import By
+
+from app.games import game
+from app.table.store import RecordStore
+from engines.players import choose_move
+from tests.test_web_browser import CHROMIUM, CODE, DRIVER, wait
+from tests.web_table import served
+
+ROOT = Path(__file__).resolve().parents[1]
+AXE = ROOT / ".venv" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+PICTURES = ROOT / "tests" / "data" / "page"
+SIZES = {"phone": (390, 844), "laptop": (1280, 900)}
+#: A game a little way in, its moves chosen by the engine from a fixed seed.
+POSITIONS = {"kulami": ({"layout": "square-1"}, 12), "conhex": ({"pie": False}, 12),
+             "blokus-duo": ({}, 8), "akron": ({}, 14)}
+REMAKE = os.environ.get("TABLETOP_REMAKE_PAGE_PICTURES") == "1"
+#: The smallest text a person reads without zooming, in CSS pixels.
+SMALLEST_TEXT = 12
+#: A picture matches its committed one when at most this share of its pixels differ by
+#: more than a tenth of the range in any channel.
+TOLERANCE = 0.02
+
+if not AXE.exists():
+    pytest.fail("the page's accessibility checks need axe-core: make axe (part of make "
+                "test) installs it from npm", pytrace=False)
+
+
+def browser_of(width, height):
+    from selenium import webdriver
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                 "--disable-dev-shm-usage", "--force-device-scale-factor=1"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(options=options,
+                              service=webdriver.ChromeService(executable_path=DRIVER))
+    # The viewport itself, whatever the window's frame takes.
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
+    return driver
+
+
+@pytest.fixture(params=list(SIZES), scope="module")
+def browser(request):
+    driver = browser_of(*SIZES[request.param])
+    driver.size_name = request.param
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture(params=list(POSITIONS))
+def table(request, tmp_path, monkeypatch):
+    """The game a few moves in, saved and resumed by the simulated board."""
+    name = request.param
+    options, moves = POSITIONS[name]
+    board, rng = game(name).new_board(**{k: str(v).lower() if isinstance(v, bool) else v
+                                          for k, v in options.items()}), random.Random(5)
+    store = RecordStore(tmp_path)
+    # Saved as a table saves it: its seats named in the record.
+    store.players = SimpleNamespace(seats={"b": "person", "w": "person"}, level=2, seed=5,
+                                    engine_name="tabletop")
+    store.start(board)
+    for _ in range(moves):
+        board.push(choose_move(board, 1, rng))
+    store.save(board)
+    with served(tmp_path, monkeypatch, CODE, name, options, resume=True) as pair:
+        pair[0].step()
+        yield name, pair
+
+
+def opened(driver, front):
+    """The page, paired, live."""
+    driver.get(front.url)
+    driver.execute_script("localStorage.clear()")
+    driver.get(front.url)
+    wait(driver, lambda d: d.find_element(By.ID, "connection").text == "live")
+    wait(driver, lambda d: d.execute_script("return document.body.dataset.revision"))
+    driver.find_element(By.CSS_SELECTOR, 'nav [data-view="settings"]').click()
+    driver.find_element(By.ID, "code").send_keys(CODE)
+    driver.find_element(By.CSS_SELECTOR, "#pair-form button").click()
+    wait(driver, lambda d: "paired" in d.find_element(By.TAG_NAME, "body").get_attribute("class"))
+
+
+def show_view(driver, view):
+    driver.find_element(By.CSS_SELECTOR, f'nav [data-view="{view}"]').click()
+    if view == "games":
+        button = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#game-list button"))[0]
+        driver.execute_script("arguments[0].click()", button)
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#replay-board [data-hole]"))
+
+
+#: Every visible element wider than the window or reaching past its right edge.
+TOO_WIDE = """
+const width = document.documentElement.clientWidth;
+const found = [];
+for (const e of document.querySelectorAll("body *")) {
+  const box = e.getBoundingClientRect();
+  if (box.width === 0 || box.height === 0) continue;
+  if (box.right > width + 1 || box.width > width + 1) {
+    found.push(`${e.tagName}#${e.id}.${e.getAttribute("class")}: ${Math.round(box.left)}..${Math.round(box.right)}`);
+  }
+}
+return [document.documentElement.scrollWidth, width, found.slice(0, 5)];
+"""
+
+#: The views with anything on screen.
+SHOWN_VIEWS = """
+return Array.from(document.querySelectorAll(".view"))
+  .filter((v) => v.getClientRects().length > 0 && v.getBoundingClientRect().height > 0)
+  .map((v) => v.id);
+"""
+
+#: Visible text smaller than arguments[0] px, on the page and in the boards' drawings.
+SMALL_TEXT = """
+const found = [];
+const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+while (walker.nextNode()) {
+  const node = walker.currentNode;
+  if (!node.textContent.trim()) continue;
+  const e = node.parentElement;
+  const box = e.getBoundingClientRect();
+  if (box.width === 0 || box.height === 0) continue;
+  const size = e instanceof SVGElement ? box.height : parseFloat(getComputedStyle(e).fontSize);
+  if (size < arguments[0]) found.push(`${e.tagName} "${node.textContent.trim().slice(0, 20)}": ${size.toFixed(1)}px`);
+}
+return found.slice(0, 5);
+"""
+
+#: The smallest piece drawn on the visible boards, in CSS pixels.
+SMALLEST_PIECE = """
+const sizes = Array.from(document.querySelectorAll("svg [data-piece]"))
+  .map((p) => p.getBoundingClientRect()).filter((b) => b.width > 0).map((b) => Math.min(b.width, b.height));
+return sizes.length ? Math.min(...sizes) : null;
+"""
+
+AXE_RUN = """
+const done = arguments[arguments.length - 1];
+axe.run(document, {resultTypes: ["violations"]}).then(
+  (r) => done(r.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
+               .map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`)),
+  (e) => done([`axe failed: ${e}`]));
+"""
+
+
+@pytest.mark.parametrize("view", ["live", "games", "settings"])
+def test_every_view_of_every_game_fits_reads_and_passes_axe(browser, table, view):
+    name, (board, front) = table
+    opened(browser, front)
+    show_view(browser, view)
+    where = f"{name}, {view} view, {browser.size_name}"
+
+    scroll, width, wide = browser.execute_script(TOO_WIDE)
+    assert scroll <= width and not wide, f"{where}: wider than the window {width}px: {wide}"
+    assert browser.execute_script(SHOWN_VIEWS) == [view], where
+    small = browser.execute_script(SMALL_TEXT, SMALLEST_TEXT)
+    assert not small, f"{where}: text under {SMALLEST_TEXT}px: {small}"
+    if view in ("live", "games"):
+        piece = browser.execute_script(SMALLEST_PIECE)
+        assert piece is None or piece >= 8, f"{where}: pieces {piece:.1f}px across"
+    browser.execute_script(AXE.read_text(encoding="utf-8"))
+    browser.set_script_timeout(60)
+    violations = browser.execute_async_script(AXE_RUN)
+    assert violations == [], f"{where}: {violations}"
+
+
+def picture(driver):
+    shot = driver.execute_cdp_cmd("Page.captureScreenshot", {"format": "png"})
+    image = pygame.image.load(io.BytesIO(base64.b64decode(shot["data"])), "page.png")
+    return image
+
+
+def differing_share(now, before) -> float:
+    """The share of pixels that differ by more than a tenth of the range in a channel."""
+    a, b = pygame.image.tobytes(now, "RGB"), pygame.image.tobytes(before, "RGB")
+    far = sum(1 for i in range(0, len(a), 3)
+              if max(abs(a[i] - b[i]), abs(a[i + 1] - b[i + 1]), abs(a[i + 2] - b[i + 2])) > 25)
+    return far / (len(a) // 3)
+
+
+def test_the_live_board_looks_as_its_committed_picture(browser, table):
+    name, (board, front) = table
+    opened(browser, front)
+    show_view(browser, "live")
+    browser.execute_script("document.getAnimations().forEach((a) => a.pause())")
+    browser.execute_script("document.getAnimations().forEach((a) => { a.currentTime = 0; })")
+    now = picture(browser)
+    path = PICTURES / f"{name}-{browser.size_name}.png"
+    if REMAKE:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        pygame.image.save(now, str(path))
+    before = pygame.image.load(str(path))
+    assert now.get_size() == before.get_size(), f"{path.name}: make page-pictures"
+    share = differing_share(now, before)
+    assert share <= TOLERANCE, (f"{path.relative_to(ROOT)}: {share:.1%} of the pixels "
+                                f"differ (at most {TOLERANCE:.0%}): make page-pictures")
