@@ -84,6 +84,28 @@ def test_a_piece_put_down_for_a_browser_before_its_move_is_refused():
                                 "wait for the move")
 
 
+def test_news_from_outside_the_game_is_said_and_a_lit_away_move_withdrawn():
+    session = Session(new_game("kulami"), seats={"b": "person", "w": "remote"}, seed=1)
+    table = Board(session)
+    table.place("d4")
+    session.remote_move("w", "d7")
+    assert session.state is State.PLACING
+    revision = session.revision
+    session.withdraw("b")  # not the player away's move to withdraw
+    assert session.state is State.PLACING and session.revision == revision
+    session.withdraw("w")
+    session.say("the game with the web page stopped", "error")
+    status = session.view().status
+    assert session.state is State.WAITING and status.pending is None
+    assert (status.message, status.message_kind) == ("the game with the web page stopped",
+                                                     "error")
+    table.place("d7")
+    assert moves(session) == ["d4"]  # their move is theirs no longer: the piece is refused
+    with pytest.raises(ValueError, match="a message's kind must be one of"):
+        session.say("louder", "shout")
+    assert session.message != "louder"
+
+
 def test_undo_offers_to_a_player_away_and_takes_back_to_a_person_at_the_table():
     away = Session(new_game("kulami"), seats={"b": "person", "w": "remote"},
                    physical=False, seed=1)

@@ -356,12 +356,12 @@ class FarLink:
         if news:
             far_to_move = session.board.turn == self.far and not session.board.is_game_over()
             if not self.peer_online:
-                _say(session, f"{game.peer}'s board is offline: the game waits for it",
+                session.say(f"{game.peer}'s board is offline: the game waits for it",
                      "waiting")
             elif far_to_move and session.pending is None:
-                _say(session, self.seat.to_move(game.game, self.far), "waiting")
+                session.say(self.seat.to_move(game.game, self.far), "waiting")
             else:
-                _say(session, f"{game.peer}'s board is online", "info")
+                session.say(f"{game.peer}'s board is online", "info")
 
     def _check(self, message: dict[str, Any], here: Board) -> str:
         """Why the other board's record cannot be this game's ("" if it can): what
@@ -413,13 +413,5 @@ class FarLink:
                 self._send_state()
             else:
                 self.game.save()
-        session.pending = None  # the other board's move, if one was lit, is no longer
-        _say(session, line, "error")
-
-
-def _say(session: Any, line: str, kind: str) -> None:
-    """Show ``line`` as the table's message. The session has no method for news from
-    outside the game, so this sets what its own messages set (the message, its kind,
-    and a new revision, so the loop redraws)."""
-    session.message, session.message_kind = line, kind
-    session.revision += 1
+        session.withdraw(self.far)  # the other board's move, if one was lit, is no longer
+        session.say(line, "error")

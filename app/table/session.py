@@ -57,6 +57,10 @@ PROGRESS_STEP = 0.05
 LIT_CANDIDATES = 4
 
 
+#: How a message is styled (:class:`~app.table.status.Status`).
+MESSAGE_KINDS = ("info", "error", "sync", "waiting", "confirm", "over")
+
+
 class State(enum.Enum):
     """What the table is doing, most pressing first (see :attr:`Session.state`)."""
 
@@ -168,12 +172,12 @@ class Session:
             handed = session._resume_seats(kwargs.get("seats"))
             kept = session._kept(game, options, kwargs, resumed.table) if report_kept else ""
             said = kept or texts.resumed(store.current.name, len(board.move_stack))
-            session._say("; ".join([said, *handed]))
+            session.say("; ".join([said, *handed]))
             log.info("resumed %s with %d moves", store.current, len(board.move_stack))
             return session
         session = cls.start_new(store, game, options, **kwargs)
         if resumed.problem:
-            session._say(resumed.problem, "error")
+            session.say(resumed.problem, "error")
         return session
 
     @classmethod
@@ -256,13 +260,13 @@ class Session:
         """The sensor source went away (a USB cable pulled): the game is kept and waits."""
         if self.disconnected != reason:
             self.disconnected = reason
-            self._say(texts.disconnected(reason), "error")
+            self.say(texts.disconnected(reason), "error")
             log.error("sensors disconnected: %s", reason)
 
     def on_reconnect(self) -> None:
         """The sensors answer again; the next settled board is judged as ever."""
         self.disconnected = ""
-        self._say(texts.RECONNECTED)
+        self.say(texts.RECONNECTED)
         log.info("sensors reconnected")
 
     def tick(self, t: float) -> list[Event]:
@@ -297,7 +301,7 @@ class Session:
         if isinstance(event, Takeback):
             self.board.pop()
             self._tell("takeback", move=self.board.move_text(event.move))
-            self._say(texts.took_back([self.board.move_text(event.move)]))
+            self.say(texts.took_back([self.board.move_text(event.move)]))
             return self._changed()
         if isinstance(event, Correction):
             if not self.seats[self.board.mover()].at_table:
@@ -309,7 +313,7 @@ class Session:
             self.correction = event
             text = self.board.move_text
             self._tell("correction", undo=text(event.undo), move=text(event.move))
-            self._say(texts.correction(self.board.game, self.board.mover(),
+            self.say(texts.correction(self.board.game, self.board.mover(),
                                        text(event.undo), text(event.move)), "confirm")
             return []
         if isinstance(event, InSync):
@@ -317,10 +321,10 @@ class Session:
             self.sync, self.sync_strict = None, False
             self.error, self.candidates = frozenset(), ()
             if self.message_kind in ("sync", "error", "confirm"):
-                self._say(texts.IN_SYNC)
+                self.say(texts.IN_SYNC)
             outcome = self.board.outcome()
             if outcome is not None:
-                self._say(texts.end_long(self.board.game, ending(outcome)), "over")
+                self.say(texts.end_long(self.board.game, ending(outcome)), "over")
             self._plan_engine()
         elif isinstance(event, OutOfSync):
             self._on_out_of_sync(event)
@@ -330,11 +334,11 @@ class Session:
             # The engine's move, when it is one of them, is the one picked at first.
             self.candidates = event.moves
             self.choice = event.moves.index(self.pending) if self.pending in event.moves else 0
-            self._say(texts.WHICH_MOVE, "confirm")
+            self.say(texts.WHICH_MOVE, "confirm")
         elif isinstance(event, Waiting):
             self._tell("waiting", extra=sorted(event.extra), missing=sorted(event.missing))
             self.sync, self.error = None, frozenset()
-            self._say(texts.UNDER_WAY, "info")
+            self.say(texts.UNDER_WAY, "info")
         return []
 
     def _on_moved(self, move: Hashable) -> list[Event]:
@@ -343,13 +347,13 @@ class Session:
         if self.pending is None and seat.away:
             # The player away chooses: a piece put down for them is refused.
             self.sync, self.error = None, self.board.holes_of(move)
-            self._say(seat.too_soon(self.board.game, self.board.turn), "error")
+            self.say(seat.too_soon(self.board.game, self.board.turn), "error")
             return []
         if self.pending is not None and move != self.pending:
             text = self.board.move_text
             self.sync, self.error = None, self.board.holes_of(move)
             self._tell("not_the_engines_move", move=text(move), engine=text(self.pending))
-            self._say(texts.engine_not(text(self.pending), text(move)), "error")
+            self.say(texts.engine_not(text(self.pending), text(move)), "error")
             return []
         return self._play(move)
 
@@ -363,21 +367,21 @@ class Session:
                 self.sync, self.error = None, event.empty
                 reason = self._reason(hole)
                 self._tell("not_legal", hole=hole, reason=reason)
-                self._say(texts.not_legal(reason), "error")
+                self.say(texts.not_legal(reason), "error")
                 return
         self._tell("out_of_sync", fill=sorted(event.fill), empty=sorted(event.empty))
         self.sync, self.error = event, frozenset()
-        self._say(texts.SYNC, "sync")
+        self.say(texts.SYNC, "sync")
 
     def _on_health(self, event: Quarantined | Rejoined) -> list[Event]:
         """A sensor put in or out of quarantine: say so; the game goes on either way."""
         if isinstance(event, Quarantined):
             self._tell("quarantined", hole=event.hole, problem=event.problem)
-            self._say(texts.fault(event.hole, event.problem), "error")
+            self.say(texts.fault(event.hole, event.problem), "error")
             log.warning("hole %s quarantined: %s", event.hole, event.problem)
         else:
             self._tell("rejoined", hole=event.hole)
-            self._say(texts.rejoined(event.hole))
+            self.say(texts.rejoined(event.hole))
             log.info("hole %s rejoined", event.hole)
         return []
 
@@ -399,9 +403,9 @@ class Session:
         failure = self.store.failure
         if failure != before:
             if failure:
-                self._say(texts.saving_fails(failure), "error")
+                self.say(texts.saving_fails(failure), "error")
             else:
-                self._say(texts.SAVED_AGAIN)
+                self.say(texts.SAVED_AGAIN)
 
     def _tell(self, what: str, **details: Any) -> None:
         if self.listener is not None:
@@ -435,7 +439,7 @@ class Session:
         self.offer = None  # a move declines a takeback on offer
         self._tell("moved", player=mover, move=self.board.move_text(move))
         self.board.push(move)
-        self._say(texts.played(self.board.game, mover, self.board.move_text(move)))
+        self.say(texts.played(self.board.game, mover, self.board.move_text(move)))
         events = self._changed(by_hand)
         log.info("move %d: %s %s%s", len(self.board.move_stack), mover,
                  self.board.move_text(move), self._saved_note())
@@ -463,11 +467,11 @@ class Session:
             self.pipeline.set_aside()
             events, self.sync, self.sync_strict = [], self._difference(), True
             self._tell("out_of_sync", fill=sorted(self.sync.fill), empty=sorted(self.sync.empty))
-            self._say(texts.SYNC, "sync")
+            self.say(texts.SYNC, "sync")
         self._plan_engine()
         outcome = self.board.outcome()
         if outcome is not None:
-            self._say(texts.end_long(self.board.game, ending(outcome)), "over")
+            self.say(texts.end_long(self.board.game, ending(outcome)), "over")
         return events
 
     def _plan_engine(self) -> None:
@@ -479,7 +483,7 @@ class Session:
             said = seat.to_move(self.board.game, self.board.turn)
             if not self.board.is_game_over() and said and self.sync is None \
                     and not self.error:
-                self._say(said, "waiting")
+                self.say(said, "waiting")
             return
         if self.pending is None and self.thought is None:
             self._think("move")
@@ -507,7 +511,7 @@ class Session:
             return
         if not thought.done:
             if thought.failure and self.message != thought.failure:
-                self._say(thought.failure)  # our own engine takes over the search
+                self.say(thought.failure)  # our own engine takes over the search
             step = int(thought.progress / PROGRESS_STEP)
             if step != self._progress_step:
                 self._progress_step = step
@@ -521,19 +525,19 @@ class Session:
         # one line in place of the move's own: the move is lit all the same.
         if self._thinking_for == "hint":
             self.suggestion = thought.move
-            self._say(thought.failure or texts.hint(self.board.move_text(thought.move)))
+            self.say(thought.failure or texts.hint(self.board.move_text(thought.move)))
         elif self.physical:
             self.pending, self._pending_note = thought.move, thought.failure
             self._announce_pending()
         else:
             self._play(thought.move)  # nothing is sensed: no events come of it
             if thought.failure:
-                self._say(thought.failure)
+                self.say(thought.failure)
 
     def _announce_pending(self) -> None:
         if self.pending is not None and self.sync is None and not self.error:
             move, turn = self.board.move_text(self.pending), self.board.turn
-            self._say(self._pending_note
+            self.say(self._pending_note
                       or self.seats[turn].place(self.board.game, turn, move), "waiting")
 
     def _forget_engine(self) -> None:
@@ -556,7 +560,7 @@ class Session:
         accept."""
         self.revision += 1
         if not self.board.move_stack:
-            self._say(texts.NOTHING_TO_TAKE_BACK)
+            self.say(texts.NOTHING_TO_TAKE_BACK)
             return
         if by != "table" or any(seat.away for seat in self.seats.values()):
             self.offer_takeback(by)
@@ -572,7 +576,7 @@ class Session:
         while self.board.move_stack and turns and self.board.turn not in turns:
             taken.append(self.board.pop())
         self.offer = None
-        self._say(texts.took_back(self.board.move_text(m) for m in taken))
+        self.say(texts.took_back(self.board.move_text(m) for m in taken))
         self._handle(self._changed(by_hand=False))
 
     def offer_takeback(self, by: str) -> None:
@@ -582,15 +586,15 @@ class Session:
         then."""
         self.revision += 1
         if not self.board.move_stack:
-            self._say(texts.NOTHING_TO_TAKE_BACK)
+            self.say(texts.NOTHING_TO_TAKE_BACK)
             return
         self.offer = by
         game = self.board.game
         if by == "table":
             away = [c for c, seat in self.seats.items() if seat.away]
-            self._say(texts.takeback_offered_to_away(game, away), "confirm")
+            self.say(texts.takeback_offered_to_away(game, away), "confirm")
         else:
-            self._say(texts.takeback_offered_to_table(game, by), "confirm")
+            self.say(texts.takeback_offered_to_table(game, by), "confirm")
 
     def accept_takeback(self, by: str) -> None:
         """``by`` accepts the takeback the other side offered: the board goes back to the
@@ -600,7 +604,7 @@ class Session:
         if offer is None:
             return
         if offer == by:
-            self._say(texts.takeback_not_yours(self.board.game, by), "confirm")
+            self.say(texts.takeback_not_yours(self.board.game, by), "confirm")
             return
         self._take_back(offer)
 
@@ -612,13 +616,13 @@ class Session:
         board = self.board
         if (board.is_game_over() or player not in self.seats
                 or not self.seats[player].away or board.turn != player):
-            self._say(texts.not_your_turn(board.game, player), "error")
+            self.say(texts.not_your_turn(board.game, player), "error")
             return
         move = self._parse(text)
         if move is None:
             return
         if not board.is_legal(move):
-            self._say(texts.not_legal(board.illegal_reason(move)), "error")
+            self.say(texts.not_legal(board.illegal_reason(move)), "error")
             return
         self.offer = None
         self.pending = move
@@ -668,7 +672,7 @@ class Session:
                 if move is None:
                     return
                 if move not in self.candidates:
-                    self._say(texts.not_a_candidate(move_text), "error")
+                    self.say(texts.not_a_candidate(move_text), "error")
                     return
             self._handle(self._play(move))
         elif move_text is not None:
@@ -676,15 +680,15 @@ class Session:
             if move is None:
                 return
             if self.pending is not None and move != self.pending:
-                self._say(texts.engine_plays(self.board.move_text(self.pending)), "error")
+                self.say(texts.engine_plays(self.board.move_text(self.pending)), "error")
                 return
             if not self.board.is_legal(move):
-                self._say(self.board.illegal_reason(move), "error")
+                self.say(self.board.illegal_reason(move), "error")
                 return
             self._handle(self._play(move, by_hand=False))
         elif self.setting_up:
             self.setting_up = False
-            self._say(texts.READY)
+            self.say(texts.READY)
         else:
             self._offer_unseen()
 
@@ -702,13 +706,13 @@ class Session:
         if unseen and self.seats[self.board.turn].at_table:
             self._tell("candidates", moves=[self.board.move_text(m) for m in unseen])
             self.candidates, self.choice = unseen, 0
-            self._say(texts.WHICH_MOVE, "confirm")
+            self.say(texts.WHICH_MOVE, "confirm")
 
     def _parse(self, text: str) -> Hashable | None:
         try:
             return self.board.parse_move(text)
         except EngineError as error:
-            self._say(str(error), "error")
+            self.say(str(error), "error")
             return None
 
     def new_game(self, game: str | None = None, **options: Any) -> None:
@@ -726,13 +730,13 @@ class Session:
             self._saving(lambda: self.store.start(self.board))
         self.error, self.candidates, self.sync = frozenset(), (), None
         self._lay_out()
-        self._say(texts.new_game(game))
+        self.say(texts.new_game(game))
         log.info("new game of %s", game)
         self.correction = None
         if self.physical and self.pipeline.resync(self.board):
             self.pipeline.set_aside()
             self.sync, self.sync_strict = self._difference(), True
-            self._say(texts.CLEAR_BOARD, "sync")
+            self.say(texts.CLEAR_BOARD, "sync")
         self._plan_engine()
 
     def _lay_out(self) -> None:
@@ -856,8 +860,25 @@ class Session:
             return None
         return frozenset().union(*(board.holes_of(move) for move in moves)) - {hole}
 
-    def _say(self, message: str, kind: str = "info") -> None:
+    def say(self, message: str, kind: str = "info") -> None:
+        """Show ``message`` as the table's message, styled as ``kind`` (one of
+        :data:`MESSAGE_KINDS`): the game's own news, and news from outside it (a board
+        far away gone offline, a game it stopped) alike. The revision moves, so the
+        loop shows it."""
+        if kind not in MESSAGE_KINDS:
+            raise ValueError(f"a message's kind must be one of {MESSAGE_KINDS}, not {kind!r}")
         self.message, self.message_kind = message, kind
+        self.revision += 1
+
+    def withdraw(self, player: str) -> None:
+        """The move lit for the player away at ``player``'s seat is theirs no longer
+        (their board stopped the game): nothing is lit for it, and a piece put down for
+        them is refused again until their next move comes. A move of anyone else's (the
+        engine's) is not theirs to withdraw, and stays."""
+        if (self.pending is None or self.board.turn != player or player not in self.seats
+                or not self.seats[player].away):
+            return
+        self.pending = None
         self.revision += 1
 
 
