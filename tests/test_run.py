@@ -250,8 +250,9 @@ def test_a_device_that_does_not_open_leaves_no_game_record(tmp_path, two_people,
 
 def test_a_game_from_the_load_list_continues_in_a_new_session_on_the_same_devices(
         tmp_path, two_people, monkeypatch, capsys):
-    """The screen's load list raises out of the loop; run continues the record chosen
-    in a new session and loop around the same strip and sensors."""
+    """The screen's load list asks during a turn; run continues the record chosen once
+    that turn is over, in a new session and loop around the same strip and sensors: the
+    turn that asked finishes on the session it began with."""
     from app.cli import run as run_command
 
     conhex = new_game("conhex", pie=False)
@@ -262,8 +263,8 @@ def test_a_game_from_the_load_list_continues_in_a_new_session_on_the_same_device
     class Screen:
         shows_leds, dirty = False, False
 
-        def __init__(self, session, load, board):
-            assert board is False  # a simulated profile
+        def __init__(self, session, load, board, games):
+            assert board is False and games == ("kulami",)  # a simulated profile's game
             self.console = Console(session, load)
             self.turns = 0
 
@@ -272,6 +273,8 @@ def test_a_game_from_the_load_list_continues_in_a_new_session_on_the_same_device
             sessions.append(self.console.session)
             if self.turns == 2:
                 self.console.load(RecordStore(tmp_path / "data").saved()[-1])
+                # The turn goes on with the session it began with: nothing replaced it.
+                assert self.console.session is sessions[0]
             if self.turns == 5:
                 raise ServiceStop(signal.SIGTERM)
             return True
@@ -305,3 +308,37 @@ def test_a_wrong_option_in_the_configuration_is_one_line_and_starts_nothing(tmp_
     assert capsys.readouterr().err == (f"tabletop run: {config}: options.conhex.handicap: "
                                        f"must be 0, 2 or 3, not 2.0\n")
     assert RecordStore(tmp_path / "data").records() == []
+
+
+@pytest.mark.parametrize("web, problem", [
+    ('host = "no.such.host.invalid"', "'no.such.host.invalid' is neither \"lan\" nor an "
+                                      "address or name of this machine"),
+    ('host = "999.1.1.1"', "'999.1.1.1' is neither \"lan\" nor an address or name of this "
+                           "machine")])
+def test_a_web_host_that_is_none_stops_the_board_in_one_line(web, problem, tmp_path, capsys):
+    """The resolver's "Unknown error -2" named nothing to fix, and the board warned and
+    played on without its page; now the host is refused as any mistake in the file is,
+    before a game is started."""
+    config = tmp_path / "tabletop.toml"
+    config.write_text(f'data_dir = "{tmp_path / "data"}"\n[web]\n{web}\nport = 8080\n')
+    assert main(["run", "--profile", "conhex-sim", "--config", str(config)]) == 2
+    assert capsys.readouterr().err == f"tabletop run: {config}: web: {problem}\n"
+    assert RecordStore(tmp_path / "data").records() == []
+
+
+def test_a_board_s_touch_screen_offers_its_own_game_as_its_page_does(monkeypatch):
+    """The menu of a board's screen offered every game, its page only the board's; a
+    new game from the screen is started with its seats as the page starts one."""
+    from app.cli import run as run_command
+    from app.screen import display
+    from app.screen.menu import Choice
+    monkeypatch.setattr(display, "choose_display",
+                        lambda: display.DisplayChoice("dummy", False))
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    session = Session(new_game("conhex"))
+    screen = run_command.status_screen(session, games=("conhex",))
+    assert screen.console.games == ("conhex",)
+    screen.console.start(Choice("conhex", {"pie": False, "handicap": 0},
+                                {"b": "engine", "w": "person"}, 1))
+    assert words_of(session.seats) == {"b": "engine", "w": "person"} and session.level == 1
+    assert session.board.options["pie"] is False

@@ -238,10 +238,10 @@ def test_the_simulator_s_page_starts_any_game_as_its_menu_does(tmp_path, monkeyp
 
 
 def test_tabletop_run_serves_its_board_s_page_with_the_configured_code(tmp_path, monkeypatch,
-                                                                       caplog):
+                                                                       capsys):
     """``[web]`` in the configuration: the board's page on the address given, the fixed
     pairing code, a new game only of the board's own game; an address that cannot be
-    served is one WARNING line, and the board plays on."""
+    served stops the board in one line (it warned and played on without its page)."""
     import signal
     import threading
     from app.cli import main
@@ -253,7 +253,7 @@ def test_tabletop_run_serves_its_board_s_page_with_the_configured_code(tmp_path,
     class Screen:  # the loop's screen, here only to look at the page while it runs
         shows_leds, dirty = False, False
 
-        def __init__(self, session, load, board):
+        def __init__(self, session, load, board, games):
             self.console = type("Console", (), {"session": session, "note": ""})()
             self.turns = 0
 
@@ -306,11 +306,12 @@ def test_tabletop_run_serves_its_board_s_page_with_the_configured_code(tmp_path,
         holder.bind(("127.0.0.1", port))
         holder.listen()
         fronts.clear()
-        assert main(["run", "--profile", "conhex-sim", "--config", str(taken)]) == 0
-    assert fronts == [None]
-    assert [r.getMessage() for r in caplog.records if r.levelname == "WARNING"] == [
-        f"web page: cannot serve on 127.0.0.1:{port}: Address already in use: playing "
-        f"without the web page"]
+        capsys.readouterr()
+        assert main(["run", "--profile", "conhex-sim", "--config", str(taken)]) == 1
+    # The page is part of the board: a port it cannot have stops the board in one line.
+    assert fronts == [] and capsys.readouterr().err.splitlines() == [
+        f"tabletop run: web page: cannot serve on 127.0.0.1:{port}: Address already in use"]
+    assert len(list((tmp_path / "data" / "games").iterdir())) == 1  # no game started
 
 
 def command(front, token, **body):

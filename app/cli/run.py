@@ -4,11 +4,14 @@ It builds the table from the profile and the configuration and turns the table l
 (:mod:`app.table.loop`): scan the sensors, play the moves, light the scene, draw the
 status screen, publish to the web page, feed systemd's watchdog. The screen is the Pi's
 display (SDL's KMS/DRM driver without a desktop); with no display at all the board says
-so in one log line and plays on without one, and likewise without its web page
-(``[web]``) when that cannot be served. The devices are opened before anything else: a board that cannot
-light or sense its pieces leaves no game behind. Games are saved after every move and the
-game of this board (its game and profile) is resumed at the next start; the screen's load
-list continues any other saved game.
+so in one log line and plays on without one. Its web page (``[web]``) is part of the
+board: an address that is no address of this machine, or a port that cannot be had,
+stops it in one line, as any other mistake in the configuration does. The devices are
+opened before anything else: a board that cannot light or sense its pieces leaves no
+game behind. Games are saved after every move and the game of this board (its game and
+profile) is resumed at the next start; the screen's load list continues any other saved
+game, in a new session on the same devices, between two turns of the loop. The screen
+and the page offer the same games: the board's own.
 With ``--log`` a simulated board is driven by a sensor log instead of people, in log
 time (``--speed`` replays it at that multiple of real time), which is how the tests play
 whole games and pull the plug in the middle of them. Logs go to standard output for the
@@ -19,17 +22,18 @@ from __future__ import annotations
 
 import logging
 import os
+import time
 from collections.abc import Callable
 
 from app.cli import logging_to_stdout, speed
-from app.errors import install_extra
+from app.errors import ConfigError, install_extra
 from app.hardware.profile import ProfileError, load_profile
 from app.table.sensorlog import read_log_file
 from app.table.config import load_config
 from app.table.service import Notifier, ServiceStop, stop_on_signals
-from app.table.assembly import Assembly, open_devices
+from app.table.assembly import Asked, Assembly, open_devices, start_game
 from app.table.session import Session
-from app.table.store import RecordStore, Saved
+from app.table.store import RecordStore
 from app.table.engine_process import ProcessThinker
 from app.table.thinker import InlineThinker
 
@@ -56,17 +60,6 @@ def register(subparsers) -> None:
     parser.set_defaults(run=run)
 
 
-class ContinueSaved(Exception):
-    """The screen's load list chose a saved game. Raised out of the table loop, which
-    ends there; :func:`run` continues that record in a new session and a new loop on the
-    same devices, as a start would: the new loop's first scan tells the new session every
-    piece on the board."""
-
-    def __init__(self, saved: Saved) -> None:
-        super().__init__(saved.path.name)
-        self.saved = saved
-
-
 def run(args) -> int:
     with logging_to_stdout():
         return _run(args)
@@ -83,6 +76,7 @@ def _run(args) -> int:
                                f"has {profile.sensors.driver} sensors")
         header, readings = read_log_file(args.log, profile)  # of the profile's game
         options = dict(header.options)
+    address = web_address_of(config) if readings is None else None
     notifier = Notifier.from_environ()
     devices = assembly = remote = None
     with stop_on_signals():
@@ -97,37 +91,37 @@ def _run(args) -> int:
             # A replayed log plays in log time: the engine answers at once, as it would
             # have had all the time in the world between the logged readings. A board
             # searches in a process of its own, so its scans never wait for the search.
-            assembly = Assembly(store, profile, settings=dict(
-                seats=config.seats, level=config.level, seed=config.seed,
-                show_legal=config.show_legal),
-                thinker=InlineThinker() if readings is not None else ProcessThinker(),
-                engines=config.engines)
+            assembly = Assembly.configured(
+                config, store, profile,
+                thinker=InlineThinker() if readings is not None else ProcessThinker())
+            # The page's address before the game: a board that cannot serve its page
+            # stops, and leaves no game behind either.
+            if address is not None:
+                remote = web_page(store, (profile.game,), address, config.pairing_code)
             session = assembly.session(profile.game, options)
+            asked = Asked()
             screen = status_screen(session, load=None if readings is not None
-                                   else _continue_saved,
-                                   board=profile.sensors.driver != "simulated")
-            if config.web is not None and readings is None:
-                remote = web_page(config, store, profile.game)
-                if remote is not None and screen is not None:
-                    screen.console.note = remote.note
+                                   else asked.load, board=profile.sensors.driver != "simulated",
+                                   games=(profile.game,))
+            if remote is not None and screen is not None:
+                screen.console.note = remote.note
             while True:
                 table = assembly.table(session, devices, screen=screen, notifier=notifier,
                                        blink_s=config.blink_s, remote=remote)
                 notifier.ready(f"playing {session.board.game}")
-                try:
-                    if readings is None:
-                        table.run(config.poll_s)
-                    else:
-                        table.replay(readings, args.speed)
-                        log.info("end of sensor log")
+                if readings is not None:
+                    table.replay(readings, args.speed)
+                    log.info("end of sensor log")
                     break
-                except ContinueSaved as chosen:
-                    if session.thought is not None:
-                        session.thought.cancel()
-                    log.info("continuing %s from the load list", chosen.saved.path.name)
-                    session = assembly.session(chosen.saved.game, {},
-                                               record=chosen.saved.path.name)
-                    screen.console.session, screen.dirty = session, True
+                chosen = turn_until_asked(table, asked, config.poll_s)
+                if chosen is None:
+                    break
+                if session.thought is not None:
+                    session.thought.cancel()
+                saved = chosen[1]
+                log.info("continuing %s from the load list", saved.path.name)
+                session = assembly.session(saved.game, {}, record=saved.path.name)
+                screen.console.session, screen.dirty = session, True
         except ServiceStop as stop:
             log.info("stopping on %s", stop)
         finally:
@@ -142,36 +136,62 @@ def _run(args) -> int:
     return 0
 
 
-def web_page(config, store: RecordStore, game: str):
-    """The board's page on the home network (``[web]``), serving until closed; ``None``,
-    said in one WARNING line, when it cannot be served: the board plays on without it,
-    as it does without a screen."""
+def turn_until_asked(table, asked: Asked, period: float,
+                     clock: Callable[[], float] = time.monotonic,
+                     sleep: Callable[[float], None] = time.sleep):
+    """Turn the table loop until a turn ends with a game asked for (returned, as
+    :meth:`Asked.take` gives it) or the screen asks to stop (``None``): a game is
+    changed between turns, never inside one."""
+    while table.turn(clock()):
+        chosen = asked.take()
+        if chosen is not None:
+            return chosen
+        sleep(period)
+    return None
+
+
+def web_address_of(config) -> tuple[str, int] | None:
+    """Where ``config``'s page is served (``None``: ``[web]`` turns it off); an address
+    that is none is the configuration's mistake, in one line naming the file."""
+    if config.web is None:
+        return None
     from app.web.address import web_address
     try:
+        return web_address(config.web)
+    except ValueError as error:
+        raise ConfigError(f"{config.path or 'the configuration'}: web: {error}") from None
+
+
+def web_page(store: RecordStore, games: tuple[str, ...], address: tuple[str, int],
+             pairing_code: str | None = None, new_game=None):
+    """The board's page at ``address`` offering ``games``, serving until closed, a new
+    game started by ``new_game(table, game, options, seats, level)`` (by default
+    :func:`~app.table.assembly.start_game` on the table's session): the one way every
+    front end serves its page. ``None``, said in one WARNING line, when the web library
+    is not installed: the board plays on without it, as it does without a screen. An
+    address that cannot be served is a :class:`~app.web.server.WebError` in one line."""
+    try:
         from app.web.pairing import Pairing
-        from app.web.server import Actions, WebError, WebFront, new_game_on
+        from app.web.server import Actions, WebFront
     except ImportError as error:
         log.warning("no web page (the %s library is not installed): playing without it; "
                     "%s", error.name, install_extra("web"))
         return None
-    try:
-        host, port = web_address(config.web)
-        pairing = Pairing(code=config.pairing_code) if config.pairing_code else Pairing()
-        return WebFront(store, Actions(new_game_on, (game,)), host=host, port=port,
-                        pairing=pairing).start()
-    except (ValueError, WebError) as error:
-        log.warning("%s: playing without the web page", error)
-        return None
+    if new_game is None:
+        def new_game(table, game, options, seats, level):
+            start_game(table.session, game, options, seats, level)
+    host, port = address
+    pairing = Pairing(code=pairing_code) if pairing_code else Pairing()
+    return WebFront(store, Actions(new_game, games), host=host, port=port,
+                    pairing=pairing).start()
 
 
-def _continue_saved(saved: Saved) -> None:
-    raise ContinueSaved(saved)
-
-
-def status_screen(session: Session, load: Callable[[Saved], None] | None = None,
-                  board: bool = False):
+def status_screen(session: Session, load: Callable | None = None, board: bool = False,
+                  games: tuple[str, ...] = ()):
     """The status screen on the display there is, or ``None`` (said in one log line)
-    when there is none a person could see. ``load`` takes a game from its load list.
+    when there is none a person could see. ``load`` takes a game from its load list;
+    its menu offers ``games`` (a board's: its own game), started by
+    :func:`~app.table.assembly.start_game`.
 
     On a ``board`` (a real profile) a screen that does not open is a WARNING that says
     why and what fixes it, so ``journalctl -p warning`` shows it; on a simulated profile
@@ -192,7 +212,6 @@ def status_screen(session: Session, load: Callable[[Saved], None] | None = None,
         return None
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     try:
-        from app.games import GAMES
         from app.screen.awaited import RETRY_S, AwaitedScreen
         from app.screen.console import Console
         from app.screen.display import open_display, open_when_ready
@@ -202,7 +221,11 @@ def status_screen(session: Session, load: Callable[[Saved], None] | None = None,
         log.log(level, "no display (the %s library is not installed): playing without a "
                        "screen; %s", error.name or "pygame", install_extra("screen"))
         return None
-    console = Console(session, tuple(GAMES), load=load)
+    console = Console(session, games or (session.board.game,),
+                      start=lambda choice: start_game(console.session, choice.game,
+                                                      choice.options, choice.seats,
+                                                      choice.level),
+                      load=load)
     if board:
         screen = AwaitedScreen(console, lambda: open_when_ready(DESIGN_SIZE, "Tabletop"))
         if screen.window is None:

@@ -2,11 +2,18 @@
 
 A table is a profile's devices (the LED strip, the sensors, the buttons), a record store,
 a session resumed from it or started in it, and the loop that turns them. ``tabletop
-run`` builds all of it from the configuration; the simulator from a ``-sim`` profile
-and the menu's choice; the self-test only the devices; ``tabletop play`` only the store
-and a session with no board. Each goes through :class:`Assembly`, so how a table is
-built (the strip opened first, a game resumed or started, the sensors' colour sense
-passed to the session) is decided here once.
+run``, ``tabletop simulate`` and ``tabletop play`` all build it from the configuration
+(:meth:`Assembly.configured`: seats, level, seed, ``[options]``, ``[engines]``); the
+simulator on a ``-sim`` profile, the self-test only the devices, ``tabletop play`` only
+the store and a session with no board. Each goes through :class:`Assembly`, so how a
+table is built (the strip opened first, a game resumed or started, the sensors' colour
+sense passed to the session) is decided here once.
+
+Games change while the loop turns: the screen's menu and the page ask for a new game
+(:func:`start_game`, the one way a new game with its seats begins) or a saved one, from
+inside a turn of the loop. :class:`Asked` holds what was asked until the turn is over,
+and whoever runs the loop carries it out between turns, so a session is never replaced
+while a turn of the loop is still working on it.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ from app.table.session import Session
 from app.table.store import RecordStore
 from app.table.outside_engine import EngineCommand, OutsideEngines
 from app.table.thinker import InlineThinker, Thinker
+from app.table.seats import parse_seats
 
 
 @dataclass
@@ -82,6 +90,20 @@ class Assembly:
     thinker: Thinker | None = None
     engines: Mapping[str, EngineCommand] = field(default_factory=dict)
 
+    @classmethod
+    def configured(cls, config, store: RecordStore | None, profile: Profile | None = None,
+                   *, thinker: Thinker | None = None, **overrides: Any) -> "Assembly":
+        """The table ``config`` (:class:`~app.table.config.Config`) describes: its seats,
+        level, seed and ``show_legal`` for a new game, its outside engines; ``overrides``
+        (a front end's own flags, such as ``tabletop play --level``) replace settings of
+        the file. Every front end assembles its table here, so one file serves them all."""
+        settings = dict(seats=dict(config.seats), level=config.level, seed=config.seed,
+                        show_legal=config.show_legal)
+        settings.update({key: value for key, value in overrides.items()
+                         if value is not None})
+        return cls(store, profile, settings=settings, thinker=thinker,
+                   engines=config.engines)
+
     def __post_init__(self) -> None:
         if self.engines:
             self.thinker = OutsideEngines(self.engines, self.thinker or InlineThinker())
@@ -116,3 +138,35 @@ class Assembly:
         notifier, the blink period)."""
         return Table(session, self.profile, devices.strip, devices.source,
                      buttons=devices.buttons, **loop)
+
+
+def start_game(session: Session, game: str, options: Mapping[str, Any],
+               seats: Mapping[str, Any], level: int) -> None:
+    """A new game of ``game`` with ``options`` on ``session``'s board, with these seats
+    and level: the one way the touch screen's menu and the page start a game on a board
+    (the simulator, which changes boards, starts its new board's session with them)."""
+    session.set_players(parse_seats(seats), level)
+    session.new_game(game, **options)
+
+
+class Asked:
+    """What the screen's menu or the page asked for during a turn of the table loop (a
+    new game, a saved one), kept until the turn is over: the last asked wins, as a
+    second tap overrides the first. Whoever turns the loop takes it between turns."""
+
+    def __init__(self) -> None:
+        self._asked: tuple[str, Any] | None = None
+
+    def new(self, choice: Any) -> None:
+        """A new game (the menu's or the page's choice)."""
+        self._asked = ("new", choice)
+
+    def load(self, saved: Any) -> None:
+        """A saved game from the load list."""
+        self._asked = ("load", saved)
+
+    def take(self) -> tuple[str, Any] | None:
+        """What was asked since the last take: ``("new", choice)``, ``("load", saved)``
+        or ``None``."""
+        asked, self._asked = self._asked, None
+        return asked

@@ -163,7 +163,9 @@ def _listening(family: int, host: str, port: int) -> socket.socket:
 
 def web_address(text: str) -> tuple[str, int]:
     """``[HOST:]PORT`` as a command line or the configuration gives it: the host is
-    :data:`LAN` (every address) unless named."""
+    :data:`LAN` (every address) unless named. A port that is no number, and a host that
+    is neither ``lan`` nor an address or name the resolver knows, are a
+    :class:`ValueError` in one line, before anything is started."""
     host, _, port = text.rpartition(":")
     host = host.strip("[]") or LAN
     try:
@@ -172,4 +174,13 @@ def web_address(text: str) -> tuple[str, int]:
         raise ValueError(f"expected [HOST:]PORT, not {text!r}") from None
     if not 0 <= number <= 65535:
         raise ValueError(f"a port is 0 to 65535, not {number}")
+    if host != LAN:
+        try:
+            socket.getaddrinfo(host, number, type=socket.SOCK_STREAM,
+                               flags=socket.AI_PASSIVE)
+        except (socket.gaierror, UnicodeError):
+            # What the resolver says ("Unknown error -2", "Name or service not known")
+            # names no mistake a person could fix: the host is said to be wrong instead.
+            raise ValueError(f"{host!r} is neither \"lan\" nor an address or name of this "
+                             f"machine") from None
     return host, number
