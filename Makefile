@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench clean system-tools micropython pi-check pi-boot screenshots
+.PHONY: run test bench clean system-tools micropython axe pi-check pi-boot screenshots
 
 # Everything: the screen, the Pi's libraries (those that install off a Pi) and the tests.
 # A change to pyproject.toml (a dependency added) makes the stamp stale and reinstalls.
@@ -39,6 +39,10 @@ system-tools:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  echo "installing iproute2 (for the web page's network tests)"; \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq iproute2 >/dev/null; }
+	@{ command -v node && command -v npm; } >/dev/null || { \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  echo "installing node and npm (for axe-core, the page's accessibility checks)"; \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq nodejs npm >/dev/null; }
 	@command -v mosquitto_passwd >/dev/null || { \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  echo "installing mosquitto (for the far boards' tests)"; \
@@ -56,7 +60,14 @@ micropython: $(STAMP)
 	  || echo "npm could not install it: the firmware's checks under MicroPython will be skipped"; \
 	else echo "no node and npm: the firmware's checks under MicroPython will be skipped"; fi
 
-test: $(STAMP) system-tools micropython
+# The page's browser tests run axe-core (Deque's accessibility rules) in the page; it
+# comes from the npm registry into the virtual environment, at a fixed version.
+AXE := $(VENV)/axe/node_modules/axe-core/axe.min.js
+axe: $(STAMP) system-tools
+	@[ -e $(AXE) ] || { echo "installing axe-core (for the page's accessibility checks)"; \
+	  npm install --silent --no-audit --no-fund --prefix $(VENV)/axe axe-core@4.10.3 >/dev/null; }
+
+test: $(STAMP) system-tools micropython axe
 	$(PY) -m pytest
 
 # install.sh on an emulated Pi: an arm64 Debian bookworm root (debootstrap, run by qemu),
@@ -84,12 +95,15 @@ pi-boot: $(STAMP)
 # committed pictures are current. Akron's is a fixed game, as stacks come from moves
 # above the board, which seeded play rarely builds: a small pyramid in the corner (3c3
 # covers 1c3, 1c1 is pinned) and, in the middle, white's contact 1k9-1k11 cut by the
-# overpass 2j10-2l10.
-screenshots: $(STAMP)
+# overpass 2j10-2l10. The last line makes the live page's pictures at a phone's size
+# (390x844) and a laptop's (1280x900) for each game, in docs/screenshots/page: the ones
+# tests/test_web_browser_layout.py compares the page with, within a tolerance.
+screenshots: $(STAMP) axe
 	$(VENV)/bin/tabletop simulate kulami layout=square-1 scoring=0 --moves 17 --seed 11 --screenshot docs/screenshots/kulami.png --screen docs/screenshots/kulami-screen.png --page docs/screenshots/kulami-page.png
 	$(VENV)/bin/tabletop simulate conhex pie=true handicap=0 --moves 15 --seed 7 --screenshot docs/screenshots/conhex.png --screen docs/screenshots/conhex-screen.png --page docs/screenshots/conhex-page.png
 	$(VENV)/bin/tabletop simulate blokus-duo --moves 13 --seed 11 --screenshot docs/screenshots/blokus-duo.png --screen docs/screenshots/blokus-duo-screen.png --page docs/screenshots/blokus-duo-page.png
 	$(VENV)/bin/tabletop simulate akron --play "1a1 1c1 1a3 1c3 1e1 1e3 1a5 1c5 1e5 1g3 1a7 1g3-2d4 1a7-2b4 1g3 1a7 1g3-2d2 1a7-2b2 1g3 1a7 1g3-3c3 1k9 1m9 1k11 1m11 1i9 1o11 1i11 1o11-2l10 1i13 1m13 1i13-2j10 1g13 1e7" --screenshot docs/screenshots/akron.png --screen docs/screenshots/akron-screen.png --page docs/screenshots/akron-page.png
+	TABLETOP_REMAKE_PAGE_PICTURES=1 $(PY) -m pytest -q tests/test_web_browser_layout.py -k committed_picture
 
 bench: $(STAMP)
 	for b in bench/*.py; do $(PY) -m bench.$$(basename $$b .py) || exit 1; done

@@ -30,19 +30,33 @@ PATH_FLAGS = ("--screenshot", "--screen", "--page")
 EXACT_FLAGS = ("--screenshot", "--screen")
 
 
-def scenes() -> list[list[str]]:
-    """The ``screenshots`` target's command lines, each as its arguments after
-    ``tabletop``."""
+#: The ``screenshots`` target's last line: the live page's pictures at two sizes, made
+#: and compared by the page's browser test (tests/test_web_browser_layout.py).
+PAGE_PICTURES_LINE = ("TABLETOP_REMAKE_PAGE_PICTURES=1 $(PY) -m pytest -q "
+                      "tests/test_web_browser_layout.py -k committed_picture")
+
+
+def target_lines() -> list[str]:
+    """The ``screenshots`` target's command lines."""
     found, inside = [], False
     for line in (ROOT / "Makefile").read_text(encoding="utf-8").splitlines():
         if line.startswith("screenshots:"):
             inside = True
         elif inside and line.startswith("\t"):
-            words = shlex.split(line)
-            assert words[0] == "$(VENV)/bin/tabletop", line
-            found.append(words[1:])
+            found.append(line[1:])
         elif inside:
             break
+    return found
+
+
+def scenes() -> list[list[str]]:
+    """The ``screenshots`` target's ``tabletop simulate`` lines, each as its arguments
+    after ``tabletop``."""
+    found = []
+    for line in target_lines()[:-1]:
+        words = shlex.split(line)
+        assert words[0] == "$(VENV)/bin/tabletop", line
+        found.append(words[1:])
     return found
 
 
@@ -66,6 +80,18 @@ def test_the_target_makes_every_picture_of_the_readme_and_no_other():
     assert shown and shown <= made
     assert {PICTURES / f"{game}{part}.png" for game in games
             for part in ("", "-screen", "-page")} == made == set(PICTURES.glob("*.png"))
+
+
+def test_the_target_makes_the_page_at_a_phones_size_and_a_laptops():
+    """The live page of each game at 390x844 and 1280x900: the pictures the browser test
+    compares the page with, made by the target's last line."""
+    from tests.test_web_browser_layout import POSITIONS, SIZES
+    assert target_lines()[-1] == PAGE_PICTURES_LINE
+    pictures = set((PICTURES / "page").glob("*.png"))
+    assert pictures == {PICTURES / "page" / f"{game}-{size}.png"
+                        for game in POSITIONS for size in SIZES}
+    for path in pictures:
+        assert pixels(path)[0] == SIZES[path.stem.rpartition("-")[2]]
 
 
 @pytest.mark.parametrize("argv", scenes(), ids=lambda argv: argv[1])

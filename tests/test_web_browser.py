@@ -70,6 +70,8 @@ def test_a_game_seen_paired_taken_back_and_replayed_in_the_browser(table, browse
     board, front = table
     browser.get(front.url)
     wait(browser, lambda d: d.find_element(By.ID, "connection").text == "live")
+    # The socket is open a moment before its first snapshot is drawn.
+    wait(browser, lambda d: d.execute_script("return document.body.dataset.revision"))
     game = board.session.board
     assert sorted(names(browser, "#board [data-hole]", "data-hole")) == sorted(game.holes)
     assert sorted(names(browser, "#board [data-area]", "data-area")) == sorted(game.areas)

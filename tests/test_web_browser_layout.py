@@ -12,6 +12,7 @@ import base64
 import io
 import os
 import random
+import time
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -20,6 +21,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from app.games import game
+from app.hardware.profile import load_profile
 from app.table.store import RecordStore
 from engines.players import choose_move
 from tests.test_web_browser import CHROMIUM, CODE, DRIVER, wait
@@ -27,7 +29,7 @@ from tests.web_table import served
 
 ROOT = Path(__file__).resolve().parents[1]
 AXE = ROOT / ".venv" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
-PICTURES = ROOT / "tests" / "data" / "page"
+PICTURES = ROOT / "docs" / "screenshots" / "page"
 SIZES = {"phone": (390, 844), "laptop": (1280, 900)}
 #: A game a little way in, its moves chosen by the engine from a fixed seed.
 POSITIONS = {"kulami": ({"layout": "square-1"}, 12), "conhex": ({"pie": False}, 12),
@@ -51,6 +53,7 @@ def browser_of(width, height):
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
                  "--disable-dev-shm-usage", "--force-device-scale-factor=1"):
         options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "SEVERE"})
     driver = webdriver.Chrome(options=options,
                               service=webdriver.ChromeService(executable_path=DRIVER))
     # The viewport itself, whatever the window's frame takes.
@@ -74,7 +77,7 @@ def table(request, tmp_path, monkeypatch):
     options, moves = POSITIONS[name]
     board, rng = game(name).new_board(**{k: str(v).lower() if isinstance(v, bool) else v
                                           for k, v in options.items()}), random.Random(5)
-    store = RecordStore(tmp_path)
+    store = RecordStore(tmp_path, profile=load_profile(f"{name}-sim").name)
     # Saved as a table saves it: its seats named in the record.
     store.players = SimpleNamespace(seats={"b": "person", "w": "person"}, level=2, seed=5,
                                     engine_name="tabletop")
@@ -83,6 +86,7 @@ def table(request, tmp_path, monkeypatch):
         board.push(choose_move(board, 1, rng))
     store.save(board)
     with served(tmp_path, monkeypatch, CODE, name, options, resume=True) as pair:
+        assert len(pair[0].session.board.move_stack) == moves
         pair[0].step()
         yield name, pair
 
@@ -167,6 +171,9 @@ def test_every_view_of_every_game_fits_reads_and_passes_axe(browser, table, view
     opened(browser, front)
     show_view(browser, view)
     where = f"{name}, {view} view, {browser.size_name}"
+    errors = [entry["message"] for entry in browser.get_log("browser")
+              if "/favicon.ico" not in entry["message"]]  # the browser's own asking
+    assert errors == [], f"{where}: {errors}"
 
     scroll, width, wide = browser.execute_script(TOO_WIDE)
     assert scroll <= width and not wide, f"{where}: wider than the window {width}px: {wide}"
@@ -212,3 +219,197 @@ def test_the_live_board_looks_as_its_committed_picture(browser, table):
     share = differing_share(now, before)
     assert share <= TOLERANCE, (f"{path.relative_to(ROOT)}: {share:.1%} of the pixels "
                                 f"differ (at most {TOLERANCE:.0%}): make page-pictures")
+
+
+# --- what a person reads off the board at a glance -------------------------------------
+@pytest.fixture(scope="module")
+def phone():
+    driver = browser_of(*SIZES["phone"])
+    yield driver
+    driver.quit()
+
+
+def game_table(name, tmp_path, monkeypatch):
+    """``table``'s position for one game, as a context manager."""
+    from contextlib import contextmanager
+
+    @contextmanager
+    def made():
+        generator = table.__wrapped__(SimpleNamespace(param=name), tmp_path, monkeypatch)
+        try:
+            yield next(generator)[1]
+        finally:
+            generator.close()
+    return made()
+
+
+#: For every light over a ball: whether a person looking at its centre sees the light.
+LIGHTS_SEEN_ON_BALLS = """
+const seen = {};
+for (const piece of document.querySelectorAll("#board [data-piece]")) {
+  const name = piece.dataset.piece;
+  const lights = document.querySelectorAll(`#board [data-light="${name}"]`);
+  if (!lights.length) continue;
+  const box = piece.getBoundingClientRect();
+  const top = document.elementFromPoint(box.x + box.width / 2, box.y + box.height * 0.12);
+  seen[name] = Array.from(lights).some((l) => l === top || l.contains(top));
+}
+return seen;
+"""
+
+
+def test_akron_lights_a_ball_over_it_so_that_it_is_seen(phone, tmp_path, monkeypatch):
+    """The last move's ball is lit: the light is on top of the ball, not under it (a ball,
+    radius 0.48, covered its light, 0.36)."""
+    with game_table("akron", tmp_path, monkeypatch) as (board, front):
+        opened(phone, front)
+        show_view(phone, "live")
+        seen = phone.execute_script(LIGHTS_SEEN_ON_BALLS)
+        assert seen and all(seen.values()), seen
+
+
+def test_a_blinking_light_dims_and_never_goes_dark(phone, tmp_path, monkeypatch):
+    with game_table("kulami", tmp_path, monkeypatch) as (board, front):
+        opened(phone, front)
+        lowest = phone.execute_script("""
+          const found = [];
+          for (const sheet of document.styleSheets) for (const rule of sheet.cssRules) {
+            if (rule instanceof CSSKeyframesRule && rule.name === "blink") {
+              for (const frame of rule.cssRules) found.push(parseFloat(frame.style.opacity || "1"));
+            }
+          }
+          return found.length ? Math.min(...found) : null;""")
+        assert lowest is not None and lowest >= 0.4
+
+
+def luma(colour):
+    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return 0.299 * r + 0.587 * g + 0.114 * b
+
+
+def test_kulami_panels_apart_and_dark_marbles_rimmed_in_light(phone, tmp_path, monkeypatch):
+    """Panels side by side in woods a person tells apart (the four browns were within 16
+    of each other in every channel), and a black marble on a navy "owned by black" panel
+    rimmed in light."""
+    with game_table("kulami", tmp_path, monkeypatch) as (board, front):
+        opened(phone, front)
+        tones = set(phone.execute_script(
+            "return Array.from(document.querySelectorAll('#board [data-area]'), "
+            "(a) => a.getAttribute('fill'))")) - {
+            light["colour"] for light in json_state(front)["lights"].values()}
+        assert len(tones) >= 3
+        for one in tones:
+            for other in tones - {one}:
+                assert max(abs(int(one[i:i + 2], 16) - int(other[i:i + 2], 16))
+                           for i in (1, 3, 5)) >= 36, (one, other)
+        rims = phone.execute_script(
+            "return Array.from(document.querySelectorAll('#board [data-piece]'), "
+            "(p) => [p.getAttribute('fill'), p.getAttribute('stroke')])")
+        dark = [(fill, rim) for fill, rim in rims if luma(fill) < 85]
+        assert dark and all(luma(rim[:7]) > 170 for _, rim in dark), dark
+
+
+def json_state(front):
+    import json
+    import urllib.request
+    with urllib.request.urlopen(front.url + "api/state") as answer:
+        return json.load(answer)
+
+
+def test_the_legend_names_only_colours_lit_on_the_board(phone, tmp_path, monkeypatch):
+    """An error said with no hole to light (the sensor board gone) gave the legend a red
+    "Not a legal move" while nothing on the board was red."""
+    with game_table("conhex", tmp_path, monkeypatch) as (board, front):
+        board.session.say("the sensor board stopped answering", "error")
+        board.step()
+        opened(phone, front)
+        show_view(phone, "live")
+        wait(phone, lambda d: "stopped answering" in d.find_element(By.ID, "message").text)
+        lit = {light["colour"] for light in json_state(front)["lights"].values()}
+        shown = phone.execute_script(
+            "return Array.from(document.querySelectorAll('#legend .lamp'), "
+            "(l) => getComputedStyle(l).backgroundColor)")
+        def hex_of(rgb):
+            return "#" + "".join(f"{int(v):02x}" for v in rgb[4:-1].split(", "))
+        assert shown and {hex_of(c) for c in shown} <= lit
+
+
+def test_the_replay_buttons_draw_their_arrows(phone, tmp_path, monkeypatch):
+    """First and last were U+23EE and U+23ED, which the usual fonts lack: empty boxes."""
+    with game_table("kulami", tmp_path, monkeypatch) as (board, front):
+        opened(phone, front)
+        show_view(phone, "games")
+        for button in ("first", "back", "forward", "last"):
+            drawn = phone.execute_script(
+                "const b = document.getElementById(arguments[0]);"
+                "const shapes = b.querySelectorAll('svg rect, svg polygon');"
+                "return [b.getAttribute('aria-label'), shapes.length,"
+                " Math.min(...Array.from(shapes, (s) => s.getBoundingClientRect().height))];",
+                button)
+            assert drawn[0] and drawn[1] and drawn[2] >= 8, (button, drawn)
+
+
+def test_the_replay_is_scrolled_into_sight(phone, tmp_path, monkeypatch):
+    with game_table("conhex", tmp_path, monkeypatch) as (board, front):
+        for _ in range(3):  # a list longer than a phone's screen
+            board.start("conhex", {"pie": False}, {"b": "person", "w": "person"}, 2)
+            first = board.session.board
+            board.place(first.move_text(choose_move(first, 1, random.Random(1))))
+            board.clock_.now += 2.0
+            board.step()
+        opened(phone, front)
+        show_view(phone, "games")
+        top = phone.execute_script(
+            "return document.getElementById('replay-title').getBoundingClientRect().top")
+        assert 0 <= top < 844
+
+
+# --- New game --------------------------------------------------------------------------
+def test_new_game_starts_from_the_table_and_asks_before_replacing(phone, tmp_path,
+                                                                  monkeypatch):
+    """At a ConHex table (the table's LEDs at full brightness) with a game in progress:
+    New game offers ConHex, names its seats Red and Blue, starts the slider at the
+    table's brightness, and asks before it replaces the game; "no" leaves it."""
+    with game_table("conhex", tmp_path, monkeypatch) as (board, front):
+        opened(phone, front)
+        assert board.table.strip.brightness == 1.0  # the -sim profile's
+        wait(phone, lambda d: d.find_element(By.ID, "game-choice")
+             .get_attribute("value") == "conhex")
+        assert [phone.find_element(By.ID, f"seat-{c}-name").text for c in "bw"] == \
+            ["Red", "Blue"]
+        wait(phone, lambda d: d.find_element(By.ID, "brightness")
+             .get_attribute("value") == "1")
+        moves = len(board.session.board.move_stack)
+        phone.execute_script("document.querySelector('#new-game button').click()")
+        alert = wait(phone, lambda d: d.switch_to.alert)
+        assert "in progress" in alert.text
+        alert.dismiss()
+        board.step()
+        assert len(board.session.board.move_stack) == moves
+        phone.execute_script("document.querySelector('#new-game button').click()")
+        wait(phone, lambda d: d.switch_to.alert).accept()
+        deadline = time.monotonic() + 10
+        while board.session.board.move_stack and time.monotonic() < deadline:
+            board.step()
+            time.sleep(0.02)
+        assert board.session.board.game == "conhex" and not board.session.board.move_stack
+
+
+# --- the connection --------------------------------------------------------------------
+def test_the_page_reconnects_after_the_server_drops_its_socket(phone, tmp_path,
+                                                               monkeypatch):
+    """A socket the server closes (a reader too slow, dropped) is opened again by the
+    page, which then shows the next change."""
+    with game_table("kulami", tmp_path, monkeypatch) as (board, front):
+        opened(phone, front)
+        sockets = list(front._sockets)
+        assert sockets
+        for outbox in sockets:  # as a reader too slow is dropped: its connection cut
+            front._loop.call_soon_threadsafe(outbox.close)
+        wait(phone, lambda d: len(front._sockets) == 1 and front._sockets.isdisjoint(sockets))
+        wait(phone, lambda d: d.find_element(By.ID, "connection").text == "live")
+        before = phone.execute_script("return document.body.dataset.revision")
+        board.session.hint()
+        board.step()
+        wait(phone, lambda d: d.execute_script("return document.body.dataset.revision")
+             != before)

@@ -361,6 +361,7 @@ class WebFront:
             web.post("/api/command", self._command),
             web.get("/api/log", self._log_lines),
             web.get("/api/me", self._me),
+            web.get("/api/settings", self._settings),
         ])
         return app
 
@@ -510,8 +511,11 @@ class WebFront:
         """What this browser is: paired or not, and the colour it plays, if any."""
         token = request.headers.get(TOKEN_HEADER)
         return web.json_response({"paired": self.pairing.allows(token),
-                                  "seat": self._seat_of(token),
-                                  "brightness": self.brightness})
+                                  "seat": self._seat_of(token)})
+
+    async def _settings(self, request: web.Request) -> web.Response:
+        """The table's settings as they are, for the settings' form to start from."""
+        return web.json_response({"brightness": self.brightness})
 
     def _seat_of(self, token: str | None) -> str | None:
         with self._holders_lock:

@@ -7,7 +7,7 @@ const TOKEN_KEY = "tabletop-token";
 const HOLE = "#28201a";
 const WOOD = "#6b4b2e";
 // Kulami's loose panels in four woods far enough apart to tell neighbours at a glance.
-const PANEL_TONES = ["#a0703c", "#5e3b1e", "#c8a070", "#7c5434"];
+const PANEL_TONES = ["#b07a40", "#4e301a", "#d8b27a", "#84603a"];
 let token = localStorage.getItem(TOKEN_KEY);
 let latest = null;
 let catalogue = null;
@@ -101,10 +101,12 @@ function drawBoard(svg, view, lights, players) {
                              class: `light ${light.blink ? "blink" : ""}`, "data-light": name}, svg);
     } else {
       // The ring of LED light around a hole (narrower where balls fill the spacing).
-      const glow = (view.shape === "ball" ? 0.36 : 0.45);
-      if (light && view.shape !== "ball") el("circle", {cx: x, cy: y, r: glow, fill: light.colour,
+      // A thin ring, so that a board lit all over (every hole a legal move) still shows
+      // its panels; under a ball the light is drawn over it, below.
+      const glow = (view.shape === "ball" ? 0.36 : 0.42);
+      if (light && !(view.shape === "ball" && view.pieces[name])) el("circle", {cx: x, cy: y, r: glow, fill: light.colour,
                                class: `light ${light.blink ? "blink" : ""}`, "data-light": name}, svg);
-      el("circle", {cx: x, cy: y, r: 0.22, fill: HOLE, "data-hole": name}, svg);
+      el("circle", {cx: x, cy: y, r: 0.28, fill: HOLE, "data-hole": name}, svg);
     }
   }
   // The pieces, lowest level first so a pile's upper balls lie on top.
@@ -125,11 +127,11 @@ function drawBoard(svg, view, lights, players) {
                     "stroke-width": 0.06, "data-piece": name, "data-owner": owner}, svg);
     }
   }
-  // Balls cover their holes and each other, so their lights are drawn over them: a ring
-  // and a dot in the light's colour on the ball (or the empty hole) it marks.
+  // Balls cover their holes and each other, so the light of a place with a ball is
+  // drawn over it: a ring and a dot in the light's colour on the ball it marks.
   if (view.shape === "ball") {
     for (const [name, light] of Object.entries(lights)) {
-      const p = holes[name] || view.places[name];
+      const p = view.pieces[name] && (holes[name] || view.places[name]);
       if (!p) continue;
       const [x, y] = at(p);
       const mark = el("g", {class: `light ${light.blink ? "blink" : ""}`, "data-light": name}, svg);
@@ -257,7 +259,6 @@ async function whoAmI() {
   const me = await answer.json();
   if (!me.paired) { localStorage.removeItem(TOKEN_KEY); token = null; paired(false); }
   mySeat = me.seat;
-  if (me.brightness !== null) document.getElementById("brightness").value = me.brightness;
   if (latest) show(latest);
 }
 
@@ -322,7 +323,9 @@ async function loadCatalogue() {
 }
 
 function showOptions() {
+  // A table may show a game its menu does not start (a page made only to be pictured).
   const game = catalogue.games.find((g) => g.name === document.getElementById("game-choice").value);
+  if (!game) return;
   document.getElementById("game-options").replaceChildren(...game.options.map((option) => {
     const label = document.createElement("label");
     const select = document.createElement("select");
@@ -351,6 +354,12 @@ async function newGame(event) {
   await send({action: "new_game", game: document.getElementById("game-choice").value, options,
               seats: {b: document.getElementById("seat-b").value, w: document.getElementById("seat-w").value},
               level: Number(document.getElementById("level").value)});
+}
+
+async function readSettings() {
+  // The slider starts at the table's brightness as it is now (null: not read yet).
+  const settings = await (await fetch("/api/settings")).json();
+  if (settings.brightness !== null) document.getElementById("brightness").value = settings.brightness;
 }
 
 async function refreshLog() {
@@ -406,7 +415,7 @@ function switchTo(view) {
     button.classList.toggle("current", button.dataset.view === view);
   }
   if (view === "games") listGames();
-  if (view === "settings") whoAmI();  // the table's brightness, as it is now
+  if (view === "settings") readSettings();
 }
 
 window.addEventListener("DOMContentLoaded", () => {
