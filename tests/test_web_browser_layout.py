@@ -6,7 +6,7 @@ live board looking as its committed picture does (within a tolerance: Chromium's
 may move a pixel between releases, a broken layout moves far more).
 
 axe-core comes from the npm registry into .venv/axe (the Makefile's ``axe`` target,
-part of ``make test``); the pictures are made again by ``make page-pictures``."""
+part of ``make test``); the pictures are made again by ``make screenshots``."""
 
 import base64
 import io
@@ -215,10 +215,10 @@ def test_the_live_board_looks_as_its_committed_picture(browser, table):
         path.parent.mkdir(parents=True, exist_ok=True)
         pygame.image.save(now, str(path))
     before = pygame.image.load(str(path))
-    assert now.get_size() == before.get_size(), f"{path.name}: make page-pictures"
+    assert now.get_size() == before.get_size(), f"{path.name}: make screenshots"
     share = differing_share(now, before)
     assert share <= TOLERANCE, (f"{path.relative_to(ROOT)}: {share:.1%} of the pixels "
-                                f"differ (at most {TOLERANCE:.0%}): make page-pictures")
+                                f"differ (at most {TOLERANCE:.0%}): make screenshots")
 
 
 # --- what a person reads off the board at a glance -------------------------------------
