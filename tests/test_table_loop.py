@@ -220,3 +220,44 @@ def test_one_view_a_revision_is_what_the_leds_the_screen_and_the_page_show(monke
     assert table._scene is view.scene
     assert pages[-1]["lights"] == snapshot(view)["lights"]
     assert "Red played d4" in window.console.drawn.text
+
+
+class FrontEnd:
+    """A front end in another thread as the loop sees it: the revisions it was told of,
+    and the commands it hands over once."""
+
+    def __init__(self, name, log, *commands):
+        self.name, self.log, self.queued = name, log, list(commands)
+        self.told = []
+
+    def publish(self, session):
+        self.told.append(session.revision)
+        self.log.append(("told", self.name))
+
+    def commands(self):
+        queued, self.queued = self.queued, []
+        return queued
+
+
+def test_the_page_and_a_far_board_s_link_each_follow_the_table_and_each_command_it():
+    session = Session(new_game("kulami"), seats={"b": "person", "w": "remote"}, seed=1,
+                      lay_out=False)
+    order = []
+    page = FrontEnd("page", order, lambda table: order.append(("page", "hint")))
+    link = FrontEnd("link", order,
+                    lambda table: table.session.remote_move("w", "d7") or order.append(
+                        ("link", "move")))
+    table = Table(session, PROFILE, SimulatedStrip(PROFILE.led_count),
+                  SimulatedSensors(PROFILE.holes), remote=page, remotes=[link])
+    assert table.remotes == [page, link] and table.remote is page
+    session.confirm("d4")
+    table.turn(0.0)
+    assert order == [("page", "hint"), ("link", "move"), ("told", "page"), ("told", "link")]
+    assert session.pending is not None and page.told == link.told == [session.revision]
+    restarted = FrontEnd("page again", order)
+    table.remote = restarted  # a page started again takes the old page's place alone
+    assert table.remotes == [restarted, link]
+    session.say("news")
+    table.turn(TURN)
+    assert restarted.told == link.told[-1:] == [session.revision]
+    assert page.told == link.told[:1]

@@ -55,9 +55,9 @@ class Screen(Protocol):
 
 
 class Remote(Protocol):
-    """What the loop needs of a front end in another thread (the web page): to be told of
-    every change, and to hand over what it was asked to do, which the loop carries out
-    in its own thread, as it does a button's press."""
+    """What the loop needs of a front end in another thread (the web page, the link to a
+    board far away): to be told of every change, and to hand over what it was asked to
+    do, which the loop carries out in its own thread, as it does a button's press."""
 
     def publish(self, session: Session) -> None:
         """The session changed (or is another one): its :meth:`Session.view` is new."""
@@ -67,15 +67,21 @@ class Remote(Protocol):
 
 
 class Table:
-    """A session wired to its sensors, LEDs, buttons, screen, web page and systemd."""
+    """A session wired to its sensors, LEDs, buttons, screen, front ends in other threads
+    (the web page, a board far away) and systemd. ``remote`` is the web page alone, as
+    its callers give it; ``remotes`` are the others."""
 
     def __init__(self, session: Session, profile: Profile, strip: LedStrip,
                  source: SensorSource | None = None, *, screen: Screen | None = None,
                  buttons: Buttons | None = None, notifier: Notifier | None = None,
-                 blink_s: float = BLINK_S, remote: Remote | None = None) -> None:
+                 blink_s: float = BLINK_S, remote: Remote | None = None,
+                 remotes: Iterable[Remote] = ()) -> None:
         self.session, self.profile, self.strip = session, profile, strip
         self.source, self.screen, self.buttons = source, screen, buttons
-        self.remote = remote
+        #: Every front end in another thread, each told of every change and asked for
+        #: its commands in this order (the web page first, when there is one).
+        self.remotes: list[Remote] = [*filter(None, [remote]), *remotes]
+        self._page = remote
         self.notifier = notifier or Notifier(None)
         self.blink_s = blink_s
         self._scan = None  # the last scan, to skip unchanged ones at C speed
@@ -133,8 +139,9 @@ class Table:
             log.info("button: %s", action)
             {"confirm": session.confirm, "hint": session.hint, "undo": session.undo,
              "new_game": session.new_game}[action]()
-        for command in self.remote.commands() if self.remote else ():
-            command(self)
+        for remote in self.remotes:
+            for command in remote.commands():
+                command(self)
         self.show(t)
         self.notifier.watchdog()
 
@@ -147,8 +154,8 @@ class Table:
             view = session.view()
             self._scene = view.scene
             self._report(view)
-            if self.remote is not None:
-                self.remote.publish(session)
+            for remote in self.remotes:
+                remote.publish(session)
         blink_on = int(t / self.blink_s) % 2 == 0
         lit = False
         if self._lit != (session, session.revision, blink_on):
@@ -161,6 +168,21 @@ class Table:
         screen = self.screen
         if screen is not None and (changed or screen.dirty or (lit and screen.shows_leds)):
             screen.redraw()
+
+    @property
+    def remote(self) -> Remote | None:
+        """The web page, one of :attr:`remotes` (``None``: no page)."""
+        return self._page
+
+    @remote.setter
+    def remote(self, page: Remote) -> None:
+        """A web page started after the loop (the simulator's ``--page``, a page
+        restarted) takes the place of the page before it, or the first place."""
+        if self._page is not None:
+            self.remotes[self.remotes.index(self._page)] = page
+        else:
+            self.remotes.insert(0, page)
+        self._page = page
 
     def set_brightness(self, brightness: float) -> None:
         """Light the LEDs at ``brightness`` (above 0, at most 1) from now on: the frame
