@@ -5,9 +5,11 @@ know nothing of the app (the firmware runs on a Pico, where only its own modules
 wire protocol it shares with the Pi's driver are; on the Pi the protocol's error joins
 the one error tree at its root, ``engines.errors``); the engines nothing of hardware or
 pygame; the sensing pipeline is pure, with no driver in it; the table
-loop knows nothing of the screen or the command line; the screen nothing of the command
-line, and of a game's engine only in that game's drawer; the web page nothing of the
-screen, the command line or pygame; the drivers nothing of the loop, the screen, the command line or the pipeline
+loop knows nothing of the screen, the command line or the link to a board far away (a
+far board's seat registers itself); the screen nothing of the command line, and of a
+game's engine only in that game's drawer; the web page nothing of the screen, the
+command line or pygame; the link to a board far away (``app/remote``) nothing of those
+nor of the web page; the drivers nothing of the loop, the screen, the command line or the pipeline
 above them; and none of the drivers, the pipeline or the table imports a game's engine:
 they reach a game through the registry (``app/games.py``) and the board protocol every
 engine shares. Every import counts, the ones inside a function too (the app imports
@@ -36,8 +38,9 @@ RULES = {
                      *GAME_ENGINES),
     "app/sensing": ("app.hardware", "app.table", "app.screen", "app.cli", "pygame",
                     *GAME_ENGINES),
-    "app/table": ("app.screen", "app.cli", "app.web", "pygame", *GAME_ENGINES),
+    "app/table": ("app.screen", "app.cli", "app.web", "app.remote", "pygame", *GAME_ENGINES),
     "app/web": ("app.screen", "app.cli", "pygame", *GAME_ENGINES),
+    "app/remote": ("app.screen", "app.cli", "app.web", "pygame", *GAME_ENGINES),
     "app/screen": ("app.cli", *GAME_ENGINES),
 }
 #: Modules a rule does not cover: each game's drawer, the one screen module that knows

@@ -29,7 +29,6 @@ from app.table.session import Session, State
 from app.table.store import RecordStore
 from tests.hands import Board
 from tests.mosquitto import USERS, Mosquitto, make_authority
-from tests.test_layers import ROOT, imports, reaches
 
 CLUB = "riverside"
 LIMIT_S = 30.0
@@ -605,11 +604,3 @@ def test_a_typed_code_is_forgiven_its_case_dashes_and_look_alike_letters():
     with pytest.raises(InvitationError, match="8 letters and digits such as K7QM-R2XD"):
         normalise("K7QM")
 
-
-def test_the_far_board_reaches_no_layer_above_the_table():
-    forbidden = ("app.screen", "app.cli", "app.web", "pygame", "engines.akron",
-                 "engines.blokus_duo", "engines.conhex", "engines.kulami")
-    modules = sorted((ROOT / "app" / "remote").rglob("*.py"))
-    wrong = [f"{path.name} imports {name}" for path in modules for name in imports(path)
-             if reaches(name, forbidden)]
-    assert modules and not wrong
