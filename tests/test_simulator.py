@@ -365,3 +365,32 @@ def test_a_finished_conhex_game_outlines_its_winning_chain_on_the_drawn_board():
     sim.marked = lambda: {}
     assert marked > count() + 20 * len(chain)
     assert "The winning chain" in sim.draw(sim.window).text
+
+
+def test_a_game_asked_for_during_a_turn_begins_once_that_turn_is_over(tmp_path):
+    """The menu's load list and the page ask from inside a turn of the table loop (the
+    window's events, the page's commands); the new board and session came in at once, so
+    the rest of that turn worked on a table it no longer had (a turn within a turn)."""
+    from app.table.store import RecordStore
+
+    store = RecordStore(tmp_path)
+    people = {"b": "person", "w": "person"}
+    sim = simulator_on(store, Choice("conhex", {"pie": False, "handicap": 0}, people, 2))
+    click(sim, "f6")
+    saved = next(s for s in store.saved() if s.game == "conhex")
+    sim.choose(KULAMI)
+    kulami_table, during = sim.table, []
+
+    def pump():
+        sim.console.load(saved)  # the load list's tap, inside the turn
+        sim.ask(Choice("akron", {}, people, 2))  # and the page's new game after it
+        during.append((sim.table, sim.session.board.game))
+        return True
+
+    sim.pump = pump
+    assert sim.turn()
+    assert during == [(kulami_table, "kulami")]  # nothing replaced under the turn
+    assert sim.session.board.game == "akron"  # the last asked, once the turn was over
+    sim.console.load(saved)  # outside a turn: begun at the next step, as before
+    sim.step()
+    assert [str(m) for m in sim.session.board.move_stack] == ["f6"]

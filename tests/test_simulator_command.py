@@ -92,8 +92,11 @@ def test_sdl_told_to_draw_nowhere_is_said_so_not_a_missing_display(monkeypatch, 
     assert capsys.readouterr().out.startswith(
         "tabletop simulate: no display (SDL_VIDEODRIVER=dummy draws nowhere a person can "
         "see); playing an engine-against-engine demo in the terminal instead.")
-    assert main(["simulate", "--pause", "0", "--seed", "1", "--web"]) == 0
-    assert "instead (no web page: --web needs the window)." in capsys.readouterr().out
+    # A --web address that is none is refused before anything starts (it played the
+    # demo and exited 0, whatever the address).
+    assert main(["simulate", "--pause", "0", "--web", "notaport"]) == 2
+    assert capsys.readouterr() == ("", "tabletop simulate: --web: expected [HOST:]PORT, "
+                                       "not 'notaport'\n")
     monkeypatch.delenv("SDL_VIDEODRIVER")
     assert display.no_display_reason() == "no DISPLAY or WAYLAND_DISPLAY, no KMS/DRM device"
 
@@ -396,3 +399,103 @@ def test_sigterm_stops_the_simulator_with_its_game_under_way(tmp_path):
     err = "".join(lines) + err
     assert process.returncode == 0 and "Traceback" not in err, err
     assert "stopping on SIGTERM; every move is saved" in err
+
+
+def test_without_a_display_simulate_web_serves_the_simulated_board_s_page(tmp_path):
+    """No display: the simulated board needs no window, so ``--web`` serves its page (it
+    served nothing and exited 0), with the configuration's pairing code and [options],
+    until SIGTERM."""
+    import json
+    import os
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+    from pathlib import Path
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    config = tmp_path / "tabletop.toml"
+    config.write_text(f'data_dir = "{tmp_path / "data"}"\n[options.conhex]\npie = false\n'
+                      f'[web]\npairing_code = "135790"\n')
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy"}
+    for name in ("DISPLAY", "WAYLAND_DISPLAY"):
+        env.pop(name, None)
+    root = Path(__file__).resolve().parent.parent
+    process = subprocess.Popen(
+        [sys.executable, "-m", "app.cli", "simulate", "conhex", "--config", str(config),
+         "--web", f"127.0.0.1:{port}"], cwd=root, env=env, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True)
+    try:
+        lines = []
+        while not any("web page on" in line for line in lines):
+            line = process.stderr.readline()
+            assert line, f"the simulator ended first: {''.join(lines)}"
+            lines.append(line)
+        url = f"http://127.0.0.1:{port}/"
+        state = {}
+        for _ in range(600):  # the board is up a moment after its page
+            with urllib.request.urlopen(url + "api/state", timeout=30) as answer:
+                state = json.load(answer)
+            if state.get("game"):
+                break
+            time.sleep(0.1)
+        request = urllib.request.Request(url + "api/pair", method="POST",
+                                         data=b'{"code": "135790"}',
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            paired = answer.status
+        process.send_signal(signal.SIGTERM)
+        out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert state["game"] == "conhex" and paired == 200
+    assert "serving the simulated board's web page alone" in out
+    assert process.returncode == 0 and "Traceback" not in err, err
+    saved = list((tmp_path / "data" / "games").glob("*.sgf"))
+    assert saved == [] or all("pie" in p.read_text() for p in saved)
+
+
+def test_simulate_plays_the_configuration_s_seats_level_options_and_outside_engine(
+        tmp_path, monkeypatch):
+    """``tabletop simulate`` read no configuration: an ``[engines]`` entry, the seats,
+    the level and ``[options]`` of the file were ``tabletop run``'s alone."""
+    from app.screen import simulator as simulator_module
+    from app.table.outside_engine import OutsideEngines
+    made = {}
+
+    class Recorder:
+        def __init__(self, choice, **kwargs):
+            made.update(choice=choice, **kwargs)
+            self.console = type("Console", (), {})()
+
+        def run(self, surface):
+            pass
+
+    monkeypatch.setattr(display, "choose_display",
+                        lambda: display.DisplayChoice("dummy", False))
+    monkeypatch.setattr(simulator_module, "Simulator", Recorder)
+    config = tmp_path / "tabletop.toml"
+    config.write_text(f'data_dir = "{tmp_path / "data"}"\n'
+                      '[game]\nfirst = "engine"\nsecond = "person"\nlevel = 3\n'
+                      '[options.conhex]\npie = false\n'
+                      '[engines]\nconhex = "conhex-gtp --strong"\n')
+    assert main(["simulate", "conhex", "--config", str(config)]) == 0
+    choice, thinker = made["choice"], made["thinker"]
+    assert choice.options["pie"] is False and choice.level == 3
+    assert choice.seats == {"b": "engine", "w": "person"}
+    assert isinstance(thinker, OutsideEngines)
+    assert thinker.commands["conhex"].argv[0] == "conhex-gtp"
+    thinker.close()
+    # Its own flags override the file's: the seat's word decides, as seats are parsed.
+    assert main(["simulate", "conhex", "handicap=2", "--config", str(config),
+                 "--opponent", "person", "--level", "1"]) == 0
+    choice = made["choice"]
+    assert choice.seats == {"b": "person", "w": "person"} and choice.level == 1
+    assert choice.options["pie"] is False and choice.options["handicap"] == 2
+    made["thinker"].close()

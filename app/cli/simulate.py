@@ -1,14 +1,20 @@
 """``tabletop simulate [GAME] [key=value ...]``: the board and its screen on a desktop.
 
-Every game is saved as it is played, in the user's data directory as ``tabletop run``
-saves its own, each under its simulated board's profile (``kulami-sim``). Started with no
+It reads the configuration file ``tabletop run`` reads (``--config``, else
+/etc/tabletop/tabletop.toml if there is one): the seats, the engine's level and seed,
+the game's ``[options]`` for a new game, the outside engines of ``[engines]`` and the
+web page's pairing code; its own flags (``--opponent``, ``--level``, options on the
+command line) override the file's. Every game is saved as it is played, in the data
+directory as ``tabletop run`` saves its own, each under its simulated board's profile (``kulami-sim``). Started with no
 options, the simulator continues the newest unfinished game of the game named (after a
 crash too); given options, or ``--new``, it starts a new one. The menu's load list
 continues any saved game.
 
 With no display to open (no X11 or Wayland session, no KMS/DRM device), it says so and
 plays an engine-against-engine demo game in the terminal instead, so the first command a
-newcomer types always shows a game.
+newcomer types always shows a game; with ``--web`` it serves the simulated board's page
+instead, the board drawn nowhere (SDL's dummy driver), until SIGTERM or Ctrl-C. A
+``--web`` address that is none is refused in one line before anything starts.
 
 With ``--serial`` the simulated board is a sensor board over USB: the mouse sets the
 sensors of a virtual device (the firmware's own logic behind a pseudo-terminal) and the
@@ -25,6 +31,7 @@ current.
 
 from __future__ import annotations
 
+import argparse
 import logging
 import os
 import random
@@ -35,7 +42,8 @@ import time
 from pathlib import Path
 from types import SimpleNamespace
 
-from app.cli import add_game_arguments, game_from_args, number_type, seconds
+from app.cli import add_game_arguments, number_type, seconds, split_options
+from app.games import GAMES, new_game
 from app.games import game as game_info
 from app.cli.terminal import render, wants_colour
 from app.table import texts
@@ -54,11 +62,15 @@ def register(subparsers) -> None:
                     "unfinished game of GAME on the simulator is continued. Without a "
                     "display the engine plays itself in the terminal.")
     add_game_arguments(parser)
-    parser.add_argument("--opponent", choices=("engine", "person"), default="engine",
-                        help="who plays against you (default: the engine)")
-    parser.add_argument("--level", type=level_argument, default=DEFAULT_LEVEL,
+    parser.add_argument("--config", help="configuration file (default: "
+                                         "/etc/tabletop/tabletop.toml if it exists)")
+    parser.add_argument("--opponent", type=seat_argument, default=None, metavar="KIND",
+                        help="who plays against you, person or engine (default: the "
+                             "configuration's second seat, else the engine)")
+    parser.add_argument("--level", type=level_argument, default=None,
                         help=f"the engine's level, {', '.join(map(str, LEVELS))} or max "
-                             f"(the strongest) (default: {DEFAULT_LEVEL})")
+                             f"(the strongest) (default: the configuration's, else "
+                             f"{DEFAULT_LEVEL})")
     parser.add_argument("--engine-starts", action="store_true",
                         help="the engine plays the first colour")
     parser.add_argument("--seed", type=int, default=None, help="seed for the engine")
@@ -107,9 +119,28 @@ PAGE_SIZE = (1280, 860)
 move_count = number_type("a number of moves", "0 moves or more", lambda v: v >= 0, kind=int)
 
 
+def seat_argument(word: str):
+    """A seat's word (``person`` or ``engine``), checked where seats are
+    (:func:`app.table.seats.parse`)."""
+    from app.table.seats import TABLE_KINDS, SeatError, parse
+    try:
+        return parse(word, TABLE_KINDS)
+    except SeatError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def run(args) -> int:
-    from app.screen.display import NoDisplayError, choose_display, no_display_reason
-    board = game_from_args(args)
+    from app.screen.display import (DisplayChoice, NoDisplayError, choose_display,
+                                    no_display_reason)
+    from app.table.config import load_config
+    config = load_config(args.config)
+    name = game_info(args.game).name if args.game in GAMES else args.game
+    board = new_game(args.game, **{**config.options_for(name),
+                                   **split_options(args.options)})
+    args.level = args.level or config.level
+    args.seed = args.seed if args.seed is not None else config.seed
+    args.seats = _seats(args, config.seats)
+    args.address = _web_address(args.web)
     if any(path is not None for path in (args.screenshot, args.screen, args.page)):
         if args.web is not None:
             raise TabletopError("--web serves a window's board: it takes no pictures")
@@ -120,31 +151,52 @@ def run(args) -> int:
     display = choose_display()
     if display is not None:
         try:
-            return _window(board, display, args)
+            return _window(board, display, args, config)
         except NoDisplayError as error:
             why = str(error)
     else:
         why = no_display_reason()
-    unused = "".join(f" (no {what}: {flag} needs the window)" for what, flag, asked in (
-        ("sensor board", "--serial", args.serial), ("web page", "--web", args.web))
-        if asked)
+    if args.address is not None:
+        # The page needs no window: the simulated board is drawn nowhere.
+        print(f"tabletop simulate: no display ({why}); serving the simulated board's web "
+              f"page alone.", flush=True)
+        return _window(board, DisplayChoice("dummy", False), args, config)
+    unused = " (no sensor board: --serial needs the window)" if args.serial else ""
     print(f"tabletop simulate: no display ({why}); playing an engine-against-engine "
           f"demo in the terminal instead{unused}.", flush=True)
     return demo(board, random.Random(args.seed), sys.stdout, args.pause, args.level)
 
 
-def _seats(args) -> dict[str, str]:
-    if args.opponent == "person":
+def _seats(args, configured=None) -> dict[str, str]:
+    """Who plays: the configuration's seats, unless ``--opponent`` or ``--engine-starts``
+    say otherwise; the seat's own word decides whether the opponent thinks."""
+    from app.table.seats import parse, words_of
+    if args.opponent is None and not args.engine_starts and configured:
+        return dict(configured)
+    opponent = args.opponent or parse("engine")
+    if not opponent.thinks:
         return {"b": "person", "w": "person"}
-    return {"b": "engine", "w": "person"} if args.engine_starts else \
-        {"b": "person", "w": "engine"}
+    you = parse("person")
+    return words_of({"b": opponent, "w": you} if args.engine_starts else
+                    {"b": you, "w": opponent})
 
 
-def _window(board, display, args) -> int:
+def _web_address(text: str | None) -> tuple[str, int] | None:
+    """``--web``'s ``[HOST:]PORT``, or one line saying what is wrong with it."""
+    if text is None:
+        return None
+    from app.web.address import web_address
+    try:
+        return web_address(text)
+    except ValueError as error:
+        raise TabletopError(f"--web: {error}") from None
+
+
+def _window(board, display, args, config) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from app.table.service import ServiceStop, stop_on_signals
 
-    seats = _seats(args)
+    seats = args.seats
     logging.basicConfig(level=logging.INFO, format="tabletop: %(message)s")
     # SIGTERM stops the simulator as it stops a board: SDL would turn it into a window's
     # close, which asks "Leave this game?" of nobody. Every move is saved as it is played,
@@ -152,27 +204,32 @@ def _window(board, display, args) -> int:
     os.environ["SDL_NO_SIGNAL_HANDLERS"] = "1"
     with stop_on_signals((signal.SIGTERM,)):
         try:
-            return _simulate(board, display, args, seats)
+            return _simulate(board, display, args, seats, config)
         except ServiceStop as stop:
             log.info("stopping on %s; every move is saved", stop)
             return 0
 
 
-def _simulate(board, display, args, seats) -> int:
+def _simulate(board, display, args, seats, config) -> int:
     from app.screen.display import open_display
     from app.screen.menu import Choice
     from app.screen.simulator import WINDOW, Simulator
-    from app.table.store import RecordStore, default_data_dir
+    from app.table.engine_process import ProcessThinker
+    from app.table.outside_engine import OutsideEngines
+    from app.table.store import RecordStore
 
     surface = open_display(display, WINDOW, caption="Tabletop simulator")
-    store = RecordStore(default_data_dir())
+    store = RecordStore(config.data_dir)
     log.info("games are saved in %s", store.games)
     remote = simulator = None
-    if args.web is not None:
-        remote = _web_page(args.web, store, lambda: simulator)
+    if args.address is not None:
+        remote = _web_page(args.address, store, lambda: simulator, config.pairing_code)
+    # The configuration's outside engines play their games, our own search the others.
+    thinker = (OutsideEngines(config.engines, ProcessThinker()) if config.engines
+               else ProcessThinker())
     try:
         simulator = Simulator(Choice(board.game, dict(board.options), seats, args.level),
-                              seed=args.seed, store=store,
+                              seed=args.seed, store=store, thinker=thinker,
                               resume=not (args.new or args.options), serial=args.serial,
                               remote=remote)
         if remote is not None:
@@ -187,27 +244,22 @@ def _simulate(board, display, args, seats) -> int:
     return 0
 
 
-def _web_page(address: str, store, simulator):
-    """The web page for the simulator at ``address`` (``[HOST:]PORT``): every game
-    offered, a new one started as the simulator's menu starts it (``simulator()`` is the
-    simulator, made once the page is up)."""
+def _web_page(address: tuple[str, int], store, simulator, pairing_code=None):
+    """The web page for the simulator at ``address``, served as a board's is
+    (:func:`app.cli.run.web_page`): every game offered, as the simulator's menu offers
+    them, a new one asked of the simulator as its menu asks (``simulator()`` is the
+    simulator, made once the page is up), started between turns of its loop."""
+    from app.cli.run import web_page
     from app.errors import install_extra
-    from app.games import GAMES
     from app.screen.menu import Choice
-    from app.web.address import web_address
-    try:
-        host, port = web_address(address)
-    except ValueError as error:
-        raise TabletopError(f"--web: {error}") from None
-    try:
-        from app.web.server import Actions, WebFront
-    except ImportError as error:
-        raise TabletopError(f"--web needs {error.name}: {install_extra('web')}") from None
 
     def new_game(table, game, options, seats, level) -> None:
-        simulator().choose(Choice(game, dict(options), dict(seats), level))
+        simulator().ask(Choice(game, dict(options), dict(seats), level))
 
-    return WebFront(store, Actions(new_game, tuple(GAMES)), host=host, port=port).start()
+    front = web_page(store, tuple(GAMES), address, pairing_code, new_game)
+    if front is None:
+        raise TabletopError(f"--web needs the web library: {install_extra('web')}")
+    return front
 
 
 def pictures(board, args) -> int:
@@ -240,11 +292,11 @@ def pictures(board, args) -> int:
         store = RecordStore(data, profile=f"{board.game}-sim")
         # The record says who plays, as a session's own does: resumed or loaded, the
         # game keeps these seats, level and seed.
-        store.players = SimpleNamespace(seats=_seats(args), level=args.level, seed=seed,
+        store.players = SimpleNamespace(seats=args.seats, level=args.level, seed=seed,
                                         engine_name=engine_name(args.level))
         record = store.start(board)
         clock = _Clock()
-        simulator = Simulator(Choice(board.game, dict(board.options), _seats(args),
+        simulator = Simulator(Choice(board.game, dict(board.options), args.seats,
                                      args.level),
                               clock=clock, seed=seed, store=store, thinker=InlineThinker(),
                               resume=True)

@@ -60,6 +60,7 @@ from app.screen.scoresheet import winning_areas
 from app.screen.supplies import draw_supplies, has_supplies, split as split_supplies
 from app.screen.tray import FLIP, ROTATE, Tray, has_tray, split
 from app.screen.paint import BACKGROUND, MUTED, PANEL, TEXT, Action, Drawn, Painter, columns
+from app.table.assembly import Asked
 from app.table.loop import BLINK_S, Remote
 from app.table.simulated_board import SimulatedBoard
 from app.table.store import RecordStore
@@ -127,15 +128,53 @@ class Simulator(SimulatedBoard):
         self.hover: str | None = None
         #: Where the mouse is, for the ball in hand.
         self.mouse: tuple[int, int] | None = None
-        self.console = Console(None, tuple(GAMES), start=self.choose,
-                               load=self.load if store is not None else None)
+        #: Games the menu or the page asked for during a turn of the loop, and whether
+        #: a turn is under way: a game asked for then begins once the turn is over.
+        self.asked = Asked()
+        self._turning = False
+        self.console = Console(None, tuple(GAMES), start=self.ask,
+                               load=self.asked.load if store is not None else None)
         super().__init__(choice.game, choice.options, choice.seats, choice.level,
                          clock=clock, seed=seed, store=store, thinker=thinker,
                          resume=resume, serial=serial, remote=remote)
 
     def choose(self, choice: Choice) -> None:
-        """The menu's new game."""
+        """A new game, at once."""
         self.start(choice.game, choice.options, choice.seats, choice.level)
+
+    def ask(self, choice: Choice) -> None:
+        """The menu's or the page's new game: begun once the turn of the loop that asked
+        for it is over (a new board and session under a turn still at work on the old
+        ones was a turn of the loop within a turn)."""
+        self.asked.new(choice)
+        if not self._turning:
+            self.carry_out()
+
+    def carry_out(self) -> None:
+        """Begin the game asked for, if any: a new one, or a saved one continued."""
+        asked = self.asked.take()
+        if asked is None:
+            return
+        what, chosen = asked
+        self.choose(chosen) if what == "new" else self.load(chosen)
+
+    def turn(self) -> bool:
+        """One turn of the table loop, then the game asked for during it; ``False``
+        once the window should close."""
+        self._turning = True
+        try:
+            keep_going = self.table.turn(self.clock())
+        finally:
+            self._turning = False
+        self.carry_out()
+        return keep_going
+
+    def step(self) -> None:
+        """One turn of the table loop now; outside the loop (a script, a test), the game
+        asked for since is begun first."""
+        if not self._turning:
+            self.carry_out()
+        super().step()
 
     @property
     def screen(self) -> "Simulator":
@@ -390,7 +429,7 @@ class Simulator(SimulatedBoard):
         """The table loop, until the window closes: about ``FPS`` turns a second."""
         self.surface = surface
         try:
-            while self.table.turn(self.clock()):  # a new game brings a new table
+            while self.turn():  # a new game brings a new table
                 time.sleep(1 / FPS)
         finally:
             if self.session.thought is not None:
