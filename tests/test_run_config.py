@@ -15,9 +15,21 @@ def test_the_example_loads_and_fits_the_kulami_board():
     assert config.seats == {"b": "person", "w": "engine"} and config.level == 2
     assert config.options == {"kulami": {"layout": "square-1", "scoring": 0},
                               "conhex": {"pie": True, "handicap": 0}}
-    assert config.buttons == {"confirm": 27} and config.poll_s == 0.01
+    assert config.buttons == {} and config.poll_s == 0.01
     assert config.data_dir == Path("/x/tabletop")
     config.check_buttons(load_profile("kulami"))
+
+
+def test_the_example_works_on_a_desktop_profile():
+    """The example's ``[buttons] confirm = 27`` stopped every desktop board with "no GPIO
+    on this machine": its devices open on a -sim profile now."""
+    from app.table.assembly import open_devices
+    config = load_config(EXAMPLE, environ={"XDG_DATA_HOME": "/x"})
+    profile = load_profile("kulami-sim")
+    config.check_buttons(profile)
+    open_devices(config.leds(profile), buttons=config.buttons).close()
+    uncommented = EXAMPLE.read_text().replace("# confirm = 27", "confirm = 27")
+    assert 'confirm = 27' in uncommented  # the Pi's line is there to uncomment
 
 
 def test_defaults_without_a_file(tmp_path):
