@@ -29,6 +29,7 @@ from app.table.session import Session, State
 from app.table.store import RecordStore
 from tests.hands import Board
 from tests.mosquitto import USERS, Mosquitto, make_authority
+from tests.test_layers import ROOT
 
 CLUB = "riverside"
 LIMIT_S = 30.0
