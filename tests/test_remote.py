@@ -579,6 +579,45 @@ def test_remote_configuration_is_parsed_with_one_line_errors(tmp_path):
         assert str(refused.value) == line
 
 
+def typed(mover: Side, other: Side) -> str:
+    """``mover``'s first legal move, typed (a board with no sensors), and then on
+    ``other`` once it is lit there."""
+    board = mover.session.board
+    move = sorted(board.move_text(m) for m in board.legal_moves)[0]
+    mover.session.confirm(move)
+    until(lambda: other.lit() == move, mover, other, what=f"{move} lit on the other board")
+    other.session.confirm(move)
+    return move
+
+
+def test_a_takeback_is_offered_to_the_far_board_and_taken_on_both_once_accepted(
+        mosquitto, tmp_path):
+    anna, ben = boards(mosquitto, tmp_path, physical=False)
+    try:
+        typed(anna, ben)
+        typed(ben, anna)
+        anna.session.undo()  # Anna offers; nothing is taken back yet
+        assert len(anna.moves()) == 2 and anna.session.offer == "table"
+        until(lambda: ben.session.offer == "b", anna, ben, what="the offer on Ben's board")
+        assert ben.session.message_kind == "confirm" and len(ben.moves()) == 2
+        ben.session.confirm()  # Ben accepts: back to Anna's last turn, on both boards
+        assert ben.moves() == []
+        until(lambda: anna.moves() == [], anna, ben, what="the takeback on Anna's board")
+        assert anna.session.offer is None and anna.game.takebacks == ben.game.takebacks == 1
+        typed(anna, ben)
+        typed(ben, anna)
+        ben.session.undo()  # Ben offers; Anna declines it by playing on
+        until(lambda: anna.session.offer == "w", anna, ben, what="the offer on Anna's board")
+        move = typed(anna, ben)
+        assert ben.session.offer is None and anna.session.offer is None
+        assert anna.moves() == ben.moves() and anna.moves()[-1] == move
+        assert len(anna.moves()) == 3 and anna.game.takebacks == ben.game.takebacks == 1
+        assert anna.game.stopped == ben.game.stopped == ""
+    finally:
+        anna.link.stop()
+        ben.link.stop()
+
+
 def test_a_saved_game_with_a_far_board_resumes_with_the_link_that_holds_it(tmp_path):
     kept = FarGame(tmp_path / "far.json", bytes(32), CLUB, "b", "Anna", "Ben", "kulami", {})
     link = FarLink(kept, remote_config.RemoteConfig("localhost", 1883, tls=False))

@@ -34,12 +34,12 @@ key), its topic bound in as associated data: a stranger can neither read nor for
 nor move one to another topic (or make a board's own message look like the other's). A
 ``state`` message carries a sequence number, counted up by its sender and kept across
 restarts, the whole game so far (each move numbered by its place in the list), the
-number of moves and a hash of the position they lead to, computed by the sender's
-engine. The receiver refuses a sequence number it has seen (a replay, or an older
-message sent again out of order), compares the record move for move with its own, checks
-every move beyond its own with its own engine (the other colour's turn, legal) and then
-the count and the hash. A record that disagrees with this board's stops the game on
-both boards with one line, never a silent fork.
+number of moves and a hash of the position they lead to, computed by the sender's engine
+(and the takebacks agreed, see below). The receiver refuses a sequence number it has
+seen (a replay, or an older message sent again out of order), compares the record move
+for move with its own, checks every move beyond its own with its own engine (the other
+colour's turn, legal) and then the count and the hash. A record that disagrees with this
+board's stops the game on both boards with one line, never a silent fork.
 
 Catching up. Every ``state`` is the whole game and is retained, so a board that missed
 messages (its link dropped, the broker restarted, the board itself restarted) needs
@@ -68,7 +68,15 @@ but accounts with per-topic rights on the broker are the answer to a hostile clu
 two boards trust each other: either could publish as the other. The game lives in the
 file each board keeps: a board that loses it (a new SD card) cannot rejoin, and a
 joining board that drops at the very moment the welcome comes needs a new invitation.
-Takebacks, resignation and a new game, which need both sides, are not carried yet:
-until they are, Undo offers a takeback that nobody accepts, and a new game on one board
-ends the game with the other.
+A new game, which needs both sides, is not carried yet: a new game on one board ends the
+game with the other (and so does a piece lifted off by hand, a takeback only one side
+made).
+
+Takebacks. Undo on a board offers one: its ``state`` says ``offer``, and the other
+board, on the same position, shows it to its person as a takeback offered by a player
+away. Accepting takes back there at once (to the offering player's last turn) and counts
+it in ``takebacks``, which every ``state`` carries; the offering board, seeing the
+count one above its own while its offer stands, takes back by the same rule, and the
+record it then has is checked against the other's as any other. A move declines the
+offer on both boards. A count that grows without this board's offer is a disagreement.
 """

@@ -92,6 +92,8 @@ class FarGame:
     sent: list[str] = field(default_factory=list)
     sent_hash: str = ""
     peer_moves: list[str] = field(default_factory=list)
+    #: Takebacks both boards agreed to, counted the same on both.
+    takebacks: int = 0
     stopped: str = ""
 
     @classmethod
@@ -200,6 +202,10 @@ class FarLink:
         self._presence_news = False
         self._due = True  # catch up with what was seen before a restart
         self._last_seen_seq = game.peer_seq
+        #: Whether the person here offers a takeback (the session's offer, sent along).
+        self._offering = False
+        #: A takeback both sides agreed to is being taken here: the record may shrink.
+        self._taking_back = False
         #: Whether the other board is connected, as its last presence message said.
         self.peer_online = False
         #: Messages refused unopened or unread (forged, altered, misplaced, malformed),
@@ -247,7 +253,9 @@ class FarLink:
         game.seq += 1
         game.save()
         message = {"seq": game.seq, "game": game.game, "n": len(game.sent),
-                   "moves": game.sent, "hash": game.sent_hash}
+                   "moves": game.sent, "hash": game.sent_hash, "takebacks": game.takebacks}
+        if self._offering:
+            message["offer"] = "takeback"
         if game.stopped:
             message["stopped"] = game.stopped
         self.broker.publish(self._own_state, seal(game.key(game.colour), self._own_state,
@@ -268,7 +276,9 @@ class FarLink:
         if not (isinstance(seq, int) and isinstance(moves, list) and len(moves) <= MAX_MOVES
                 and all(isinstance(m, str) and len(m) <= MAX_MOVE_TEXT for m in moves)
                 and isinstance(message.get("n"), int) and isinstance(message.get("hash"), str)
-                and isinstance(message.get("stopped", ""), str)):
+                and isinstance(message.get("stopped", ""), str)
+                and isinstance(message.get("takebacks", 0), int)
+                and message.get("offer", "takeback") == "takeback"):
             self.refused += 1
             return
         with self._lock:
@@ -312,22 +322,32 @@ class FarLink:
         return [self._apply] if due else []
 
     def publish(self, session: Any) -> None:
-        """The session changed: send this board's new moves, or stop the game if the
+        """The session changed: send this board's new moves, a takeback its person
+        offers, or the record a takeback both agreed to left; or stop the game if the
         board no longer plays it."""
         game = self.game
         if game.stopped:
             return
         board = session.board
         moves = moves_of(board)
+        taken_back = (self._taking_back and len(moves) < len(game.sent)
+                      and game.sent[:len(moves)] == moves)
         if board.game != game.game or dict(board.options) != self._options \
-                or moves[:len(game.sent)] != game.sent:
+                or (moves[:len(game.sent)] != game.sent and not taken_back):
             self._stop(session, f"this board left the game with {game.peer}'s board")
             return
         with self._lock:
+            if taken_back or len(moves) > len(game.sent):
+                self._taking_back = False  # taken, or declined by a move
+            if taken_back:
+                game.takebacks += 1
+                game.peer_moves = game.peer_moves[:len(moves)]
             if len(game.peer_moves) > len(moves):
                 self._due = True  # the other board played on: light its next move
-            if moves == game.sent:
+            offering = session.offer == "table"
+            if moves == game.sent and offering == self._offering:
                 return
+            self._offering = offering
             game.sent, game.sent_hash = moves, position_hash(board)
             self._send_state()
 
@@ -343,6 +363,10 @@ class FarLink:
             if message.get("stopped"):
                 self._stop(session, f"{game.peer}'s board stopped the game: "
                                     f"{message['stopped']}", tell=False)
+                return
+            problem = self._takeback(message, session)
+            if problem:
+                self._stop(session, problem)
                 return
             problem = self._check(message, session.board)
             if problem:
@@ -362,6 +386,26 @@ class FarLink:
                 session.say(self.seat.to_move(game.game, self.far), "waiting")
             else:
                 session.say(f"{game.peer}'s board is online", "info")
+
+    def _takeback(self, message: dict[str, Any], session: Any) -> str:
+        """Carry out the takebacks the other board's ``message`` speaks of: its offer,
+        made here to the person at this table (on the same position, so a move made
+        here since declines it); its acceptance of this board's offer, taken here by
+        the same rule (to this board's player's last turn). A takeback this board never
+        offered is a disagreement: why, in one line ("" if there is none)."""
+        game = self.game
+        agreed = message.get("takebacks", 0)
+        if agreed > game.takebacks:
+            if agreed != game.takebacks + 1 or session.offer != "table":
+                return (f"{game.peer}'s board took back moves this board did not offer "
+                        f"to take back")
+            self._taking_back = True
+            session.accept_takeback(self.far)
+        elif (message.get("offer") and agreed == game.takebacks and session.offer is None
+              and message["moves"] == moves_of(session.board)):
+            self._taking_back = True  # if the person here accepts, the record shrinks
+            session.offer_takeback(self.far)
+        return ""
 
     def _check(self, message: dict[str, Any], here: Board) -> str:
         """Why the other board's record cannot be this game's ("" if it can): what
