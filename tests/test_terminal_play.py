@@ -18,6 +18,7 @@ from app.cli.play import PROFILE, help_line, play
 from app.cli.terminal import (AREA_SHADES, OPEN_CELL, OWNED_CELL, _fg, _shades, cell_places,
                               hole_positions, render)
 from app.games import game, new_game
+from app.table.seats import words_of
 from app.table.session import Session
 from app.table.thinker import InlineThinker
 from app.table.store import RecordStore, default_data_dir
@@ -834,3 +835,41 @@ def test_the_end_line_names_the_winner_in_the_game_s_colours_only():
     line = end_line(board)
     assert re.search(r"Black wins by \d+, \d+ to \d+\.$", line), line
     assert "W+" not in line and "B+" not in line
+
+
+def test_play_takes_seats_level_and_options_from_the_configuration(data, tmp_path,
+                                                                   monkeypatch, capsys):
+    """``tabletop play`` read no configuration: the file's seats, level and [options]
+    were ``tabletop run``'s alone. The flags still override the file."""
+    config = tmp_path / "tabletop.toml"
+    config.write_text('[game]\nfirst = "engine"\nsecond = "person"\nlevel = 1\nseed = 4\n'
+                      '[options.conhex]\npie = false\n')
+    status, out, err = tabletop_play(monkeypatch, capsys, "conhex", "--config",
+                                     str(config), lines=["quit"])
+    assert status == 0, err
+    store = RecordStore(data)
+    resumed = store.read(store.saved()[0].path)
+    assert resumed.board.options["pie"] is False and resumed.table["level"] == 1
+    assert words_of(resumed.table["seats"]) == {"b": "engine", "w": "person"}
+    assert len(resumed.board.move_stack) == 1  # the engine, first, played
+    status, out, err = tabletop_play(monkeypatch, capsys, "conhex", "--new", "--config",
+                                     str(config), "--red", "person", lines=["quit"])
+    assert status == 0 and "(engine) plays" not in out  # red is the person's now
+    assert "Nothing played, so nothing kept." in out
+
+
+def test_continuing_a_game_with_a_browser_seat_says_it_is_handed_back(data, monkeypatch,
+                                                                      capsys):
+    """A browser's seat, which no page holds once the game is continued, is handed back
+    to the table: the session said so, the terminal did not."""
+    from types import SimpleNamespace
+    store = RecordStore(data, profile="terminal")
+    store.players = SimpleNamespace(seats={"b": "person", "w": "remote"}, level=2, seed=1,
+                                    engine_name="")
+    board = new_game("kulami")
+    board.push_text("d4")
+    store.start(board)
+    status, out, err = tabletop_play(monkeypatch, capsys, "kulami", lines=["quit"])
+    assert status == 0, err
+    assert "Continuing 000001-kulami.sgf at move 1" in out
+    assert "Black played from " in out and "a person at the table plays black now." in out

@@ -7,6 +7,11 @@ game of that game; options (``key=value``, which describe a new game) or ``--new
 another one (the unfinished one stays saved), as ``tabletop simulate`` does; and
 ``--load`` lists the saved games to continue any of them.
 
+It reads the configuration file ``tabletop run`` reads (``--config``, else
+/etc/tabletop/tabletop.toml if there is one): the seats, level and seed for a new game,
+each game's ``[options]`` under the ones typed, ``[engines]`` and the data directory;
+the flags override the file.
+
 The game is a :class:`~app.table.session.Session` with no board, as the board's and the
 simulator's are sessions with one: moves, undo, hints, the engine's seeded choices,
 saving and resuming are the session's, and this module only reads the keyboard and
@@ -26,7 +31,8 @@ from app.table import texts
 from app.table.assembly import Assembly
 from app.table.seats import TABLE_KINDS
 from app.table.session import Session
-from app.table.store import RecordStore, Resumed, Saved, default_data_dir
+from app.table.config import Config, load_config
+from app.table.store import RecordStore, Resumed, Saved
 from app.table.thinker import InlineThinker
 from engines import Board, EngineError, RecordError
 from engines.errors import OptionError
@@ -99,7 +105,11 @@ def register(subparsers) -> None:
                         help=f"the engine's level, {', '.join(map(str, LEVELS))} or max "
                              f"(the strongest) (default: {DEFAULT_LEVEL})")
     parser.add_argument("--seed", type=int, default=None,
-                        help="seed of the engine's choices (default: a fresh one)")
+                        help="seed of the engine's choices (default: the configuration's, "
+                             "else a fresh one)")
+    parser.add_argument("--config", help="configuration file (default: "
+                                         "/etc/tabletop/tabletop.toml if it exists): seats, "
+                                         "level, [options] and [engines] for a new game")
     start = parser.add_mutually_exclusive_group()
     start.add_argument("--new", action="store_true",
                        help="start a new game even if one is unfinished (that one stays "
@@ -120,12 +130,13 @@ def colours() -> list[str]:
     return found
 
 
-def seats_asked(info, args) -> dict[str, str]:
-    """The seats the flags give for ``info``'s game, the first player a person and the
-    second the engine unless told; a flag for a colour the game has not is an
-    :class:`OptionError` (exit 2), rather than a seat silently given to nobody."""
+def seats_asked(info, args, configured=None) -> dict[str, str]:
+    """The seats the flags give for ``info``'s game, the ``configured`` ones (else the
+    first player a person and the second the engine) unless told; a flag for a colour
+    the game has not is an :class:`OptionError` (exit 2), rather than a seat silently
+    given to nobody."""
     by_colour = {player.name: wire for wire, player in info.players.items()}
-    seats = dict(DEFAULT_SEATS)
+    seats = dict(configured or DEFAULT_SEATS)
     for colour in colours():
         kind = getattr(args, f"seat_{colour}", None)
         if kind is None:
@@ -144,52 +155,66 @@ def seats_given(args) -> bool:
 def run(args) -> int:
     if args.game is not None and "=" in args.game:  # `tabletop play scoring=2`: Kulami's
         args.options, args.game = [args.game, *args.options], None
-    store = RecordStore(default_data_dir(), profile=PROFILE)
+    config = load_config(getattr(args, "config", None))
+    store = RecordStore(config.data_dir, profile=PROFILE)
     if args.load is not None:
         if args.options:
             raise EngineError("--load continues a saved game; options are for a new game "
                               "(with --new)")
-        session = load(store, args.game, args.load, sys.stdin, sys.stdout)
+        session = load(store, args.game, args.load, sys.stdin, sys.stdout, config)
         if session is None:
             return 0
     else:
-        session = resume_or_start(store, args, _printer(sys.stdout))
+        session = resume_or_start(store, args, _printer(sys.stdout), config)
     return play(session, sys.stdin, sys.stdout)
 
 
-def terminal(store: RecordStore, **settings) -> Assembly:
-    """The terminal's table: a store and a session with no board (a typed move is played
-    as it is, the engine's as soon as it is found), the search run in this thread, as the
-    prompt waits for it anyway."""
-    return Assembly(store, settings=settings, thinker=InlineThinker())
+def terminal(store: RecordStore, config: Config | None = None, **settings) -> Assembly:
+    """The terminal's table, as ``config`` describes it with ``settings`` (the flags)
+    over it: a store and a session with no board (a typed move is played as it is, the
+    engine's as soon as it is found), the search run in this thread, as the prompt waits
+    for it anyway."""
+    config = config or Config(None, store.directory)
+    return Assembly.configured(config, store, thinker=InlineThinker(), **settings)
 
 
-def resume_or_start(store: RecordStore, args, say) -> Session:
+def handed_back(session: Session) -> list[str]:
+    """What the session said of seats handed back to the table when it resumed (a
+    browser's, which no page holds after a restart), beside its own words of resuming."""
+    said = texts.resumed(session.store.current.name, len(session.board.move_stack))
+    rest = session.message.removeprefix(said).removeprefix("; ") \
+        if session.message.startswith(said) else ""
+    return [texts.sentence(part) + "." for part in rest.split("; ") if part]
+
+
+def resume_or_start(store: RecordStore, args, say, config: Config | None = None) -> Session:
     """The unfinished terminal game of the game asked for (with none asked for, of the
     last unfinished game's), unless ``--new`` or options ask for a new game; else a new
     game (of the first game, when none is asked for) with the options and players the
     arguments give, its record started. Which it is, is said."""
-    options = split_options(args.options)
+    typed = split_options(args.options)
     unnamed = None
-    if args.game is None and not (args.new or options):
+    if args.game is None and not (args.new or typed):
         unnamed = store.unfinished_game(PROFILE)
     info = game(args.game or unnamed or next(iter(GAMES)))
     name = info.name
+    config = config or Config(None, store.directory)
     try:
-        seats = seats_asked(info, args)
+        seats = seats_asked(info, args, config.seats)
     except OptionError:
         if unnamed is None:
             raise
         # Flags for a new game, of colours the game continued has not: they would not
         # be used anyway, as a game under way keeps its players, which is said below.
-        seats = dict(DEFAULT_SEATS)
-    table = terminal(store, seats=seats, level=args.level or DEFAULT_LEVEL, seed=args.seed)
-    if args.new or options:
+        seats = dict(config.seats)
+    table = terminal(store, config, seats=seats, level=args.level, seed=args.seed)
+    options = {**config.options_for(name), **typed}
+    if args.new or typed:
         session = table.session(name, options, new=True)
     else:
         # The flags describe a new game: a game under way keeps its own players and
         # level, which is said below in the terminal's words.
-        session = table.session(name, {}, finished=False, report_kept=False)
+        session = table.session(name, options, finished=False, report_kept=False)
     if session.message_kind == "error":  # a record that does not resume
         say(texts.sentence(session.message))
     board = session.board
@@ -199,13 +224,15 @@ def resume_or_start(store: RecordStore, args, say) -> Session:
     say(f"Continuing {store.current.name} at move {len(board.move_stack)} "
         f"({texts.options(name, board.options)}; "
         f"{texts.seats(name, session.seats, session.level)}).")
+    for line in handed_back(session):
+        say(line)
     if seats_given(args) or args.level:
         say("It keeps its own players and level: add --new to start a new game with yours.")
     return session
 
 
 def load(store: RecordStore, name: str | None, number: int, stdin: TextIO,
-         stdout: TextIO) -> Session | None:
+         stdout: TextIO, config: Config | None = None) -> Session | None:
     """The saved game picked from the list (``number`` from 1, or 0 to ask): listed
     newest first, each with its moves, options and whether it is finished; continued
     under the next number, as the newest game. ``None`` when nothing is picked."""
@@ -232,10 +259,12 @@ def load(store: RecordStore, name: str | None, number: int, stdin: TextIO,
     entry = saved[number - 1]
     if loaded[number - 1].board is None:
         raise RecordError(loaded[number - 1].problem)
-    # A record without players of its own (written by hand) gets the terminal's.
-    table = terminal(store, seats=DEFAULT_SEATS, level=DEFAULT_LEVEL)
+    # A record without players of its own (written by hand) gets the configuration's.
+    table = terminal(store, config)
     session = table.session(entry.game, {}, record=entry.path.name, report_kept=False)
     say(f"Continuing {store.current.name} at move {len(session.board.move_stack)}.")
+    for line in handed_back(session):
+        say(line)
     return session
 
 
