@@ -30,7 +30,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from app.errors import ProfileError
+from app.errors import ProfileError, kind_words
 from app.games import GAMES, new_game
 from app.textfile import read_text
 from engines.core import Place, PointError
@@ -292,9 +292,9 @@ class _Checker:
         value = data[name]
         kinds = kind if isinstance(kind, tuple) else (kind,)
         if isinstance(value, bool) and bool not in kinds:
-            raise self.fail(full, f"must be {_kind_names(kinds)}, not {value!r}")
+            raise self.fail(full, f"must be {kind_words(*kinds)}, not {value!r}")
         if not isinstance(value, kinds):
-            raise self.fail(full, f"must be {_kind_names(kinds)}, not {value!r}")
+            raise self.fail(full, f"must be {kind_words(*kinds)}, not {value!r}")
         if check is not None and not check(value):
             raise self.fail(full, f"{problem}, not {value!r}")
         return value
@@ -618,9 +618,3 @@ def _is_name(value: Any) -> bool:
     newline or a tab would split or hide them."""
     return (isinstance(value, str) and value != "" and value.isprintable()
             and not any(ch.isspace() for ch in value))
-
-
-def _kind_names(kinds: tuple[type, ...]) -> str:
-    words = {str: "text", int: "a whole number", float: "a number", bool: "true or false",
-             list: "a list", dict: "a table"}
-    return " or ".join(words[k] for k in kinds)
