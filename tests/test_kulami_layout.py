@@ -116,3 +116,15 @@ def test_a_map_that_needs_four_colours_is_refused_three():
 def test_colouring_is_the_same_every_time():
     panels = resolve("cross").panels
     assert colour_panels(panels, 4) == colour_panels(dict(reversed(panels.items())), 4)
+
+
+@pytest.mark.parametrize("kind", ["random", "random-free"])
+def test_a_random_layout_is_drawn_by_the_engine_for_every_front_end(kind):
+    """"random" was resolved only by the touch screen's menu: the page offered it from
+    the game's choices and the server refused it, as did the configuration."""
+    from app.games import new_game
+    board = new_game("kulami", layout=kind)
+    text = board.options["layout"]
+    assert "/" in text  # the record names the layout drawn, so it replays
+    assert new_game("kulami", layout=text).options["layout"] == text
+    assert len(board.layout.panels) == 17

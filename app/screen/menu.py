@@ -16,14 +16,13 @@ menu knows nothing of records: whatever ``saved`` holds is handed back as it was
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import pygame
 
-from app.games import RANDOM_LAYOUT, game as game_info
+from app.games import game as game_info
 from app.table import texts as words
 from app.screen.paint import BACKGROUND, MUTED, TEXT, Action, Drawn, Painter, columns
 from app.table.seats import TABLE_KINDS, parse
@@ -84,12 +83,11 @@ class Menu:
     """Menu state: the values picked so far. ``games`` are the games this board plays."""
 
     def __init__(self, games: Sequence[str], current: Choice | None = None,
-                 rng: random.Random | None = None, saved: Sequence[Any] = (),
+                 saved: Sequence[Any] = (),
                  describe: Callable[[Any], tuple[str, bool]] | None = None) -> None:
         if not games:
             raise ValueError("the menu needs at least one game")
         self.games = tuple(games)
-        self.rng = rng or random.Random()
         #: Saved games, newest first, and how each reads: (words, whether it loads).
         self.saved = tuple(saved)
         self._describe = describe or (lambda item: (str(item), True))
@@ -154,9 +152,9 @@ class Menu:
 
     def choice(self) -> Choice:
         game = self.values["game"]
+        # A value drawn at random (Kulami's "random" layout) is the game's to draw, as
+        # it is for the page's new game and the configuration's.
         options = {row.key: self.value(row) for row in option_rows(game)}
-        if options.get("layout") == RANDOM_LAYOUT:
-            options["layout"] = f"random:{self.rng.randrange(10**6)}"
         seats = {colour: self.values[f"seat_{colour}"] for colour in ("b", "w")}
         return Choice(game, options, seats, self.values["level"])
 

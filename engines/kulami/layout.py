@@ -129,16 +129,31 @@ def _shipped_layouts() -> dict[str, str]:
     return table
 
 
-@lru_cache(maxsize=256)
+#: Layout kinds drawn at random; alone (without ``:SEED``) a seed is drawn too.
+RANDOM_KINDS = ("random", "random-free")
+
+
 def resolve(spec: str) -> Layout:
-    """A layout from a name, ``random:SEED``, ``random-free:SEED`` or layout text; the
-    same object for the same text, so that its geometry is built once."""
+    """A layout from a name, ``random:SEED``, ``random-free:SEED``, ``random`` or
+    ``random-free`` (a seed drawn now: every front end that offers "random", the touch
+    screen's menu, the page, the configuration, the command line, gets a layout from
+    here) or layout text. A game's options name the layout drawn by its text, so its
+    record replays it."""
     spec = spec.strip()
+    if spec in RANDOM_KINDS:
+        spec = f"{spec}:{random.SystemRandom().randrange(10**6)}"
+    return _resolve(spec)
+
+
+@lru_cache(maxsize=256)
+def _resolve(spec: str) -> Layout:
+    """:func:`resolve` of a spec that names one layout; the same object for the same
+    text, so that its geometry is built once."""
     named = named_layouts()
     if spec in named:
         return Layout.parse(named[spec])
     kind, sep, seed = spec.partition(":")
-    if sep and kind in ("random", "random-free"):
+    if sep and kind in RANDOM_KINDS:
         try:
             number = int(seed)
         except ValueError:
@@ -146,7 +161,8 @@ def resolve(spec: str) -> Layout:
         return random_layout(number, square=(kind == "random"))
     if "/" not in spec:
         raise LayoutError(f"unknown layout {spec!r} (named: {', '.join(named)}; or "
-                          f"random:SEED, random-free:SEED, or layout text)")
+                          f"random, random-free, random:SEED, random-free:SEED, or layout "
+                          f"text)")
     return Layout.parse(spec)
 
 
