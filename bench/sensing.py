@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
+from dataclasses import replace
 
 from gpiozero.pins.mock import MockFactory
 
@@ -20,7 +21,8 @@ from app.games import new_game
 from app.sensing.events import Moved
 from app.sensing.pipeline import SETTLE_S, Pipeline
 from app.sensing.script import Hand
-from app.table.sensorlog import Header, Reading
+from app.sensing.reading import Reading
+from app.table.sensorlog import Header
 from app.table.replay import replay
 from app.table.roles import hole_roles
 from bench.polyominoes import Placement, PolyominoBoard
@@ -195,8 +197,7 @@ def noisy_game(game: str, colour: bool, seed: int) -> tuple[list[str], list[Read
         probe.push(moves[-1])
     hand = Hand(profile.holes, rng)
     hand.play(board, moves)
-    readings = [Reading(t.t, t.hole, t.on, colour=t.colour if colour else None)
-                for t in hand.touches]
+    readings = hand.readings if colour else [replace(r, colour=None) for r in hand.readings]
     return [board.move_text(m) for m in moves], readings
 
 

@@ -124,8 +124,8 @@ class Table:
 
     def run(self, seconds=2.0):
         """Feed what the hand did so far, ticking every scan, then ``seconds`` more."""
-        touches = sorted(self.hand.touches, key=lambda touch: touch.t)
-        self.hand.touches = []
+        touches = sorted(self.hand.readings, key=lambda touch: touch.t)
+        self.hand.readings = []
         end = max([self.t, *(touch.t for touch in touches)]) + seconds
         index = 0
         while self.t <= end:

@@ -70,7 +70,7 @@ def first_gem_then(gesture):
     h.place(FIRST, "b")
     h.pause(2.0)
     gesture(h, FIRST)
-    return h.touches
+    return h.readings
 
 
 def quick_swap(h, hole):
@@ -142,7 +142,7 @@ def test_a_held_lift_offers_the_takeback_and_putting_back_then_offers_the_swap()
     assert pipeline.tick(1.0) == [InSync()]
     h = hand(start=2.0)
     slow_swap(h, FIRST)
-    events = drive(pipeline, board, h.touches, apply_takebacks=False)
+    events = drive(pipeline, board, h.readings, apply_takebacks=False)
     first = board.parse_move(FIRST)
     assert events == [Takeback(first), Candidates((board.parse_move("swap"),))]
     assert board.move_stack == [first]
@@ -190,7 +190,7 @@ def test_with_the_swap_on_offer_a_held_lift_is_a_gem_to_put_back_not_a_takeback(
     quick_swap(h, FIRST)
     h.pause(2.0)
     slow_swap(h, FIRST)
-    events = drive(Pipeline(board), board, h.touches)
+    events = drive(Pipeline(board), board, h.readings)
     swap = board.parse_move("swap")
     assert events == [Moved(board.parse_move(FIRST)), Candidates((swap,)),
                       OutOfSync(frozenset({FIRST}), frozenset()), Candidates((swap,))]
@@ -217,7 +217,7 @@ def test_a_gem_played_instead_of_the_swap_is_that_move_and_the_lift_is_forgotten
     h.pause(2.0)
     h.lift("c2")  # and takes that back
     h.pause(2.0)
-    events = drive(Pipeline(board), board, h.touches)
+    events = drive(Pipeline(board), board, h.readings)
     first, swap, c2 = (board.parse_move(m) for m in (FIRST, "swap", "c2"))
     assert events == [Moved(first), Candidates((swap,)), Moved(c2), Takeback(c2)]
     assert board.move_stack == [first]
@@ -232,7 +232,7 @@ def test_a_lift_before_a_move_undone_by_button_is_forgotten():
     quick_swap(h, FIRST)
     h.pause(2.0)
     h.place("c2", "w")
-    drive(pipeline, board, h.touches)
+    drive(pipeline, board, h.readings)
     c2 = board.pop()  # the undo button takes c2 back; the gem is still on the board
     assert pipeline.resync(board) == [Moved(c2)]  # a session shows the gem to lift
     pipeline.feed("c2", False, 20.0)
@@ -261,7 +261,7 @@ def test_after_the_first_turn_lifting_the_last_gem_and_putting_it_back_is_nothin
     h = hand(start=2.0)
     quick_swap(h, "c2")
     quick_swap(h, FIRST)
-    assert drive(pipeline, board, h.touches) == []
+    assert drive(pipeline, board, h.readings) == []
     assert len(board.move_stack) == 3
 
 
@@ -274,7 +274,7 @@ def test_kulami_lifting_the_last_marble_and_putting_it_back_is_nothing():
     h.lift("d4")
     h.pause(0.2)
     h.place("d4")
-    events = drive(pipeline, board, h.touches)
+    events = drive(pipeline, board, h.readings)
     assert events == [Moved(board.parse_move("d4"))]
 
 
@@ -300,7 +300,7 @@ def noisy_log(tmp_path, seed, *, colour):
     h = Hand(HOLES, random.Random(seed))
     h.play(board, [board.parse_move(m) for m in played])
     path = tmp_path / f"conhex-{seed}.log"
-    path.write_text("\n".join(log_lines(h.touches, colour=colour)) + "\n")
+    path.write_text("\n".join(log_lines(h.readings, colour=colour)) + "\n")
     return played, path
 
 

@@ -31,7 +31,7 @@ def hand(seed=1):
 
 
 def readings(h: Hand) -> list[Reading]:
-    return [Reading(t.t, t.hole, t.on, colour=t.colour) for t in h.touches]
+    return list(h.readings)
 
 
 def replayed(h: Hand) -> list[dict]:
@@ -78,7 +78,7 @@ def test_both_players_placing_at_once_are_played_in_the_one_legal_order():
     h.place("g5")
     h.pause(2.0)
     h.place("a8")  # red's reply, at the very moment black places g8
-    h.t -= h.t - h.touches[-1].t  # back to the same instant
+    h.t -= h.t - h.readings[-1].t  # back to the same instant
     h.place("g8")
     assert moves(replayed(h)) == ["g5", "g8", "a8"] == played(run(h))
 
@@ -203,7 +203,7 @@ def test_after_an_undo_by_button_lifting_the_pieces_one_by_one_replays_nothing()
     more.pause(2.0)
     table.replay(readings(more))
     assert played(session) == [] and session.state is State.SYNC  # g5 alone: not a move
-    more.touches.clear()
+    more.readings.clear()
     more.lift("g5")
     table.replay(readings(more))
     assert played(session) == [] and session.state is State.WAITING
@@ -219,7 +219,7 @@ def test_conhex_moves_placed_at_once_are_read_when_colour_tells_them_apart(colou
                       colour_sensing=colour_sensing)
     h = Hand(profile.holes, random.Random(1), start=1.0)
     h.place("f6", "b" if colour_sensing else None)
-    h.t = h.touches[0].t
+    h.t = h.readings[0].t
     h.place("c2", "w" if colour_sensing else None)
     Table(session, profile, SimulatedStrip(profile.led_count)).replay(readings(h))
     if expected:

@@ -12,7 +12,8 @@ from app.sensing.events import (Candidates, InSync, Moved, OutOfSync, Quarantine
                                 Rejoined, Seen, Takeback, Waiting)
 from app.sensing.inference import Inference
 from app.sensing.pipeline import DEBOUNCE_S, SETTLE_S, Pipeline
-from app.sensing.script import Hand, Touch
+from app.sensing.reading import Reading
+from app.sensing.script import Hand
 from engines.core import Board, Lights
 from holes_in_a_row import HolesInARow
 from pipeline_driver import drive
@@ -211,7 +212,7 @@ def test_a_piece_of_the_wrong_colour_is_no_move():
 def test_a_domino_going_down_square_by_square_through_the_pipeline():
     board = Dominoes()
     pipeline = Pipeline(board)
-    touches = [Touch(1.0, "c1", True), Touch(2.0, "d1", True)]
+    touches = [Reading(1.0, "c1", True), Reading(2.0, "d1", True)]
     events = drive(pipeline, board, touches)
     assert events == [InSync(), Waiting({"c1"}, frozenset()), Moved(("c1", "d1"))]
 
@@ -221,7 +222,7 @@ def test_a_domino_going_down_square_by_square_through_the_pipeline():
 def test_a_bouncing_placement_is_one_move_and_nothing_else():
     board, h = kulami(), hand()
     h.place("d4")
-    events = drive(Pipeline(board), board, h.touches)
+    events = drive(Pipeline(board), board, h.readings)
     assert events == [InSync(), Moved(board.parse_move("d4"))]
 
 
@@ -229,9 +230,9 @@ def test_the_move_comes_one_settle_time_after_the_last_bounce():
     board, h = kulami(), hand(start=0.0)
     h.place("d4")
     pipeline = Pipeline(board)
-    for touch in h.touches:
+    for touch in h.readings:
         assert pipeline.feed(touch.hole, touch.on, touch.t) == []
-    last = h.touches[-1].t
+    last = h.readings[-1].t
     assert pipeline.deadline == pytest.approx(last + DEBOUNCE_S)
     assert pipeline.tick(last + DEBOUNCE_S - 0.001) == []
     # lit as soon as the reading has held: the hand sees it was noticed
@@ -247,14 +248,14 @@ def test_flicker_alone_never_makes_a_move():
     board, h = kulami(), hand()
     for hole in ("d4", "e5", "a1"):
         h.flicker(hole)
-    assert drive(Pipeline(board), board, h.touches) == [InSync()]
+    assert drive(Pipeline(board), board, h.readings) == [InSync()]
     assert board.move_stack == []
 
 
 def test_a_marble_rolling_over_a_hole_is_the_move_where_it_stops():
     board, h = kulami(), hand()
     h.roll("c4", "d4")
-    events = drive(Pipeline(board), board, h.touches)
+    events = drive(Pipeline(board), board, h.readings)
     assert moves_of(events, board) == ["d4"]
     assert [e for e in events if not isinstance(e, (InSync, Moved))] == []
 
@@ -263,7 +264,7 @@ def test_a_hovering_hand_then_a_placement_is_one_move():
     board, h = kulami(), hand()
     h.hover(["c3", "d3", "e3"])
     h.place("d4")
-    assert moves_of(drive(Pipeline(board), board, h.touches), board) == ["d4"]
+    assert moves_of(drive(Pipeline(board), board, h.readings), board) == ["d4"]
 
 
 def test_a_slow_hesitant_placement_is_one_move():
@@ -275,7 +276,7 @@ def test_a_slow_hesitant_placement_is_one_move():
         h.lift("d4" if seed % 2 == 0 else "d1")
         h.pause(2.0)
     h.slow_place("d4")
-    events = drive(Pipeline(board), board, h.touches)
+    events = drive(Pipeline(board), board, h.readings)
     takebacks = [e for e in events if isinstance(e, Takeback)]
     assert moves_of(events, board) == ["d4", "d1", "d4", "d1", "d4", "d4"]
     assert len(takebacks) == 5 and [str(m) for m in board.move_stack] == ["d4"]
@@ -295,7 +296,7 @@ def test_a_stuck_sensor_is_quarantined_and_the_move_beside_it_counts():
     h.lift("e4")  # the sensor frees itself
     board = kulami()
     board.push_text("d4")
-    events = drive(Pipeline(board), board, h.touches)
+    events = drive(Pipeline(board), board, h.readings)
     assert events == [InSync(), OutOfSync(frozenset(), {"e4"}), Quarantined("e4", "stuck"),
                       Moved(board.parse_move("d1")), Rejoined("e4")]
     assert [str(m) for m in board.move_stack] == ["d4", "d1"]
@@ -306,7 +307,7 @@ def test_a_stuck_sensor_outside_the_layout_is_ignored():
     h.place("j10")
     h.pause(1.0)
     h.place("d4")
-    events = drive(Pipeline(board), board, h.touches)
+    events = drive(Pipeline(board), board, h.readings)
     assert events == [InSync(), Moved(board.parse_move("d4"))]
 
 
@@ -317,7 +318,7 @@ def test_lifting_the_last_marble_takes_it_back_and_placing_again_replays_the_tur
     h.lift("d4")
     h.pause(2.0)
     h.place("e5")
-    events = drive(Pipeline(board), board, h.touches)
+    events = drive(Pipeline(board), board, h.readings)
     assert [type(e) for e in events] == [InSync, Moved, Takeback, Moved]
     assert [str(m) for m in board.move_stack] == ["e5"] and board.turn == "w"
 
@@ -382,9 +383,9 @@ def test_the_clock_is_whatever_the_caller_says():
     h.place("d4")
     pipeline = Pipeline(board)
     events = []
-    for touch in h.touches:
+    for touch in h.readings:
         events += pipeline.feed(touch.hole, touch.on, touch.t)
-    events += pipeline.tick(h.touches[-1].t + SETTLE_S)
+    events += pipeline.tick(h.readings[-1].t + SETTLE_S)
     assert events == [Seen(frozenset({"d4"})), Moved(board.parse_move("d4"))]
 
 

@@ -11,7 +11,8 @@ from app.hardware.profile import load_profile
 from app.sensing.events import Candidates, InSync, Moved, OutOfSync
 from app.sensing.inference import Inference
 from app.sensing.pipeline import DEBOUNCE_S, SETTLE_S, Pipeline
-from app.sensing.script import Hand, Touch
+from app.sensing.reading import Reading
+from app.sensing.script import Hand
 from pipeline_driver import drive
 
 KULAMI_HOLES = [f"{c}{r}" for r in range(1, 11) for c in "abcdefghij"]
@@ -44,9 +45,9 @@ def place_two(board, holes, first, second, gap, *, seed=1, colours=(None, None))
     reading settled on its value; the pipeline is colour-blind. Returns the events."""
     h = Hand(holes, random.Random(seed), start=1.0)
     h.place(first, colours[0])
-    h.t = h.touches[-1].t + gap
+    h.t = h.readings[-1].t + gap
     h.place(second, colours[1])
-    return drive(Pipeline(board), board, h.touches)
+    return drive(Pipeline(board), board, h.readings)
 
 
 def test_the_settle_time_outlasts_the_reply():
@@ -79,7 +80,7 @@ def test_a_conhex_reply_within_the_settle_time_follows_the_move(first, second):
 
 def clean(first, second, gap):
     """Two placements without bounce, ``gap`` seconds apart (the times the readings get)."""
-    return [Touch(1.0, first, True), Touch(round(1.0 + gap, 6), second, True)]
+    return [Reading(1.0, first, True), Reading(round(1.0 + gap, 6), second, True)]
 
 
 @pytest.mark.parametrize("gap", [0.0, DEBOUNCE_S / 2, DEBOUNCE_S - 0.01])
@@ -110,9 +111,9 @@ def test_the_order_comes_from_the_times_not_from_which_hole_was_read_before():
     h.lift("d4")
     h.pause(2.0)
     h.place("d7")
-    h.t = h.touches[-1].t + REPLY_AFTER
+    h.t = h.readings[-1].t + REPLY_AFTER
     h.place("d4")
-    events = drive(Pipeline(board), board, h.touches)
+    events = drive(Pipeline(board), board, h.readings)
     assert [type(e).__name__ for e in events] == ["InSync", "Moved", "Takeback", "Moved",
                                                   "Moved"]
     assert played(board) == ["d7", "d4"]
@@ -123,8 +124,8 @@ def test_one_legal_order_is_played_whatever_the_times_say():
     only g8 then a8 is legal (a8 is in neither g5's row nor its column), so that stands."""
     board = kulami()
     board.push_text("g5")
-    events = drive(Pipeline(board), board, [Touch(0.0, "g5", True), Touch(2.0, "a8", True),
-                                            Touch(2.0 + REPLY_AFTER, "g8", True)])
+    events = drive(Pipeline(board), board, [Reading(0.0, "g5", True), Reading(2.0, "a8", True),
+                                            Reading(2.0 + REPLY_AFTER, "g8", True)])
     assert played(board) == ["g5", "g8", "a8"]
     assert not [e for e in events if isinstance(e, (OutOfSync, Candidates))]
 

@@ -56,7 +56,7 @@ def a_game_beside_a_chattering_sensor():
 def test_a_chattering_sensor_is_quarantined_and_every_move_beside_it_counts():
     board = kulami()
     h = a_game_beside_a_chattering_sensor()
-    events = drive(Pipeline(board), board, h.touches, until=30.0)
+    events = drive(Pipeline(board), board, h.readings, until=30.0)
     health = [e for e in events if isinstance(e, (Quarantined, Rejoined))]
     assert health == [Quarantined("b2", "chatter"), Rejoined("b2")]
     assert events.index(health[0]) < events.index(Moved(board.parse_move("g5")))
@@ -75,7 +75,7 @@ def test_a_piece_placed_on_the_chattering_hole_counts_once_it_rejoins():
     h._set("b2", True)  # ... and stays on: a marble placed there while it chattered
     h.pause(REJOIN_S + 2.0)
     board = kulami()
-    events = drive(Pipeline(board), board, h.touches, until=h.t + 1.0)
+    events = drive(Pipeline(board), board, h.readings, until=h.t + 1.0)
     assert events[:2] == [InSync(), Quarantined("b2", "chatter")]
     assert events[2:] == [Rejoined("b2"), Moved(board.parse_move("b2"))]
     assert [board.move_text(m) for m in board.move_stack] == ["b2"]
@@ -83,7 +83,7 @@ def test_a_piece_placed_on_the_chattering_hole_counts_once_it_rejoins():
 
 def test_the_replay_names_the_sensor_and_its_lights_show_it():
     h = a_game_beside_a_chattering_sensor()
-    readings = [Reading(t.t, t.hole, t.on) for t in h.touches]
+    readings = [Reading(t.t, t.hole, t.on) for t in h.readings]
     records = list(replay(Header("kulami", {"layout": "square-1"}), readings))
     quarantined = [r for r in records if r["event"] == "quarantined"]
     assert quarantined == [{"t": quarantined[0]["t"], "event": "quarantined", "hole": "b2",
@@ -98,7 +98,7 @@ def test_the_session_names_the_hole_and_the_problem_on_screen_and_leds():
     h = Hand(HOLES, random.Random(4), start=1.0)
     chatter(h, "b2", 2.0)
     said = []
-    for touch in h.touches:
+    for touch in h.readings:
         session.on_reading(touch.hole, touch.on, touch.t)
         said.append((session.message_kind, session.message))
     fault = "b2: its sensor flickers; ignored until it is quiet"
@@ -113,7 +113,7 @@ def test_a_hesitant_placement_is_not_chatter():
         h = Hand(HOLES, random.Random(seed), start=1.0)
         h.slow_place("d4")
         board = kulami()
-        events = drive(Pipeline(board), board, h.touches)
+        events = drive(Pipeline(board), board, h.readings)
         assert not any(isinstance(e, Quarantined) for e in events), seed
         assert events[-1] == Moved(board.parse_move("d4"))
 

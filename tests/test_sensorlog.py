@@ -417,3 +417,15 @@ def test_a_misspelt_key_is_refused_with_its_line(lines, message):
     with pytest.raises(SensorLogError) as error:
         read_log(lines)
     assert str(error.value) == message
+
+
+def test_a_scripted_hand_writes_the_records_a_log_reads_back():
+    """One record for one raw change: what the scripted hand produces is what a log
+    line holds, so its readings go to a log and come back equal, colour and all."""
+    from app.sensing.script import Hand
+    board = new_game("kulami", **OPTIONS)
+    hand = Hand(sorted(load_profile("kulami-sim").holes), random.Random(3), start=1.0)
+    hand.play(board, [board.parse_move(text) for text in random_game_moves(3)[:1]])
+    header = Header("kulami", OPTIONS)
+    lines = [header.to_json()] + [reading.to_json() for reading in hand.readings]
+    assert read_log(lines) == (header, hand.readings)

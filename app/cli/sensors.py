@@ -215,12 +215,12 @@ def play_scripted(board, profile, writer: LogWriter, seed: int) -> None:
     sensors = SimulatedSensors(profile.holes, colour_sensing=profile.sensors.colour)
     hand = Hand(sensors.holes, rng)
     hand.play(board, moves)
-    for touch in hand.touches:
-        if touch.on:
-            sensors.place(touch.hole, touch.colour)
+    for reading in hand.readings:
+        if reading.on:
+            sensors.place(reading.hole, reading.colour)
         else:
-            sensors.lift(touch.hole)
-        writer.scan(touch.t, sensors.read())
+            sensors.lift(reading.hole)
+        writer.scan(reading.t, sensors.read())
 
 
 def scan_until(source, writer: LogWriter, seconds: float | None, period: float) -> None:

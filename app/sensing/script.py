@@ -11,22 +11,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Iterable
-from dataclasses import dataclass
 
+from app.sensing.reading import Reading
 from engines.core import Board
 
 #: The disturbances :meth:`Hand.play` picks from for each placement (bounce is always on).
 NOISES = ("clean", "flicker", "roll", "hover", "slow")
-
-
-@dataclass(frozen=True)
-class Touch:
-    """One raw change of one hole's sensor."""
-
-    t: float
-    hole: str
-    on: bool
-    colour: str | None = None
 
 
 class Hand:
@@ -36,14 +26,14 @@ class Hand:
         self.holes = tuple(holes)
         self.rng = rng
         self.t = start
-        self.touches: list[Touch] = []
+        self.readings: list[Reading] = []
         self.occupied: set[str] = set()
 
     def pause(self, low: float, high: float | None = None) -> None:
         self.t += low if high is None else self.rng.uniform(low, high)
 
     def _set(self, hole: str, on: bool, colour: str | None = None) -> None:
-        self.touches.append(Touch(round(self.t, 4), hole, on, colour if on else None))
+        self.readings.append(Reading(round(self.t, 4), hole, on, colour=colour if on else None))
 
     def bounce(self, hole: str, on: bool, colour: str | None = None) -> None:
         """Contact bounce: a few millisecond flips before the sensor stays ``on``."""

@@ -20,6 +20,7 @@ from app.errors import SensorLogError, describe
 from app.games import new_game
 from app.hardware.profile import Profile, load_profile, shipped_profiles
 from app.hardware.sensors import Scan
+from app.sensing.reading import Reading
 from app.textfile import decode
 from engines.core import PLAYERS
 from engines.errors import EngineError
@@ -46,25 +47,6 @@ class Header:
         return json.dumps({"log": FORMAT, "version": VERSION, "game": self.game,
                            "options": dict(self.options), "profile": self.profile,
                            "colour": self.colour})
-
-
-@dataclass(frozen=True)
-class Reading:
-    """One raw change: at ``t`` seconds, ``hole`` (on sensor ``channel``) went on or off."""
-
-    t: float
-    hole: str
-    on: bool
-    channel: int | None = None
-    colour: str | None = None
-
-    def to_json(self) -> str:
-        line: dict[str, Any] = {"t": self.t, "hole": self.hole, "on": self.on}
-        if self.channel is not None:
-            line["channel"] = self.channel
-        if self.colour is not None:
-            line["colour"] = self.colour
-        return json.dumps(line)
 
 
 class LogWriter:
