@@ -618,6 +618,38 @@ def test_a_takeback_is_offered_to_the_far_board_and_taken_on_both_once_accepted(
         ben.link.stop()
 
 
+def test_a_new_game_is_played_once_both_boards_start_it(mosquitto, tmp_path):
+    anna, ben = boards(mosquitto, tmp_path, physical=False)
+    try:
+        typed(anna, ben)
+        typed(ben, anna)
+        anna.session.new_game()
+        until(lambda: ben.session.message_kind == "confirm", anna, ben,
+              what="the new game offered on Ben's board")
+        assert ben.session.message == ("Anna's board started a new game: New game here "
+                                       "plays it with them")
+        assert len(ben.moves()) == 2  # Ben's game stays until he starts the new one
+        first = typed_alone(anna)  # Anna plays on in the new game meanwhile
+        ben.session.new_game()
+        until(lambda: ben.lit() == first, anna, ben, what="Anna's first move on Ben's board")
+        ben.session.confirm(first)
+        typed(ben, anna)
+        assert anna.moves() == ben.moves() and len(anna.moves()) == 2
+        assert anna.game.round == ben.game.round == 1
+        assert anna.game.stopped == ben.game.stopped == ""
+    finally:
+        anna.link.stop()
+        ben.link.stop()
+
+
+def typed_alone(mover: Side) -> str:
+    board = mover.session.board
+    move = sorted(board.move_text(m) for m in board.legal_moves)[0]
+    mover.session.confirm(move)
+    mover.turn()
+    return move
+
+
 def test_a_saved_game_with_a_far_board_resumes_with_the_link_that_holds_it(tmp_path):
     kept = FarGame(tmp_path / "far.json", bytes(32), CLUB, "b", "Anna", "Ben", "kulami", {})
     link = FarLink(kept, remote_config.RemoteConfig("localhost", 1883, tls=False))

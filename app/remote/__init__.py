@@ -68,9 +68,14 @@ but accounts with per-topic rights on the broker are the answer to a hostile clu
 two boards trust each other: either could publish as the other. The game lives in the
 file each board keeps: a board that loses it (a new SD card) cannot rejoin, and a
 joining board that drops at the very moment the welcome comes needs a new invitation.
-A new game, which needs both sides, is not carried yet: a new game on one board ends the
-game with the other (and so does a piece lifted off by hand, a takeback only one side
-made).
+A new game needs both sides too. New game on one board (the same game and options)
+counts up ``round``, which every ``state`` carries, and the other board says that a new
+game was started there; the game before ends on both (each keeps its record), and the
+other board's person plays the new one by pressing New game too, which catches up with
+any move made in it meanwhile. States of another round than a board's own are not
+checked against its game. Resignation is not carried (the session has none), nor a
+new game of another game or with other options, which ends the game with the other
+board, as a piece lifted off by hand (a takeback only one side made) does.
 
 Takebacks. Undo on a board offers one: its ``state`` says ``offer``, and the other
 board, on the same position, shows it to its person as a takeback offered by a player

@@ -94,6 +94,8 @@ class FarGame:
     peer_moves: list[str] = field(default_factory=list)
     #: Takebacks both boards agreed to, counted the same on both.
     takebacks: int = 0
+    #: Which game of the two boards this is: a new game, started on both, counts it up.
+    round: int = 0
     stopped: str = ""
 
     @classmethod
@@ -206,6 +208,11 @@ class FarLink:
         self._offering = False
         #: A takeback both sides agreed to is being taken here: the record may shrink.
         self._taking_back = False
+        #: The newest game the other board started (above ``game.round``: this board's
+        #: person has not started it yet).
+        self._peer_round = game.round
+        #: The other board's newest state of that game, taken once it is started here.
+        self._ahead: dict[str, Any] | None = None
         #: Whether the other board is connected, as its last presence message said.
         self.peer_online = False
         #: Messages refused unopened or unread (forged, altered, misplaced, malformed),
@@ -253,7 +260,8 @@ class FarLink:
         game.seq += 1
         game.save()
         message = {"seq": game.seq, "game": game.game, "n": len(game.sent),
-                   "moves": game.sent, "hash": game.sent_hash, "takebacks": game.takebacks}
+                   "moves": game.sent, "hash": game.sent_hash, "takebacks": game.takebacks,
+                   "round": game.round}
         if self._offering:
             message["offer"] = "takeback"
         if game.stopped:
@@ -278,6 +286,7 @@ class FarLink:
                 and isinstance(message.get("n"), int) and isinstance(message.get("hash"), str)
                 and isinstance(message.get("stopped", ""), str)
                 and isinstance(message.get("takebacks", 0), int)
+                and isinstance(message.get("round", 0), int)
                 and message.get("offer", "takeback") == "takeback"):
             self.refused += 1
             return
@@ -332,8 +341,11 @@ class FarLink:
         moves = moves_of(board)
         taken_back = (self._taking_back and len(moves) < len(game.sent)
                       and game.sent[:len(moves)] == moves)
-        if board.game != game.game or dict(board.options) != self._options \
-                or (moves[:len(game.sent)] != game.sent and not taken_back):
+        same_game = board.game == game.game and dict(board.options) == self._options
+        if same_game and not moves and game.sent and not taken_back:
+            self._new_game(session)
+            return
+        if not same_game or (moves[:len(game.sent)] != game.sent and not taken_back):
             self._stop(session, f"this board left the game with {game.peer}'s board")
             return
         with self._lock:
@@ -359,6 +371,13 @@ class FarLink:
         game = self.game
         if game.stopped:
             return
+        if message is not None and message.get("round", 0) != game.round:
+            if message.get("round", 0) > game.round:
+                self._peer_round, self._ahead = message["round"], message
+                session.withdraw(self.far)
+                session.say(f"{game.peer}'s board started a new game: New game here plays "
+                            f"it with them", "confirm")
+            return  # a game of the two boards' that this board has left, or not begun
         if message is not None:
             if message.get("stopped"):
                 self._stop(session, f"{game.peer}'s board stopped the game: "
@@ -386,6 +405,25 @@ class FarLink:
                 session.say(self.seat.to_move(game.game, self.far), "waiting")
             else:
                 session.say(f"{game.peer}'s board is online", "info")
+
+    def _new_game(self, session: Any) -> None:
+        """The person here started a new game of the same game: it is the one the other
+        board started, if it did, else one offered to it (the game before ends on both,
+        each kept in its records)."""
+        game = self.game
+        with self._lock:
+            joined = self._peer_round > game.round
+            game.round = self._peer_round if joined else game.round + 1
+            self._peer_round = game.round
+            game.sent, game.peer_moves, self._offering = [], [], False
+            game.sent_hash = position_hash(session.board)
+            self._send_state()
+            if joined and self._incoming is None:
+                self._incoming = self._ahead  # its moves since, if it made any
+            self._ahead = None
+        if not joined:
+            session.say(f"a new game: {game.peer}'s board plays it once its player starts "
+                        f"it too", "waiting")
 
     def _takeback(self, message: dict[str, Any], session: Any) -> str:
         """Carry out the takebacks the other board's ``message`` speaks of: its offer,
