@@ -163,6 +163,7 @@ class WebFront:
         self.log = LogTail()
         self._commands: queue.SimpleQueue[Command] = queue.SimpleQueue()
         self._latest = "{}"
+        self._pieces = "{}"
         self._revision: tuple[int, int] | None = None
         self._sockets: set[web.WebSocketResponse] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -207,6 +208,7 @@ class WebFront:
                            and not isinstance(session.seats[c], Browser)]:
                 del self._holders[colour]
         self._latest = json.dumps(snapshot(session.view()), separators=(",", ":"))
+        self._pieces = json.dumps(pieces_view(session), separators=(",", ":"))
         if self._loop is not None:
             self._loop.call_soon_threadsafe(self._broadcast, self._latest)
 
@@ -353,6 +355,7 @@ class WebFront:
             web.static("/static", STATIC, follow_symlinks=False),
             web.get("/ws", self._socket),
             web.get("/api/state", self._state),
+            web.get("/api/pieces", self._pieces_left),
             web.get("/api/catalogue", self._catalogue),
             web.get("/api/games", self._games),
             web.get("/api/games/{name}", self._game),
@@ -386,6 +389,11 @@ class WebFront:
 
     async def _state(self, request: web.Request) -> web.Response:
         return web.Response(text=self._latest, content_type="application/json")
+
+    async def _pieces_left(self, request: web.Request) -> web.Response:
+        """The shaped pieces each player has left and, at a browser's turn, where each
+        may go (:func:`pieces_view`), for the page's piece picker."""
+        return web.Response(text=self._pieces, content_type="application/json")
 
     async def _socket(self, request: web.Request) -> web.WebSocketResponse:
         socket = web.WebSocketResponse(max_msg_size=MAX_FRAME, heartbeat=20)
@@ -631,6 +639,31 @@ class WebFront:
     async def _log_lines(self, request: web.Request) -> web.Response:
         self._check_token(request)
         return web.json_response(list(self.log.lines))
+
+
+def pieces_view(session: Session) -> dict[str, Any]:
+    """For a game played with shaped pieces (``Board.shapes``; none: an empty answer):
+    every piece's squares in one orientation (``(x, y)`` offsets, ``y`` up as on the
+    board), the names of the pieces each player has left, and, while a browser's player
+    is to move, that player's legal moves by piece, each its text and its squares. The
+    page matches the squares under a piece it turns and flips with these lists; the
+    engine alone says what is legal and how a move is written."""
+    board = session.board
+    shapes = board.shapes()
+    if not shapes:
+        return {"revision": session.revision, "shapes": {}}
+    turn = None if board.is_game_over() else board.turn
+    placements: dict[str, list[dict[str, Any]]] = {}
+    if (turn is not None and isinstance(session.seats[turn], Browser)
+            and session.pending is None):
+        for move in board.legal_moves:
+            placements.setdefault(board.piece_of(move), []).append(
+                {"move": board.move_text(move), "squares": sorted(board.holes_of(move))})
+    return {"revision": session.revision, "game": board.game,
+            "shapes": {name: [list(cell) for cell in cells]
+                       for name, cells in shapes.items()},
+            "left": {player: list(board.pieces_left(player)) for player in ("b", "w")},
+            "player": turn if placements else None, "placements": placements}
 
 
 def _refused(kind, message: str, headers: Mapping[str, str] | None = None):

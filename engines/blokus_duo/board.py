@@ -132,6 +132,12 @@ class BlokusDuoBoard(Board):
     def shapes(self) -> Mapping[str, tuple[tuple[int, int], ...]]:
         return _SHAPES
 
+    def piece_of(self, move: Placement) -> str:
+        """The name of the piece ``move`` puts down (a name :meth:`shapes` gives), so a
+        front end that lists the pieces left can group the legal moves by piece without
+        reading the notation."""
+        return move.piece
+
     def closed_to(self, player: str) -> int:
         """The squares ``player`` may never cover, as a mask: occupied or along an edge of
         their own pieces."""
