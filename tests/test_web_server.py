@@ -215,7 +215,7 @@ def test_the_simulator_s_page_starts_any_game_as_its_menu_does(tmp_path, monkeyp
     from app.screen.simulator import Simulator
 
     store = RecordStore(tmp_path)
-    front = _web_page("127.0.0.1:0", store, lambda: simulator)
+    front = _web_page(("127.0.0.1", 0), store, lambda: simulator)
     try:
         simulator = Simulator(Choice("kulami", {}, {"b": "person", "w": "person"}, 2),
                               clock=Clock(), store=store, thinker=InlineThinker(),

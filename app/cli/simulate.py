@@ -327,12 +327,14 @@ def _page_picture(simulator, store, path: Path) -> None:
     the page served on this machine alone, on a free port, for as long as it takes."""
     import shutil
     import subprocess
-    from app.web.server import Actions, WebFront
+    from app.cli.run import web_page
     browser = next(filter(None, map(shutil.which, ("chromium", "chromium-browser"))), None)
     if browser is None:
         raise TabletopError("--page needs Chromium to draw the page: install Debian's "
                             "chromium package")
-    front = WebFront(store, Actions(lambda *_: None, ()), host="127.0.0.1", port=0).start()
+    front = web_page(store, (), ("127.0.0.1", 0), new_game=lambda *_: None)
+    if front is None:
+        raise TabletopError("--page needs the web library to serve the page")
     try:
         simulator.remote = simulator.table.remote = front
         front.publish(simulator.session)
