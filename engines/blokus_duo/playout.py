@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 
+from engines.blokus_duo import compiled
 from engines.blokus_duo.pieces import BOARD, COVERING, PIECES, STRIDE, corners, edges
 
 #: ``COVERING`` as bare masks: ``MASKS[square][piece]`` the placements of that piece
@@ -136,7 +137,11 @@ def play_out(state: dict, mover: int, rng: random.Random, largest_first: bool = 
     """Play from ``state`` (lists by player 0 ``b``, 1 ``w``: ``own``, ``forbidden``,
     ``attach``, ``left``, ``last``, and for ``guided`` ``recent``, the attachment points
     each player's latest piece opened; changed in place) with ``mover`` to move, to the
-    end; the two scores. With ``trace``, appends ``(player, mask)`` per placement."""
+    end; the two scores. With ``trace``, appends ``(player, mask)`` per placement.
+    Uniform and guided playouts go through the compiled core when it is in use
+    (:mod:`.compiled`: the same placements for the same seed, the state left as it is)."""
+    if compiled.enabled() and (guided or not largest_first):
+        return compiled.play_out(state, mover, rng, trace, guided)
     own, forbidden, attach = state["own"], state["forbidden"], state["attach"]
     left, last = state["left"], state["last"]
     recent = state.get("recent") or [0, 0]

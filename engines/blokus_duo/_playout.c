@@ -1,0 +1,367 @@
+/* Blokus Duo's random playouts in C: the same games as playout.play_out, uniform or
+ * guided (largest_first and guided both on, the search's), drawing from the caller's random.Random through its
+ * random() method so that a seed gives the same placements in both (see compiled.py).
+ * Masks are 4 x 64-bit words (the board's 210 bit indices); the placements' masks,
+ * edges and corners come from Python once (setup), so the rules stay in pieces.py. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define WORDS 4
+#define SQUARES (WORDS * 64)
+#define PIECES 21
+
+typedef struct { uint64_t w[WORDS]; } mask_t;
+typedef struct { mask_t mask, edges, corners; int piece; } placement_t;
+
+static placement_t *placements;          /* every placement, numbered by setup */
+static int placement_count;
+static int *covering[SQUARES][PIECES];   /* placement numbers covering a square */
+static int covering_count[SQUARES][PIECES];
+static int sizes[PIECES];
+static int monomino = -1, all_placed_bonus, monomino_last_bonus;
+static int ready;
+static mask_t board_mask;                 /* every square of the board */
+static int stride;                        /* bit indices between rows */
+static int by_size[PIECES];               /* piece numbers, largest first, by number */
+static int group_end[PIECES + 1];         /* where each size's run in by_size ends */
+static int groups;
+
+static inline int meets(const mask_t *a, const mask_t *b) {
+    return ((a->w[0] & b->w[0]) | (a->w[1] & b->w[1]) | (a->w[2] & b->w[2])
+            | (a->w[3] & b->w[3])) != 0;
+}
+
+static int read_mask(PyObject *words, mask_t *out) {
+    if (!PyTuple_Check(words) || PyTuple_GET_SIZE(words) != WORDS) {
+        PyErr_SetString(PyExc_ValueError, "a mask is a tuple of 4 words");
+        return -1;
+    }
+    for (int i = 0; i < WORDS; i++) {
+        out->w[i] = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(words, i));
+        if (PyErr_Occurred()) return -1;
+    }
+    return 0;
+}
+
+/* setup(placements, covering, sizes, monomino, all_placed_bonus, monomino_last_bonus):
+ * placements a sequence of (mask, edges, corners, piece), masks as 4 words; covering a
+ * sequence by square of sequences by piece of placement numbers. */
+static PyObject *setup(PyObject *self, PyObject *args) {
+    PyObject *given, *cover, *size_list;
+    PyObject *board_words;
+    if (!PyArg_ParseTuple(args, "O!O!O!iiiOi", &PyTuple_Type, &given, &PyTuple_Type, &cover,
+                          &PyTuple_Type, &size_list, &monomino, &all_placed_bonus,
+                          &monomino_last_bonus, &board_words, &stride)
+        || read_mask(board_words, &board_mask))
+        return NULL;
+    if (PyTuple_GET_SIZE(cover) > SQUARES || PyTuple_GET_SIZE(size_list) != PIECES) {
+        PyErr_SetString(PyExc_ValueError, "the board or the piece set does not fit");
+        return NULL;
+    }
+    Py_ssize_t n = PyTuple_GET_SIZE(given);
+    placement_t *table = calloc((size_t)n, sizeof(placement_t));
+    if (!table) return PyErr_NoMemory();
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PyTuple_GET_ITEM(given, i);
+        PyObject *m, *e, *c;
+        if (!PyArg_ParseTuple(item, "OOOi", &m, &e, &c, &table[i].piece)
+            || read_mask(m, &table[i].mask) || read_mask(e, &table[i].edges)
+            || read_mask(c, &table[i].corners)) {
+            free(table);
+            return NULL;
+        }
+    }
+    for (int i = 0; i < PIECES; i++)
+        sizes[i] = (int)PyLong_AsLong(PyTuple_GET_ITEM(size_list, i));
+    groups = 0;
+    int placed = 0;
+    for (int size = 64; size > 0; size--) {
+        int before = placed;
+        for (int i = 0; i < PIECES; i++) if (sizes[i] == size) by_size[placed++] = i;
+        if (placed > before) group_end[groups++] = placed;
+    }
+    for (Py_ssize_t s = 0; s < PyTuple_GET_SIZE(cover); s++) {
+        PyObject *by_piece = PyTuple_GET_ITEM(cover, s);
+        for (int p = 0; p < PIECES && p < PyTuple_GET_SIZE(by_piece); p++) {
+            PyObject *numbers = PyTuple_GET_ITEM(by_piece, p);
+            Py_ssize_t k = PyTuple_GET_SIZE(numbers);
+            int *list = malloc(sizeof(int) * (size_t)(k ? k : 1));
+            if (!list) return PyErr_NoMemory();
+            for (Py_ssize_t j = 0; j < k; j++)
+                list[j] = (int)PyLong_AsLong(PyTuple_GET_ITEM(numbers, j));
+            free(covering[s][p]);
+            covering[s][p] = list;
+            covering_count[s][p] = (int)k;
+        }
+    }
+    if (PyErr_Occurred()) { free(table); return NULL; }
+    free(placements);
+    placements = table;
+    placement_count = (int)n;
+    ready = 1;
+    Py_RETURN_NONE;
+}
+
+/* The legal placements (numbers) for one player, in playout.placements's order: by
+ * attachment point, lowest first, then by piece number, each at the lowest point. */
+static int legal(uint32_t left, const mask_t *forbidden, const mask_t *attach, int *found) {
+    int count = 0;
+    mask_t below = {{0, 0, 0, 0}};
+    for (int word = 0; word < WORDS; word++) {
+        uint64_t points = attach->w[word];
+        while (points) {
+            int bit = __builtin_ctzll(points);
+            points &= points - 1;
+            int square = word * 64 + bit;
+            mask_t blocked = *forbidden;
+            for (int i = 0; i < WORDS; i++) blocked.w[i] |= below.w[i];
+            for (int piece = 0; piece < PIECES; piece++) {
+                if (!(left >> piece & 1)) continue;
+                const int *list = covering[square][piece];
+                for (int j = 0; j < covering_count[square][piece]; j++)
+                    if (!meets(&placements[list[j]].mask, &blocked)) found[count++] = list[j];
+            }
+            below.w[word] |= (uint64_t)1 << bit;
+        }
+    }
+    return count;
+}
+
+static int score(uint32_t left, int last) {
+    if (left) {
+        int sum = 0;
+        for (int n = 0; n < PIECES; n++) if (left >> n & 1) sum += sizes[n];
+        return -sum;
+    }
+    return all_placed_bonus + (last == monomino ? monomino_last_bonus : 0);
+}
+
+static mask_t shifted(const mask_t *m, int k) {   /* k > 0 left, k < 0 right, |k| < 64 */
+    mask_t out;
+    if (k > 0) {
+        for (int i = WORDS - 1; i >= 0; i--)
+            out.w[i] = m->w[i] << k | (i ? m->w[i - 1] >> (64 - k) : 0);
+    } else {
+        k = -k;
+        for (int i = 0; i < WORDS; i++)
+            out.w[i] = m->w[i] >> k | (i < WORDS - 1 ? m->w[i + 1] << (64 - k) : 0);
+    }
+    return out;
+}
+
+static mask_t edges_of(const mask_t *m) {
+    int steps[4] = {1, -1, stride, -stride};
+    mask_t out = {{0, 0, 0, 0}};
+    for (int s = 0; s < 4; s++) {
+        mask_t t = shifted(m, steps[s]);
+        for (int i = 0; i < WORDS; i++) out.w[i] |= t.w[i];
+    }
+    for (int i = 0; i < WORDS; i++) out.w[i] &= board_mask.w[i];
+    return out;
+}
+
+/* playout._near: the squares within ``steps`` king's moves. */
+static mask_t near_of(mask_t m, int steps) {
+    int moves[8] = {1, -1, stride, -stride, stride + 1, -(stride + 1), stride - 1,
+                    -(stride - 1)};
+    for (int n = 0; n < steps; n++) {
+        mask_t grown = m;
+        for (int s = 0; s < 8; s++) {
+            mask_t t = shifted(&m, moves[s]);
+            for (int i = 0; i < WORDS; i++) grown.w[i] |= t.w[i] & board_mask.w[i];
+        }
+        m = grown;
+    }
+    return m;
+}
+
+static int is_empty(const mask_t *m) { return !(m->w[0] | m->w[1] | m->w[2] | m->w[3]); }
+
+/* One draw of rng.random(), -1.0 with an exception set on failure. */
+static double draw(PyObject *random) {
+    PyObject *drawn = PyObject_CallNoArgs(random);
+    if (!drawn) return -1.0;
+    double r = PyFloat_AsDouble(drawn);
+    Py_DECREF(drawn);
+    return r;
+}
+#define PICK(r, n) ((int)((r) * (double)(n)))
+
+/* playout._guided, draw for draw: -1 none fits, -2 an exception, else a placement. */
+static int guided_choice(uint32_t left, const mask_t *forbidden, const mask_t *attach,
+                         mask_t contact, PyObject *random, int *fits) {
+    int points[SQUARES], near[SQUARES], count = 0, near_count = 0, rotated[SQUARES];
+    for (int i = 0; i < WORDS; i++) contact.w[i] &= ~forbidden->w[i];
+    mask_t reach = is_empty(&contact) ? contact : near_of(contact, 4);
+    for (int word = 0; word < WORDS; word++) {
+        uint64_t bits = attach->w[word];
+        while (bits) {
+            int bit = __builtin_ctzll(bits);
+            bits &= bits - 1;
+            points[count++] = word * 64 + bit;
+            if (reach.w[word] >> bit & 1) near[near_count++] = word * 64 + bit;
+        }
+    }
+    double r = draw(random);
+    if (r == -1.0 && PyErr_Occurred()) return -2;
+    int start = PICK(r, count);
+    for (int i = 0; i < count; i++) rotated[i] = points[(start + i) % count];
+    memcpy(points, rotated, sizeof(int) * (size_t)count);
+    if (near_count) {
+        r = draw(random);
+        if (r == -1.0 && PyErr_Occurred()) return -2;
+        start = PICK(r, near_count);
+        for (int i = 0; i < near_count; i++) rotated[i] = near[(start + i) % near_count];
+        memcpy(near, rotated, sizeof(int) * (size_t)near_count);
+    }
+    for (int g = 0; g < groups; g++) {
+        int pieces[PIECES], have = 0, order[PIECES];
+        for (int j = g ? group_end[g - 1] : 0; j < group_end[g]; j++)
+            if (left >> by_size[j] & 1) pieces[have++] = by_size[j];
+        if (!have) continue;
+        r = draw(random);
+        if (r == -1.0 && PyErr_Occurred()) return -2;
+        start = PICK(r, have);
+        for (int i = 0; i < have; i++) order[i] = pieces[(start + i) % have];
+        for (int pass = near_count ? 0 : 1; pass < 2; pass++) {
+            const int *where = pass ? points : near;
+            int where_count = pass ? count : near_count;
+            for (int i = 0; i < have; i++)
+                for (int k = 0; k < where_count; k++) {
+                    const int *list = covering[where[k]][order[i]];
+                    int found = 0;
+                    for (int j = 0; j < covering_count[where[k]][order[i]]; j++) {
+                        const mask_t *m = &placements[list[j]].mask;
+                        if (!meets(m, forbidden) && (pass || meets(m, &contact)))
+                            fits[found++] = list[j];
+                    }
+                    if (found) {
+                        r = draw(random);
+                        if (r == -1.0 && PyErr_Occurred()) return -2;
+                        return fits[PICK(r, found)];
+                    }
+                }
+        }
+    }
+    return -1;
+}
+
+static PyObject *as_words(const mask_t *m) {
+    return Py_BuildValue("(KKKK)", (unsigned long long)m->w[0], (unsigned long long)m->w[1],
+                         (unsigned long long)m->w[2], (unsigned long long)m->w[3]);
+}
+
+/* legal_moves(left, forbidden, attach) -> list of placement numbers. */
+static PyObject *legal_moves(PyObject *self, PyObject *args) {
+    unsigned long left;
+    PyObject *f, *a;
+    mask_t forbidden, attach;
+    if (!ready) { PyErr_SetString(PyExc_RuntimeError, "setup first"); return NULL; }
+    if (!PyArg_ParseTuple(args, "kOO", &left, &f, &a) || read_mask(f, &forbidden)
+        || read_mask(a, &attach))
+        return NULL;
+    int *found = malloc(sizeof(int) * (size_t)(placement_count ? placement_count : 1));
+    if (!found) return PyErr_NoMemory();
+    int count = legal((uint32_t)left, &forbidden, &attach, found);
+    PyObject *out = PyList_New(count);
+    for (int i = 0; out && i < count; i++) PyList_SET_ITEM(out, i, PyLong_FromLong(found[i]));
+    free(found);
+    return out;
+}
+
+/* play_out(own, forbidden, attach, left, last, recent, mover, rng, trace, guided)
+ * -> (score_b, score_w): the first six pairs by player; trace a list or None, given
+ * (player, mask words); guided as playout._guided, else uniform. */
+static PyObject *play_out(PyObject *self, PyObject *args) {
+    PyObject *own_in[2], *forbidden_in[2], *attach_in[2], *recent_in[2], *rng, *trace;
+    unsigned long left_in[2];
+    int last[2], mover, guided;
+    mask_t own[2], forbidden[2], attach[2], recent[2];
+    if (!ready) { PyErr_SetString(PyExc_RuntimeError, "setup first"); return NULL; }
+    if (!PyArg_ParseTuple(args, "(OO)(OO)(OO)(kk)(ii)(OO)iOOp", &own_in[0], &own_in[1],
+                          &forbidden_in[0], &forbidden_in[1], &attach_in[0], &attach_in[1],
+                          &left_in[0], &left_in[1], &last[0], &last[1], &recent_in[0],
+                          &recent_in[1], &mover, &rng, &trace, &guided))
+        return NULL;
+    if (trace != Py_None && !PyList_Check(trace)) {
+        PyErr_SetString(PyExc_TypeError, "trace must be a list or None");
+        return NULL;
+    }
+    for (int p = 0; p < 2; p++)
+        if (read_mask(own_in[p], &own[p]) || read_mask(forbidden_in[p], &forbidden[p])
+            || read_mask(attach_in[p], &attach[p]) || read_mask(recent_in[p], &recent[p]))
+            return NULL;
+    uint32_t left[2] = {(uint32_t)left_in[0], (uint32_t)left_in[1]};
+    PyObject *random = PyObject_GetAttrString(rng, "random");
+    if (!random) return NULL;
+    int *found = malloc(sizeof(int) * (size_t)(placement_count ? placement_count : 1));
+    if (!found) { Py_DECREF(random); return PyErr_NoMemory(); }
+    int done[2] = {!left[0], !left[1]};
+    mover &= 1;
+    while (!(done[0] && done[1])) {
+        int number = -1;
+        if (done[mover]) {
+        } else if (guided) {
+            int rival = mover ^ 1;
+            mask_t threat, contact;
+            for (int i = 0; i < WORDS; i++) threat.w[i] = recent[rival].w[i] & attach[rival].w[i];
+            mask_t around = edges_of(&threat);
+            for (int i = 0; i < WORDS; i++)
+                contact.w[i] = threat.w[i] | (around.w[i] & ~forbidden[rival].w[i]);
+            number = guided_choice(left[mover], &forbidden[mover], &attach[mover], contact,
+                                   random, found);
+            if (number == -2) goto fail;
+        } else {
+            int count = legal(left[mover], &forbidden[mover], &attach[mover], found);
+            if (count) {
+                double r = draw(random);
+                if (r == -1.0 && PyErr_Occurred()) goto fail;
+                number = found[PICK(r, count)];
+            }
+        }
+        if (number < 0) { done[mover] = 1; mover ^= 1; continue; }
+        const placement_t *chosen = &placements[number];
+        if (trace != Py_None) {
+            PyObject *entry = Py_BuildValue("(iN)", mover, as_words(&chosen->mask));
+            if (!entry || PyList_Append(trace, entry)) { Py_XDECREF(entry); goto fail; }
+            Py_DECREF(entry);
+        }
+        int rival = mover ^ 1;
+        int first = !(own[mover].w[0] | own[mover].w[1] | own[mover].w[2] | own[mover].w[3]);
+        for (int i = 0; i < WORDS; i++) {
+            own[mover].w[i] |= chosen->mask.w[i];
+            forbidden[mover].w[i] |= chosen->mask.w[i] | chosen->edges.w[i];
+            attach[mover].w[i] = ((first ? 0 : attach[mover].w[i]) | chosen->corners.w[i])
+                                 & ~forbidden[mover].w[i];
+            forbidden[rival].w[i] |= chosen->mask.w[i];
+            attach[rival].w[i] &= ~chosen->mask.w[i];
+        }
+        left[mover] &= ~((uint32_t)1 << chosen->piece);
+        last[mover] = chosen->piece;
+        recent[mover] = chosen->corners;
+        mover = rival;
+    }
+    free(found);
+    Py_DECREF(random);
+    return Py_BuildValue("(ii)", score(left[0], last[0]), score(left[1], last[1]));
+fail:
+    free(found);
+    Py_DECREF(random);
+    return NULL;
+}
+
+static PyMethodDef methods[] = {
+    {"setup", setup, METH_VARARGS, "Take the placements' tables from pieces.py."},
+    {"legal_moves", legal_moves, METH_VARARGS, "The legal placements' numbers."},
+    {"play_out", play_out, METH_VARARGS, "A uniform or guided random playout: the two scores."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_playout",
+                                    "Blokus Duo's playout in C (see compiled.py).", -1,
+                                    methods};
+
+PyMODINIT_FUNC PyInit__playout(void) { return PyModule_Create(&module); }

@@ -1,0 +1,101 @@
+"""Blokus Duo's compiled core: the random playouts (uniform, and guided, the search's)
+and the legal-move listing of :mod:`.playout` in C (``_playout.c``), the pure-Python code kept as the reference and the
+fallback.
+
+Why C through CPython's own API, built by setuptools as an optional extension
+(pyproject.toml's ``ext-modules``): it needs no build dependency beyond a C compiler and
+Python's headers (``gcc`` and ``python3-dev`` on Debian and Raspberry Pi OS), nothing to
+fetch from a registry at install time (Cython and PyO3 need a package or a Rust
+toolchain, mypyc compiles whole modules and keeps Python's big integers), and it is
+built by the same ``pip install -e .`` that ``make test`` and ``systemd/install.sh`` run.
+The masks, edges and corners of every placement come from ``pieces.py`` at import, so
+the rules stay written once, in Python.
+
+The same seed plays the same game in both: the C playout lists the legal placements in
+:func:`.playout.placements`'s order and draws from the caller's ``random.Random``
+through its ``random()`` method, one draw a placement, as the Python one does.
+
+Where the extension was not built (no compiler), this says so once in the log and the
+engine plays in Python. ``TABLETOP_ENGINE=python`` in the environment, or :func:`use`,
+picks the Python path on purpose (the benchmark's and the tests' switch).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import random
+
+from engines.blokus_duo.pieces import (BOARD, COVERING, PIECE_INDEX, PIECES, PLACEMENTS,
+                                       STRIDE, corners, edges)
+
+_WORD = (1 << 64) - 1
+_log = logging.getLogger(__name__)
+
+try:
+    from engines.blokus_duo import _playout
+except ImportError as error:  # no compiler where it was installed
+    _playout = None
+    _log.warning("Blokus Duo's compiled core is not built (%s): playing in Python", error)
+
+
+def _words(mask: int) -> tuple[int, int, int, int]:
+    return mask & _WORD, mask >> 64 & _WORD, mask >> 128 & _WORD, mask >> 192 & _WORD
+
+
+def _mask(words: tuple[int, int, int, int]) -> int:
+    return words[0] | words[1] << 64 | words[2] << 128 | words[3] << 192
+
+
+#: Placement numbers as the C core knows them, and their masks back.
+_NUMBER = {placement.mask: n for n, placement in enumerate(PLACEMENTS)}
+MASK_OF = tuple(placement.mask for placement in PLACEMENTS)
+
+if _playout is not None:
+    _playout.setup(
+        tuple((_words(p.mask), _words(edges(p.mask)), _words(corners(p.mask)),
+               PIECE_INDEX[p.piece]) for p in PLACEMENTS),
+        tuple(tuple(tuple(_NUMBER[mask] for mask, _ in pairs) for pairs in COVERING[square])
+              if square in COVERING else ()
+              for square in range(max(COVERING) + 1)),
+        tuple(piece.size for piece in PIECES), PIECE_INDEX["1"], 15, 5, _words(BOARD), STRIDE)
+
+_enabled = _playout is not None and os.environ.get("TABLETOP_ENGINE") != "python"
+
+
+def available() -> bool:
+    """Whether the compiled core was built here."""
+    return _playout is not None
+
+
+def enabled() -> bool:
+    """Whether the engine plays through the compiled core now."""
+    return _enabled
+
+
+def use(compiled: bool) -> None:
+    """Play through the compiled core (when built) or, with ``False``, in Python."""
+    global _enabled
+    _enabled = compiled and _playout is not None
+
+
+def placements(left: int, forbidden: int, attach: int) -> list[tuple[int, int]]:
+    """:func:`.playout.placements` of the pieces in ``left`` (a bit set), in its order."""
+    return [(MASK_OF[n], PIECE_INDEX[PLACEMENTS[n].piece])
+            for n in _playout.legal_moves(left, _words(forbidden), _words(attach))]
+
+
+def play_out(state: dict, mover: int, rng: random.Random, trace: list | None = None,
+             guided: bool = False) -> tuple[int, int]:
+    """:func:`.playout.play_out`, uniform or ``guided`` (with ``largest_first``), the two
+    scores; the state is read, not changed."""
+    recent = state.get("recent") or [0, 0]
+    steps = [] if trace is not None else None
+    scores = _playout.play_out(
+        tuple(_words(m) for m in state["own"]), tuple(_words(m) for m in state["forbidden"]),
+        tuple(_words(m) for m in state["attach"]), tuple(state["left"]),
+        tuple(-1 if last is None else last for last in state["last"]),
+        tuple(_words(m) for m in recent), mover, rng, steps, guided)
+    if trace is not None:
+        trace.extend((player, _mask(words)) for player, words in steps)
+    return scores
