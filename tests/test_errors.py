@@ -81,9 +81,11 @@ def config_file(tmp_path, text: str = "") -> Path:
 
 
 def example_config(tmp_path) -> Path:
-    """The shipped example, [buttons] and all, with its data directory in ``tmp_path``."""
+    """The shipped example with its Pi's button uncommented, its data directory in
+    ``tmp_path``."""
     text = EXAMPLE.read_text(encoding="utf-8")
-    assert "\n[buttons]\n" in text and "\nconfirm = 27\n" in text
+    assert "\n[buttons]\n" in text and "\n# confirm = 27\n" in text
+    text = text.replace("\n# confirm = 27\n", "\nconfirm = 27\n")
     return config_file(tmp_path, text)
 
 
