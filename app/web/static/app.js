@@ -192,6 +192,7 @@ function show(state) {
   sheet.replaceChildren(...state.sheet.concat(status.result ? [status.result.text] : [])
     .map((line) => Object.assign(document.createElement("p"), {textContent: line})));
   document.body.dataset.revision = state.revision;
+  if (window.picker) window.picker.show(state, mySeat, token);  // Blokus Duo's pieces (picker.js)
 }
 
 function fillMoves(list, moves) {
