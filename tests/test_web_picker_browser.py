@@ -1,0 +1,91 @@
+"""Blokus Duo from a browser's seat in Chromium, through the piece picker: a tap on the
+board sends nothing until a piece is chosen, placed and confirmed; the pieces left are
+listed, turned and flipped, and the preview says whether the piece fits."""
+
+import time
+
+from selenium.webdriver.common.by import By
+
+from app.table.seats import words_of
+from tests.test_web_browser import browser, names, wait  # noqa: F401 (the fixture)
+from tests.web_table import served, settle
+
+CODE = "135790"
+
+
+def click(driver, selector):
+    """Click what ``selector`` finds, found and clicked in one go (the board is drawn
+    anew at every change)."""
+    return wait(driver, lambda d: d.execute_script(
+        "const e = document.querySelector(arguments[0]);"
+        "if (e && !e.disabled) e.dispatchEvent(new MouseEvent('click', {bubbles: true}));"
+        "return Boolean(e && !e.disabled);", selector))
+
+
+def test_blokus_duo_played_from_the_page_through_the_piece_picker(tmp_path, monkeypatch,
+                                                                  browser):
+    with served(tmp_path, monkeypatch, CODE, "blokus-duo", {"start": "fixed"}) as (
+            board, front):
+        browser.get(front.url)
+        wait(browser, lambda d: d.find_element(By.ID, "connection").text == "live")
+        click(browser, 'nav [data-view="settings"]')
+        browser.find_element(By.ID, "code").send_keys(CODE)
+        click(browser, "#pair-form button")
+        wait(browser, lambda d: "paired" in d.find_element(By.TAG_NAME, "body")
+             .get_attribute("class"))
+        click(browser, 'nav [data-view="live"]')
+        wait(browser, lambda d: d.execute_script(
+            "const b = [...document.querySelectorAll('#seats button')]"
+            ".find(b => b.textContent === 'Play orange from here');"
+            "if (b) b.click(); return Boolean(b);"))
+        deadline = time.monotonic() + 10
+        while (words_of(board.session.seats)["w"] != "remote"
+               and time.monotonic() < deadline):
+            board.step()
+            time.sleep(0.02)
+        assert words_of(board.session.seats)["w"] == "remote"
+        board.place("e10")  # the table's first player: its monomino on its start point
+        settle(board)
+        # The picker lists the 21 pieces left, and the typed move is gone.
+        wait(browser, lambda d: len(names(d, "#picker [data-piece]", "data-piece")) == 21)
+        assert not browser.find_element(By.ID, "move-form").is_displayed()
+
+        # A tap on the start square with no piece chosen sends nothing (it played the
+        # monomino at once before the picker).
+        click(browser, '#board [data-hole="j5"]')
+        for _ in range(5):
+            board.step()
+            time.sleep(0.05)
+        assert board.session.pending is None
+
+        # The pentomino X chosen and put on j5 centred: a preview, still nothing sent.
+        click(browser, '#picker [data-piece="X"]')
+        click(browser, '#board [data-hole="j5"]')
+        wait(browser, lambda d: sorted(names(d, "#board [data-preview].legal",
+                                             "data-preview"))
+             == ["i5", "j4", "j5", "j6", "k5"])
+        for _ in range(5):
+            board.step()
+            time.sleep(0.05)
+        assert board.session.pending is None
+        # Put where it does not touch the start point: crossed, Confirm not offered.
+        click(browser, '#board [data-hole="c3"]')
+        wait(browser, lambda d: names(d, "#board [data-preview].illegal", "data-preview"))
+        assert browser.find_element(By.ID, "picker-confirm").get_attribute("disabled")
+        # Turned and flipped, the L5 still previews; back to X on j5 and confirmed.
+        click(browser, '#picker [data-piece="X"]')  # put back
+        click(browser, '#picker [data-piece="X"]')
+        click(browser, '#board [data-hole="j5"]')
+        click(browser, "#picker-confirm")
+        deadline = time.monotonic() + 10
+        while board.session.pending is None and time.monotonic() < deadline:
+            board.step()
+            time.sleep(0.02)
+        game = board.session.board
+        assert sorted(game.holes_of(board.session.pending)) == ["i5", "j4", "j5", "j6", "k5"]
+        # The table places it; the picker no longer lists the X.
+        for square in ("i5", "j4", "j5", "j6", "k5"):
+            board.place(square)
+        settle(board)
+        assert len(board.session.board.move_stack) == 2
+        wait(browser, lambda d: "X" not in names(d, "#picker [data-piece]", "data-piece"))
