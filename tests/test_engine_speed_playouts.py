@@ -16,7 +16,8 @@ from engines.conhex.board import PLACEMENTS, SWAP
 from engines.conhex.fill import SIDE_BITS, TOPS, fill_owners, joins
 from engines.conhex.geometry import HOLE_INDEX, HOLES
 from engines.core import PLAYERS
-from engines.kulami.bits import bits_of, geometry_of
+from engines.bits import indices
+from engines.kulami.bits import geometry_of
 from engines.kulami.layout import field_name
 from engines.kulami.scoring import score
 
@@ -47,7 +48,7 @@ def test_kulami_playout_agrees_with_push_move_for_move(options, seed):
     field_at = geometry_of(board.layout).field_at
     for legal, bit in trace:
         assert {str(move) for move in board.legal_moves} == {
-            field_name(*field_at[b]) for b in bits_of(legal)}
+            field_name(*field_at[b]) for b in indices(legal)}
         board.push_text(field_name(*field_at[bit]))
     outcome = board.outcome()
     assert outcome is not None and outcome.winner == winner

@@ -31,6 +31,7 @@ each layer of empty points.
 from __future__ import annotations
 
 from engines.akron.geometry import COUNT, EDGES, LEVELS, PLAYER_SIDES, POINTS, points_of
+from engines.bits import mask_of
 
 #: No path: more than any path's cost.
 WALL = 1 << 20
@@ -85,7 +86,7 @@ def to_grid(mask: int) -> int:
 
 def from_grid(grid: int) -> int:
     """A set of points in the grid layout as a bit per point index."""
-    return sum(1 << point for point in range(COUNT) if grid & GRID_BIT[point])
+    return mask_of(point for point in range(COUNT) if grid & GRID_BIT[point])
 
 
 # Shifts, in the grid layout, from a point to the ball that covers it (two levels

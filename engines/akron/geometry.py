@@ -29,6 +29,8 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
+from engines.bits import indices as points_of, mask_of
+
 #: Board holes per side, and the doubled grid's size.
 SIDE = 8
 GRID = 2 * SIDE - 1
@@ -53,16 +55,6 @@ HOLE_MASK = (1 << len(HOLES)) - 1
 
 def bit(point: int) -> int:
     return 1 << point
-
-
-def points_of(mask: int) -> list[int]:
-    """The points of ``mask``, lowest index first."""
-    found = []
-    while mask:
-        low = mask & -mask
-        found.append(low.bit_length() - 1)
-        mask ^= low
-    return found
 
 
 def _mask(points) -> int:
@@ -104,7 +96,7 @@ def _sides(level: int, x: int, y: int) -> tuple[tuple[int, int], ...]:
 
 SIDES = tuple(_sides(*point) for point in POINTS)
 #: The same-level neighbours of each point, as one mask.
-BESIDE = tuple(sum(1 << neighbour for neighbour, _ in sides) for sides in SIDES)
+BESIDE = tuple(mask_of(neighbour for neighbour, _ in sides) for sides in SIDES)
 #: The empty points where a new ball would touch a ball at ``i``: those resting on it
 #: and those beside it. (Nothing rests on an empty point, so nothing can cut or cover
 #: the new ball's contacts yet: it touches what it rests on and what is beside it.)

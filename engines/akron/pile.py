@@ -20,11 +20,12 @@ from collections.abc import Mapping
 
 from engines.akron.geometry import ABOVE, BELOW, INDEX, LEVEL, NAMES
 from engines.akron.rules import drop_chain
+from engines.bits import mask_of
 from engines.errors import IllegalMoveError
 
 
 def _occupied(pile: Mapping[str, str]) -> int:
-    return sum(1 << INDEX[name] for name in pile)
+    return mask_of(INDEX[name] for name in pile)
 
 
 def can_lift(pile: Mapping[str, str], name: str) -> bool:

@@ -36,7 +36,8 @@ from engines.blokus_duo.playout import play_out
 from engines.blokus_duo.policy import BlokusDuoPolicy
 from engines.blokus_duo.pieces import (ALL_PIECES, BY_MASK, COLUMNS, COVERING, INDEX,
                                        NAMES, PIECE_INDEX, PIECES, SIDE, SQUARES, STRIDE,
-                                       Placement, bit, corners, edges, indices, names)
+                                       Placement, bit, corners, edges, names)
+from engines.bits import indices
 from engines.core import PLAYERS, Axes, Board, Lights, Outcome, Place, other
 from engines.errors import InvalidMoveError, PointError
 from engines.options import Option

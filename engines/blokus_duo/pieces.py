@@ -22,6 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from importlib import resources
 
+from engines.bits import indices, mask_of
+
 SIDE = 14
 STRIDE = SIDE + 1
 COLUMNS = "abcdefghijklmn"
@@ -39,14 +41,6 @@ SQUARES: tuple[str, ...] = tuple(NAMES[i] for i in sorted(NAMES))
 def bit(name: str) -> int:
     """The mask of one square, by name."""
     return 1 << INDEX[name]
-
-
-def indices(mask: int):
-    """The bit indices set in ``mask``, lowest first."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
 
 
 def names(mask: int) -> list[str]:
@@ -159,7 +153,7 @@ def _placements() -> tuple[Placement, ...]:
         for shape in piece.orientations:
             width = max(x for x, _ in shape) + 1
             height = max(y for _, y in shape) + 1
-            base = sum(1 << (y * STRIDE + x) for x, y in shape)
+            base = mask_of(y * STRIDE + x for x, y in shape)
             for oy in range(SIDE - height + 1):
                 for ox in range(SIDE - width + 1):
                     mask = base << (oy * STRIDE + ox)
@@ -190,4 +184,4 @@ _covering()
 
 __all__ = ["ALL_PIECES", "BOARD", "BY_MASK", "COLUMNS", "COVERING", "INDEX", "NAMES",
            "PIECES", "PIECE_INDEX", "PLACEMENTS", "Piece", "Placement", "SIDE", "SQUARES",
-           "STRIDE", "bit", "corners", "edges", "indices", "names", "orientations", "turned"]
+           "STRIDE", "bit", "corners", "edges", "names", "orientations", "turned"]

@@ -17,16 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from engines.bits import mask_of
+
 if TYPE_CHECKING:
     from engines.kulami.layout import Layout
-
-
-def bits_of(mask: int):
-    """The bit indices set in ``mask``, lowest first."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
 
 
 @dataclass(frozen=True, eq=False)
@@ -125,13 +119,13 @@ def build(layout: Layout) -> Geometry:
     line, panel = [0] * size, [0] * size
     panels = []
     for letter, fields in layout.panels.items():
-        mask = sum(1 << bit_at[f] for f in fields)
+        mask = mask_of(bit_at[f] for f in fields)
         panels.append((letter, mask, len(fields)))
         for f in fields:
             panel[bit_at[f]] = mask
     for (x, y), index in bit_at.items():
-        line[index] = sum(1 << bit for (fx, fy), bit in bit_at.items()
-                          if (fx == x or fy == y) and bit != index)
-    return Geometry(layout, stride, sum(1 << bit for bit in bit_at.values()),
+        line[index] = mask_of(bit for (fx, fy), bit in bit_at.items()
+                              if (fx == x or fy == y) and bit != index)
+    return Geometry(layout, stride, mask_of(bit_at.values()),
                     {bit: f for f, bit in bit_at.items()}, bit_at, tuple(line),
                     tuple(panel), tuple(panels))

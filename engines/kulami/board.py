@@ -18,7 +18,8 @@ from typing import Any
 
 from engines.core import PLAYERS, Axes, Board, Lights, Outcome, Place, ScorePart
 from engines.errors import InvalidMoveError, PointError
-from engines.kulami.bits import bits_of, geometry_of
+from engines.bits import indices
+from engines.kulami.bits import geometry_of
 from engines.kulami.gtp import GTP_COMMANDS
 from engines.kulami.layout import Layout, field_name, resolve
 from engines.kulami.policy import KulamiPolicy
@@ -169,7 +170,7 @@ class KulamiBoard(Board):
         if not self._marbles_left(player):
             return iter(())
         field_at = self._geometry.field_at
-        return (_MOVES[field_at[bit]] for bit in bits_of(self.legal_mask()))
+        return (_MOVES[field_at[bit]] for bit in indices(self.legal_mask()))
 
     def is_legal(self, move: Hashable) -> bool:
         """The move rule itself: an empty field in the row or column of the last marble,

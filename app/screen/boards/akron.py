@@ -28,6 +28,7 @@ from app.screen.paint import font
 from engines.akron.geometry import (ABOVE, BELOW, COLUMNS, GRID, HOLE_MASK, INDEX, LEVEL,
                                     NAMES, OVER, PLAYER_SIDES, SIDE, SIDES,
                                     points_of)
+from engines.bits import mask_of
 
 WOOD: RGB = (170, 124, 76)
 GROOVE: RGB = (96, 66, 38)
@@ -98,7 +99,7 @@ class AkronDrawer(BoardDrawer):
         """Every ball of ``pieces`` (point name -> ``b``/``w``), level by level from the
         board up, each level's cut contacts crossed once the bridges over them lie.
         No ball blinks: the moves Akron offers to confirm blink on the LEDs."""
-        occupied = sum(1 << INDEX[name] for name in pieces)
+        occupied = mask_of(INDEX[name] for name in pieces)
         players = game(self.game).players
         by_level: dict[int, list[str]] = {}
         for name in pieces:
@@ -179,7 +180,7 @@ class AkronDrawer(BoardDrawer):
     def point_at(self, pos: tuple[int, int], pieces: Mapping[str, str]) -> str | None:
         """The highest point under ``pos`` where a ball could be put on ``pieces`` now:
         an empty hole, or an empty point whose four supports hold balls."""
-        occupied = sum(1 << INDEX[name] for name in pieces)
+        occupied = mask_of(INDEX[name] for name in pieces)
         candidates = HOLE_MASK
         for name in pieces:
             candidates |= ABOVE[INDEX[name]]
