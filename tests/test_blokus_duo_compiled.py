@@ -111,3 +111,22 @@ def test_without_the_compiled_core_the_engine_says_so_once_and_plays_in_python()
     assert "playing in Python" in done.stderr
     path_scores = [BlokusDuoBoard().playout_scores(random.Random(seed)) for seed in range(3)]
     assert done.stdout.split("\n")[:3] == [str(scores) for scores in path_scores]
+
+
+@pytest.mark.parametrize("engine", ["python", "compiled"])
+def test_the_engines_bench_measures_the_path_asked_for(path, monkeypatch, capsys, engine):
+    from bench import engines as bench_engines
+    seen = []
+    monkeypatch.setattr(bench_engines, "bench", lambda name: seen.append(compiled.enabled())
+                        or {"game": name, "playouts/s": 1.0, "api playouts/s": 1.0,
+                            "plies/game": 1.0, "legal moves (us)": 1.0, "median (us)": 1.0})
+    bench_engines.main(["--engine", engine, "blokus-duo"])
+    assert seen == [engine == "compiled"]
+    assert capsys.readouterr().out.startswith(f"engine: {engine} ")
+
+
+def test_the_engines_bench_refuses_an_unknown_path_in_one_line():
+    from bench import engines as bench_engines
+    with pytest.raises(SystemExit) as stop:
+        bench_engines.main(["--engine", "rust"])
+    assert stop.value.code == "--engine is one of compiled, python, not 'rust'"
