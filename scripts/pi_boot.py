@@ -776,6 +776,8 @@ def main_host(args: argparse.Namespace) -> int:
         if machine is not None:
             with phase("selftest"):
                 check_selftest(machine, board)
+            with phase("start limit"):
+                check_start_limit(machine)
     finally:
         if machine is not None:
             machine.close()
@@ -1066,6 +1068,36 @@ def check_selftest(machine: Machine, board: HostBoard) -> None:
           f"{lines[-1][-200:]} ({answers} pieces placed by the host, "
           f"{time.monotonic() - start:.0f} s)" if code == 0 else
           f"exit {code}: {' | '.join(lines[-3:])[-300:]}")
+
+
+#: A fault no restart mends, for the start limit's check: the shipped kulami profile
+#: (GPIO sensors, SPI LEDs) on a machine with neither. A runtime drop-in, gone at reboot.
+FAULT_DROP_IN = ("/run/systemd/system/tabletop.service.d/pi-boot-fault.conf",
+                 "[Service]\nExecStart=\nExecStart=/opt/tabletop/venv/bin/tabletop run "
+                 "--profile kulami --config /etc/tabletop/tabletop.toml\n")
+#: How long five failed starts may take under emulation (each is Python's start-up).
+START_LIMIT_TIMEOUT = 900.0
+
+
+def check_start_limit(machine: Machine) -> None:
+    """A permanent device fault: the unit restarts until its start limit (5 in 5 min),
+    then stays failed, and tabletop-stopped.service writes its one journal line. The
+    machine is left as it was (the drop-in removed, the service started again)."""
+    path, text = FAULT_DROP_IN
+    _, since = machine.sh("date +%s")
+    machine.sh(f"mkdir -p {path.rsplit('/', 1)[0]} && printf '%s' '{text}' > {path} && "
+               "systemctl daemon-reload && systemctl restart tabletop; true")
+    state = wait_active(machine, START_LIMIT_TIMEOUT, old_pid="any")
+    _, lines = machine.sh(f"journalctl -b --since @{since.strip()} -o cat -u tabletop "
+                          "| grep '^Tabletop stopped'")
+    lines = lines.strip().splitlines()
+    machine.sh(f"rm -f {path} && systemctl daemon-reload && systemctl reset-failed tabletop "
+               "&& systemctl start --no-block tabletop")
+    check("start limit stops a permanent fault", state.get("ActiveState") == "failed"
+          and len(lines) == 1 and lines[0].startswith("Tabletop stopped after 5 failed starts"),
+          f"{state.get('ActiveState')} after {state.get('NRestarts')} restarts; "
+          f"{len(lines)} journal line(s) from tabletop-stopped: "
+          + (lines[0][:110] + "..." if lines else "none"))
 
 
 def main(argv: list[str] | None = None) -> int:
