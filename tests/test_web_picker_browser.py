@@ -72,10 +72,26 @@ def test_blokus_duo_played_from_the_page_through_the_piece_picker(tmp_path, monk
         click(browser, '#board [data-hole="c3"]')
         wait(browser, lambda d: names(d, "#board [data-preview].illegal", "data-preview"))
         assert browser.find_element(By.ID, "picker-confirm").get_attribute("disabled")
-        # Turned and flipped, the L5 still previews; back to X on j5 and confirmed.
-        click(browser, '#picker [data-piece="X"]')  # put back
+        # The L5 chosen, turned (R from the keyboard) and flipped (the button): its
+        # preview on j5 covers the squares of each orientation in turn.
+        click(browser, '#picker [data-piece="L5"]')
+        click(browser, '#board [data-hole="j5"]')
+        seen = [sorted(names(browser, "#board [data-preview]", "data-preview"))]
+        browser.find_element(By.TAG_NAME, "body").send_keys("r")
+        click(browser, '#board [data-hole="j5"]')
+        seen.append(sorted(names(browser, "#board [data-preview]", "data-preview")))
+        click(browser, "#picker-flip")
+        click(browser, '#board [data-hole="j5"]')
+        seen.append(sorted(names(browser, "#board [data-preview]", "data-preview")))
+        assert all(len(squares) == 5 for squares in seen) and len(
+            {tuple(squares) for squares in seen}) == 3
+        # Back to the X, put on j5 with the keyboard's Enter, and confirmed.
         click(browser, '#picker [data-piece="X"]')
         click(browser, '#board [data-hole="j5"]')
+        click(browser, "#picker-cancel")
+        browser.find_element(By.TAG_NAME, "body").send_keys("\ue007")  # Enter at j5
+        wait(browser, lambda d: not d.find_element(By.ID, "picker-confirm")
+             .get_attribute("disabled"))
         click(browser, "#picker-confirm")
         deadline = time.monotonic() + 10
         while board.session.pending is None and time.monotonic() < deadline:

@@ -154,6 +154,7 @@ const picker = (() => {
   function putAt(hole) {
     const squares = squaresAt(hole);
     if (!squares) return;
+    cursor = hole;  // the keyboard goes on from the square last tapped
     put = {hole, squares, move: moveFor(squares)};
     render();
   }
