@@ -238,3 +238,14 @@ def test_a_strip_sends_no_frame_just_over_its_cap(frame, over):
     strip = SimulatedStrip(len(frame), max_ma=max_ma)
     strip.show(frame)
     assert frame_ma(strip.frames[-1]) <= max_ma
+
+
+@pytest.mark.parametrize("brightness", [True, 0, -0.5, 1.5, "1", None])
+def test_a_strip_takes_a_brightness_by_the_one_rule(brightness):
+    """The strip, the profile and the configuration refuse the same values: ``True`` is
+    not a brightness though Python counts it as 1."""
+    from app.hardware.brightness import is_brightness
+    assert not is_brightness(brightness)
+    with pytest.raises(ValueError, match="brightness must be above 0 and at most 1"):
+        SimulatedStrip(2, brightness=brightness)
+    assert SimulatedStrip(2, brightness=0.25).brightness == 0.25

@@ -19,6 +19,7 @@ from importlib import import_module
 
 from app.errors import (DeviceError, DisconnectError, NoSuchPinError, describe,
                         install_extra)
+from app.hardware.brightness import BRIGHTNESS_RULE, is_brightness
 from app.hardware.pi import Machine, check_led_path
 from app.hardware.profile import MA_PER_CHANNEL
 from app.hardware.spi import BUFSIZ_FILE, check_transfer
@@ -69,8 +70,8 @@ class LedStrip(ABC):
                  max_ma: float | None = None) -> None:
         if count < 1:
             raise ValueError(f"an LED strip needs at least one LED, not {count}")
-        if not 0 < brightness <= 1:
-            raise ValueError(f"brightness must be above 0 and at most 1, not {brightness}")
+        if not is_brightness(brightness):
+            raise ValueError(f"brightness must be {BRIGHTNESS_RULE}, not {brightness!r}")
         self.count = count
         self.brightness = brightness
         self.max_ma = max_ma if max_ma is not None else count * 3 * MA_PER_CHANNEL

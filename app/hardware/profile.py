@@ -31,6 +31,7 @@ from types import MappingProxyType
 from typing import Any
 
 from app.errors import ProfileError, kind_words
+from app.hardware.brightness import BRIGHTNESS_RULE, is_brightness
 from app.games import GAMES, new_game
 from app.textfile import read_text
 from engines.core import Place, PointError
@@ -526,7 +527,7 @@ class _Checker:
         keys = ("driver", "brightness", "max_ma", "pixel_order")
         self.allowed("leds", data, keys + (("pin",) if driver == "neopixel" else ()))
         brightness = self.get("leds", data, "brightness", (int, float),
-                              check=lambda b: 0 < b <= 1, problem="must be above 0 and at most 1")
+                              check=is_brightness, problem=f"must be {BRIGHTNESS_RULE}")
         max_ma = self.get("leds", data, "max_ma", int, check=lambda m: m > 0,
                           problem="must be a positive number of milliamps")
         order = self.get("leds", data, "pixel_order", str, "GRB",
