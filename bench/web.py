@@ -10,8 +10,8 @@ under 0.5% of a core; the first load under 1 s; at most 25 MB more memory with t
 server on. ``python -m bench.web [MOVES]``.
 
 ``python -m bench.web attack``: what the network can do to the page (issue 32), update
-latency p95 with 400 idle connections open, and the memory 50 WebSocket clients that
-never read add over 2,000 changes.
+latency p95 with 200 pages open and reading and with 400 idle connections open, and the
+memory 50 WebSocket clients that never read add over 2,000 changes.
 """
 
 from __future__ import annotations
@@ -175,6 +175,51 @@ def latencies(front, board, changes: int) -> list[float]:
     return asyncio.run(watch())
 
 
+class OpenPages(threading.Thread):
+    """``count`` pages open on the board, each a WebSocket that reads every snapshot as
+    a browser does, from ten loopback addresses standing for the family's phones (the
+    page takes at most 64 connections from one address)."""
+
+    def __init__(self, front, count: int) -> None:
+        super().__init__(daemon=True)
+        self.front, self.count = front, count
+        self.ready, self.received = threading.Event(), 0
+        self._done = None
+
+    def run(self) -> None:
+        import asyncio
+
+        import aiohttp
+
+        async def page(address: str, opened: list) -> None:
+            connector = aiohttp.TCPConnector(local_addr=(address, 0))
+            async with aiohttp.ClientSession(connector=connector) as client:
+                async with client.ws_connect(self.front.url + "ws") as socket:
+                    opened.append(socket)
+                    if len(opened) == self.count:
+                        self.ready.set()
+                    async for _ in socket:
+                        self.received += 1
+
+        async def all_pages() -> None:
+            self._done = asyncio.get_running_loop().create_future()
+            opened: list = []
+            tasks = [asyncio.ensure_future(page(f"127.0.0.{2 + i % 10}", opened))
+                     for i in range(self.count)]
+            await self._done
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+        self._loop = asyncio.new_event_loop()
+        self._loop.run_until_complete(all_pages())
+        self._loop.close()
+
+    def close(self) -> None:
+        self._loop.call_soon_threadsafe(self._done.set_result, None)
+        self.join(timeout=30)
+
+
 def raw_connection(front, source: str, receive_buffer: int | None = None):
     """A raw connection to the page from ``source`` (a loopback address standing for
     another device), its receive buffer made small to play a client that reads slowly."""
@@ -186,10 +231,12 @@ def raw_connection(front, source: str, receive_buffer: int | None = None):
     return sock
 
 
-def under_attack(idle: int = 400, readers: int = 50, changes: int = 2000) -> None:
-    """What the network can do to the page (issue 32): update latency p95 with ``idle``
-    idle connections open from ten other addresses, and the memory the server grows
-    with ``readers`` WebSocket clients that never read over ``changes`` changes."""
+def under_attack(idle: int = 400, readers: int = 50, changes: int = 2000,
+                 pages: int = 200) -> None:
+    """What the network can do to the page (issue 32): update latency p95 with ``pages``
+    pages open and reading, and with ``idle`` idle connections open from ten other
+    addresses, and the memory the server grows with ``readers`` WebSocket clients that
+    never read over ``changes`` changes."""
     import base64
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -203,6 +250,14 @@ def under_attack(idle: int = 400, readers: int = 50, changes: int = 2000) -> Non
     try:
         front.publish(board.session)
         quiet = latencies(front, board, 200)
+        open_pages = OpenPages(front, pages)
+        open_pages.start()
+        if not open_pages.ready.wait(60):
+            raise SystemExit(f"bench: only some of the {pages} pages opened")
+        crowded = latencies(front, board, 200)
+        open_pages.close()
+        taken = open_pages.received
+        time.sleep(1.0)
         flood = [raw_connection(front, f"127.0.0.{2 + i % 10}") for i in range(idle)]
         flooded = latencies(front, board, 200)
         for sock in flood:
@@ -231,7 +286,9 @@ def under_attack(idle: int = 400, readers: int = 50, changes: int = 2000) -> Non
         board.close()
     p95 = lambda delays: delays[max(0, round(0.95 * len(delays)) - 1)] * 1000
     print(f"update latency, publish to a reading page, 200 changes: p95 {p95(quiet):.1f} ms "
-          f"alone, {p95(flooded):.1f} ms with {idle} idle connections open")
+          f"alone, {p95(crowded):.1f} ms with {pages} other pages open and reading "
+          f"({taken} snapshots taken by them, their clients in this process), "
+          f"{p95(flooded):.1f} ms with {idle} idle connections open")
     print(f"memory: the server grew {grown:.1f} MB with {readers} clients that never read "
           f"over {changes} changes ({spent:.1f} s to publish them)")
 
