@@ -239,9 +239,6 @@ class Link:
             return False
         return True
 
-    def ping(self, token: int) -> bool:
-        return self.send(wire.PING, wire.token_payload(token))
-
     def show(self, grb: bytes) -> None:
         """Send an LED frame (3 bytes, G R B, per LED), in as many LEDS packets as it
         takes; it is kept and sent again whenever the device says hello."""

@@ -13,7 +13,6 @@ from __future__ import annotations
 import io
 import struct
 import zlib
-from pathlib import Path
 
 import pygame
 
@@ -39,10 +38,6 @@ def png(sheet: Sheet, dpi: int = DPI) -> bytes:
     buffer = io.BytesIO()
     pygame.image.save(surface, buffer, "sheet.png")
     return with_resolution(buffer.getvalue(), dpi)
-
-
-def save_png(sheet: Sheet, path: Path, dpi: int = DPI) -> None:
-    path.write_bytes(png(sheet, dpi))
 
 
 def with_resolution(data: bytes, dpi: int) -> bytes:

@@ -139,11 +139,6 @@ class BlokusDuoBoard(Board):
         reading the notation."""
         return move.piece
 
-    def closed_to(self, player: str) -> int:
-        """The squares ``player`` may never cover, as a mask: occupied or along an edge of
-        their own pieces."""
-        return self._forbidden[player]
-
     def attachment_points(self, player: str) -> frozenset[str]:
         """The squares a new piece of ``player`` may attach at: own corners not forbidden,
         or the start points still open to the first piece."""
