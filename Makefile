@@ -10,9 +10,9 @@ STAMP := $(VENV)/.installed
 # A change to pyproject.toml (a dependency added) makes the stamp stale and reinstalls.
 # setuptools announces every editable install with a notice it raises as a warning (its
 # class is InformationOnly); PYTHONWARNINGS hides that notice and nothing else.
-# The install also compiles the engines' C cores in place (pyproject.toml's ext-modules),
-# so a changed C source reinstalls too.
-$(STAMP): pyproject.toml $(wildcard engines/*/_*.c)
+# The install also compiles the engines' C cores in place (setup.py), so a changed C
+# source reinstalls too.
+$(STAMP): pyproject.toml setup.py $(wildcard engines/*/_*.c)
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	PYTHONWARNINGS='ignore:Editable installation' $(PY) -m pip install --quiet -e '.[screen,pi,web,test]'

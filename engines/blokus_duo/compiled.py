@@ -3,7 +3,7 @@ and the legal-move listing of :mod:`.playout` in C (``_playout.c``), the pure-Py
 fallback.
 
 Why C through CPython's own API, built by setuptools as an optional extension
-(pyproject.toml's ``ext-modules``): it needs no build dependency beyond a C compiler and
+(``setup.py``): it needs no build dependency beyond a C compiler and
 Python's headers (``gcc`` and ``python3-dev`` on Debian and Raspberry Pi OS), nothing to
 fetch from a registry at install time (Cython and PyO3 need a package or a Rust
 toolchain, mypyc compiles whole modules and keeps Python's big integers), and it is
