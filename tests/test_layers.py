@@ -10,7 +10,8 @@ far board's seat registers itself); the screen nothing of the command line, and 
 game's engine only in that game's drawer; the web page nothing of the screen, the
 command line or pygame; the link to a board far away (``app/remote``) nothing of those
 nor of the web page; the drivers nothing of the loop, the screen, the command line or the pipeline
-above them; and none of the drivers, the pipeline or the table imports a game's engine:
+above them or the makers' drawings (``app/drawings``), which read the profiles the drivers
+read and nothing above them; and none of the drivers, the pipeline or the table imports a game's engine:
 they reach a game through the registry (``app/games.py``) and the board protocol every
 engine shares. Every import counts, the ones inside a function too (the app imports
 hardware libraries lazily, where they are needed), so a rule here fails the moment a
@@ -34,7 +35,8 @@ RULES = {
     "firmware": ("app", "pygame", "gpiozero", "board", "serial"),
     "engines": ("app", "pygame", "gpiozero", "board", "neopixel", "neopixel_spi", "serial",
                 "platformdirs"),
-    "app/hardware": ("app.table", "app.screen", "app.cli", "app.sensing", "pygame",
+    "app/hardware": ("app.table", "app.screen", "app.cli", "app.sensing", "app.drawings",
+                     "pygame",
                      *GAME_ENGINES),
     "app/sensing": ("app.hardware", "app.table", "app.screen", "app.cli", "pygame",
                     *GAME_ENGINES),
@@ -42,6 +44,8 @@ RULES = {
     "app/web": ("app.screen", "app.cli", "pygame", *GAME_ENGINES),
     "app/remote": ("app.screen", "app.cli", "app.web", "pygame", *GAME_ENGINES),
     "app/screen": ("app.cli", *GAME_ENGINES),
+    "app/drawings": ("app.table", "app.screen", "app.cli", "app.sensing", "app.web",
+                     "app.remote", *GAME_ENGINES),
 }
 #: Modules a rule does not cover: each game's drawer, the one screen module that knows
 #: its game's geometry (the registry names it, as it names the engine).

@@ -25,9 +25,9 @@ import pytest
 import firmware_standins as fake
 from app.cli import main
 from app.games import new_game
-from app.hardware import pinout
+from app.drawings import pinout
 from app.hardware.profile import load_profile, shipped_profiles
-from app.hardware.sheet import SVG_NS
+from app.drawings.sheet import SVG_NS
 
 ROOT = Path(__file__).resolve().parents[1]
 HARDWARE = ROOT / "hardware"
@@ -164,7 +164,7 @@ def test_the_drawing_prints_at_1_to_1(tmp_path, capsys):
 def test_without_pygame_the_svg_is_still_drawn_and_a_line_says_why(tmp_path, capsys,
                                                                     monkeypatch):
     monkeypatch.setitem(sys.modules, "pygame", None)  # import pygame fails, as uninstalled
-    monkeypatch.delitem(sys.modules, "app.screen.paper", raising=False)
+    monkeypatch.delitem(sys.modules, "app.drawings.paper", raising=False)
     assert main(["wiring", "akron", "--out", str(tmp_path)]) == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == ["akron-schematic.svg", "akron.svg"]
     err = capsys.readouterr().err

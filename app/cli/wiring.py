@@ -23,11 +23,11 @@ import sys
 from pathlib import Path
 
 from app.errors import install_extra
-from app.hardware.pinout import format_tables, pin_tables
+from app.drawings.pinout import format_tables, pin_tables
 from app.hardware.profile import load_profile
-from app.hardware.schematic import schematic
-from app.hardware.sheet import draw, svg
-from app.hardware.wiring import plan
+from app.drawings.schematic import schematic
+from app.drawings.sheet import draw, svg
+from app.drawings.wiring import plan
 from engines.errors import TabletopError
 
 
@@ -57,7 +57,7 @@ def run(args) -> int:
                for name, sheet in sheets.items()]
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     try:
-        from app.screen.paper import png
+        from app.drawings.paper import png
     except ModuleNotFoundError as missing:
         if missing.name != "pygame":
             raise

@@ -7,7 +7,7 @@ plan places every hole, gives it its sensor channel and scan lines, and puts eve
 of the chain where it shines: under its hole, or for an area with its own LED (a ConHex
 cell) amid the holes the game's board groups into that area. So a maker's own profile
 is placed the same way as a shipped one, at its own sizes. Nothing here draws;
-:mod:`app.hardware.sheet` does.
+:mod:`app.drawings.sheet` does.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from app.errors import ProfileError
 from app.games import GAMES, new_game
-from app.hardware.pinout import Scanner, scanner
+from app.drawings.pinout import Scanner, scanner
 from app.hardware.profile import BoardSize, Profile
 
 #: How far apart two LEDs of one hole or area are drawn, in pitches.

@@ -2,7 +2,7 @@
 
 The drawing is a list of plain shapes in millimetres (circles, squares, lines, text),
 grouped by what they show, so that one drawing becomes both an SVG (here, with the
-standard library's ElementTree) and a PNG (``app/screen/paper.py``, with pygame): the
+standard library's ElementTree) and a PNG (``app/drawings/paper.py``, with pygame): the
 two cannot disagree. Every hole and LED is a group carrying its facts as ``data-``
 attributes (hole, channel, lines; LED index, what it lights), so a test, or a maker's
 script, reads the SVG back instead of looking at it.
@@ -19,7 +19,7 @@ import textwrap
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 
-from app.hardware.wiring import Plan
+from app.drawings.wiring import Plan
 
 SVG_NS = "http://www.w3.org/2000/svg"
 #: Paper around the board and the legend, and the gap between them, in mm.

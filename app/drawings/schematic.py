@@ -1,6 +1,6 @@
 """A board's schematic: the circuit ``tabletop wiring`` draws beside the 1:1 sheet.
 
-The sheet (:mod:`app.hardware.sheet`) shows where things go on the board; this shows
+The sheet (:mod:`app.drawings.sheet`) shows where things go on the board; this shows
 how they are connected: the Raspberry Pi's 40-pin header (and the Pico's 40 pins where
 a Pico scans the sensors) with every pin the profile uses labelled with its net, the
 sensors' circuit (the diode matrix with one box per hole at its row and column line and
@@ -12,7 +12,7 @@ as in any schematic: ``row 0`` at the header is ``row 0`` on the matrix, and eve
 label there repeats the pin (``GPIO2``, header pin 3) so that nothing needs looking up.
 
 Like the sheet, it is built from the profile alone (its pins, and the Pico's pins as
-:mod:`app.hardware.pinout` proposes them), so a maker's own profile gets one too, and it
+:mod:`app.drawings.pinout` proposes them), so a maker's own profile gets one too, and it
 is a list of plain shapes: the same SVG and PNG writers draw it. Every pin and net is a
 group carrying its facts as ``data-`` attributes, so a test reads the SVG back.
 """
@@ -22,11 +22,11 @@ from __future__ import annotations
 import textwrap
 from dataclasses import dataclass
 
-from app.hardware.pinout import (PI_HEADER, PICO_HALL_SELECT, PICO_HEADER, PICO_SHIFT_PINS,
+from app.drawings.pinout import (PI_HEADER, PICO_HALL_SELECT, PICO_HEADER, PICO_SHIFT_PINS,
                                  SPI_DATA_GPIO, free_pi_gpios, led_data_gpio, pi_pin,
                                  pico_pin, pico_settings, scanner, supply_ma)
 from app.hardware.profile import SPI0_PINS, Profile
-from app.hardware.sheet import (AREA, CHAR_WIDTH, GREY, INK, LED, WHITE, Circle, Group,
+from app.drawings.sheet import (AREA, CHAR_WIDTH, GREY, INK, LED, WHITE, Circle, Group,
                                 Polygon, Polyline, Rect, Sheet, Text)
 
 PAGE_WIDTH, MARGIN = 297.0, 10.0
@@ -65,7 +65,7 @@ class Wire:
 
 def wires(profile: Profile) -> list[Wire]:
     """Every header pin ``profile`` uses, with its net: the Pi's, and the Pico's where a
-    Pico scans the sensors (the pins :func:`app.hardware.pinout.pico_settings` gives)."""
+    Pico scans the sensors (the pins :func:`app.drawings.pinout.pico_settings` gives)."""
     sensors, found = profile.sensors, []
 
     def pi(gpio: int, net: str, signal: bool = True) -> None:

@@ -1,4 +1,4 @@
-"""A wiring sheet (app/hardware/sheet.py) or a schematic (app/hardware/schematic.py)
+"""A wiring sheet (app/drawings/sheet.py) or a schematic (app/drawings/schematic.py)
 painted with pygame, saved as a PNG that prints at its true size.
 
 pygame-ce is already the screen's library, so the PNG needs no SVG renderer and no
@@ -16,7 +16,7 @@ import zlib
 
 import pygame
 
-from app.hardware.sheet import Circle, Polygon, Polyline, Rect, Sheet, Text
+from app.drawings.sheet import Circle, Polygon, Polyline, Rect, Sheet, Text
 
 #: Dots per inch: a 2 mm label is 16 pixels tall, a board of 35 cm under 3,000 pixels.
 DPI = 200
