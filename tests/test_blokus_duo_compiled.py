@@ -51,7 +51,12 @@ def test_the_same_legal_placements_in_the_same_order(path):
                                        board._attach[player])
             reference = placements([n for n in range(len(PIECES)) if left >> n & 1],
                                    forbidden, attach)
-            assert compiled.placements(left, forbidden, attach) == reference
+            listed = compiled.placements(left, forbidden, attach)
+            assert [(p.mask, p.number) for p in listed] == reference
+            path(False)
+            in_python = list(board.generate_legal_moves(player))
+            path(True)
+            assert list(board.generate_legal_moves(player)) == in_python == listed
             checked += bool(reference)
     assert checked > 300
 

@@ -31,6 +31,7 @@ from collections.abc import Hashable, Iterator, Mapping
 from types import MappingProxyType
 from typing import Any
 
+from engines.blokus_duo import compiled
 from engines.blokus_duo.gtp import GTP_COMMANDS
 from engines.blokus_duo.playout import play_out
 from engines.blokus_duo.policy import BlokusDuoPolicy
@@ -201,6 +202,9 @@ class BlokusDuoBoard(Board):
         if not left:
             return
         forbidden, attach = self._forbidden[player], self._attach[player]
+        if compiled.enabled():  # the same placements in the same order (compiled.py)
+            yield from compiled.placements(left, forbidden, attach)
+            return
         pieces = [number for number in range(len(PIECES)) if left >> number & 1]
         for index in indices(attach):
             below = attach & ((1 << index) - 1)

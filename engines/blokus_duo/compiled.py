@@ -1,5 +1,5 @@
 """Blokus Duo's compiled core: the random playouts (uniform, and guided, the search's)
-and the legal-move listing of :mod:`.playout` in C (``_playout.c``), the pure-Python code kept as the reference and the
+of :mod:`.playout` and the board's legal-move listing in C (``_playout.c``), the pure-Python code kept as the reference and the
 fallback.
 
 Why C through CPython's own API, built by setuptools as an optional extension
@@ -27,7 +27,7 @@ import os
 import random
 
 from engines.blokus_duo.pieces import (BOARD, COVERING, PIECE_INDEX, PIECES, PLACEMENTS,
-                                       STRIDE, corners, edges)
+                                       STRIDE, Placement, corners, edges)
 
 _WORD = (1 << 64) - 1
 _log = logging.getLogger(__name__)
@@ -47,9 +47,8 @@ def _mask(words: tuple[int, int, int, int]) -> int:
     return words[0] | words[1] << 64 | words[2] << 128 | words[3] << 192
 
 
-#: Placement numbers as the C core knows them, and their masks back.
+#: Placement numbers as the C core knows them.
 _NUMBER = {placement.mask: n for n, placement in enumerate(PLACEMENTS)}
-MASK_OF = tuple(placement.mask for placement in PLACEMENTS)
 
 if _playout is not None:
     _playout.setup(
@@ -79,10 +78,10 @@ def use(compiled: bool) -> None:
     _enabled = compiled and _playout is not None
 
 
-def placements(left: int, forbidden: int, attach: int) -> list[tuple[int, int]]:
-    """:func:`.playout.placements` of the pieces in ``left`` (a bit set), in its order."""
-    return [(MASK_OF[n], PIECE_INDEX[PLACEMENTS[n].piece])
-            for n in _playout.legal_moves(left, _words(forbidden), _words(attach))]
+def placements(left: int, forbidden: int, attach: int) -> list[Placement]:
+    """The legal placements of the pieces in ``left`` (a bit set) in the board's and
+    :func:`.playout.placements`'s order: by attachment point, lowest first, then piece."""
+    return [PLACEMENTS[n] for n in _playout.legal_moves(left, _words(forbidden), _words(attach))]
 
 
 def play_out(state: dict, mover: int, rng: random.Random, trace: list | None = None,
