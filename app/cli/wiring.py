@@ -27,6 +27,7 @@ from app.drawings.pinout import format_tables, pin_tables
 from app.hardware.profile import load_profile
 from app.drawings.schematic import schematic
 from app.drawings.sheet import draw, svg
+from app.drawings.tiles import A3, tiles
 from app.drawings.wiring import plan
 from engines.errors import TabletopError
 
@@ -40,14 +41,19 @@ def register(subparsers) -> None:
                     "schematic, and print which header pin goes to which line.")
     parser.add_argument("profile", help="a shipped profile's name or a profile file")
     parser.add_argument("--out", default=".", metavar="DIR",
-                        help="the folder for PROFILE.svg, PROFILE-schematic.svg and their "
-                             "PNGs (default: here)")
+                        help="the folder for PROFILE.svg, PROFILE-schematic.svg, "
+                             "PROFILE-a3-N.svg (the board on A3 pages, when larger) and "
+                             "their PNGs (default: here)")
     parser.set_defaults(run=run)
 
 
 def run(args) -> int:
     profile = load_profile(args.profile)
-    sheets = {profile.name: draw(plan(profile))}
+    board = draw(plan(profile))
+    sheets = {profile.name: board}
+    pages = tiles(board, A3)
+    if len(pages) > 1:  # larger than A3: also as A3 pages that tape together at 1:1
+        sheets.update((f"{profile.name}-a3-{n}", page) for n, page in enumerate(pages, 1))
     circuit = schematic(profile)
     if circuit is not None:
         sheets[f"{profile.name}-schematic"] = circuit
