@@ -35,7 +35,7 @@ def test_the_engines_reasons_read_with_colour_names():
                                          ("kulami", "b resigned")])
 def test_game_over_names_colours(game, reason):
     outcome = Outcome("b", {"b": 30, "w": 20}, reason)
-    for text in (texts.game_over(game, outcome), texts.end_long(game, End.of(outcome)),
+    for text in (texts.end_long(game, End.of(outcome)),
                  texts.end_short(game, End.of(outcome))):
         assert not LETTER.search(text), text
 

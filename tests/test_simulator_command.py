@@ -46,7 +46,7 @@ def test_sdl_falling_back_to_a_driver_that_shows_nothing_is_refused(monkeypatch,
     assert main(["simulate", "--pause", "0", "--seed", "1"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("tabletop simulate: no display (SDL could only open its ")
-    assert "Game over (" in out
+    assert "Game over: " in out
 
 
 def test_a_display_sdl_cannot_open_is_one_line_and_the_board_plays_on(monkeypatch, caplog):
@@ -141,7 +141,7 @@ def test_with_no_display_it_says_so_and_plays_a_demo_in_the_terminal(game, capsy
     out = capsys.readouterr().out
     assert out.startswith("tabletop simulate: no display")
     assert out.count(" plays ") >= 10
-    assert out.rstrip().splitlines()[-1].startswith("Game over (")
+    assert out.rstrip().splitlines()[-1].startswith("Game over: ")
 
 
 def test_bad_games_and_options_get_one_line(capsys):

@@ -238,7 +238,7 @@ def test_the_swap_is_offered_while_legal_and_accepted_as_shown():
     board = new_game("conhex")
     board.push_text("j3")
     line = help_line(board)
-    assert help_words(line)[1] == ["swap"] and "swap (takes over red's first gem)" in line
+    assert help_words(line)[1] == ["swap"] and "swap (Blue may swap: take over Red's first gem, and Red moves next)" in line
     played, text = run_game(["j3", "swap", "quit"], PEOPLE, name="conhex")
     assert [str(m) for m in played.move_stack] == ["j3", "swap"]
     assert played.sensor_view() == {"j3": "w"}

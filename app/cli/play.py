@@ -46,7 +46,6 @@ DEFAULT_SEATS = {"b": "person", "w": "engine"}
 #: The commands besides moves, as the help line shows them.
 COMMANDS = ("hint", "undo", "help", "quit")
 #: Moves that are words rather than holes, with what they do, offered while legal.
-WORD_MOVES = {"swap": "takes over {first}'s first gem"}
 
 DESCRIPTION = """\
 Play in the terminal: you against the engine, or two people at one keyboard.
@@ -274,7 +273,7 @@ def _listed(entry: Saved, resumed: Resumed) -> str:
     if board is None:
         return f"{entry.path.name}  does not load: {resumed.problem}"
     outcome = board.outcome()
-    state = (texts.result(board.game, outcome) if outcome is not None else "unfinished")
+    state = (texts.won_by(board.game, outcome) if outcome is not None else "unfinished")
     where = f", played on {resumed.profile}" if resumed.profile not in ("", PROFILE) else ""
     return (f"{entry.path.name}  {game(board.game).title}, {len(board.move_stack)} moves, "
             f"{texts.options(board.game, board.options)}{where}: {state}")
@@ -439,9 +438,10 @@ def _positions(board: Board) -> dict[str, tuple[float, float]]:
 
 
 def word_moves(board: Board) -> list[str]:
-    """The moves that are words (ConHex's swap) legal now."""
+    """The moves made by button that the game names (ConHex's swap) legal now: in the
+    terminal they are typed as words."""
     legal = []
-    for word in WORD_MOVES:
+    for word in game(board.game).button_moves:
         try:
             if board.is_legal(board.parse_move(word)):
                 legal.append(word)
@@ -453,8 +453,8 @@ def word_moves(board: Board) -> list[str]:
 def help_line(board: Board) -> str:
     """Every notation the prompt accepts now: a move (with an example), any word move
     legal now, and the commands."""
-    first = game(board.game).players["b"].name
     parts = [f"type a {game(board.game).move_words} such as {example_move(board)}"]
-    parts += [f"{word} ({WORD_MOVES[word].format(first=first)})" for word in word_moves(board)]
+    parts += [f"{word} ({texts.offered(board.game, board.turn, word)})"
+              for word in word_moves(board)]
     return "Moves: " + ", ".join(parts) + "; or " + ", ".join(COMMANDS[:-1]) + \
         f" or {COMMANDS[-1]}."

@@ -407,5 +407,5 @@ def demo(board, rng: random.Random, out, pause: float = 0.0,
         say(f"\n{players[mover].name} plays {board.move_text(move)}")
         say(render(board, colour))
         time.sleep(pause)
-    say(f"{texts.sentence(texts.game_over(board.game, board.outcome()))}.")
+    say(texts.end_line(board))
     return 0

@@ -89,10 +89,6 @@ def won_by(game: str, outcome: Outcome) -> str:
     return end_short(game, End.of(outcome))
 
 
-#: ``tabletop play``'s name for :func:`won_by`.
-result = won_by
-
-
 def score_sheet(board: Board) -> list[str]:
     """How a finished game's score came about, before the line that says who won: each
     part of the score the engine lists (``Board.score_parts``), then, in a game won by a
@@ -331,15 +327,6 @@ def kept_own(name: str, what: str) -> str:
 
 def not_a_candidate(move: str) -> str:
     return f"{move} is not one of the moves on the board"
-
-
-def game_over(game: str, outcome: Outcome) -> str:
-    """The words ``tabletop simulate --moves`` ends with, where no session ends the
-    game (to be its :func:`end_line`)."""
-    players = game_info(game).players
-    scores = ", ".join(f"{players[p].name} {outcome.scores[p]}" for p in "bw")
-    winner = f"{players[outcome.winner].name} wins" if outcome.winner else "a draw"
-    return f"game over ({named(game, outcome.reason)}): {scores}; {winner}"
 
 
 # --- an outside engine (a GTP program the configuration names for a game) --------------
