@@ -20,15 +20,14 @@ from app.games import GAMES
 from app.screen.menu import BACK, Choice, Continue, Menu
 from app.screen.paint import Action, Drawn
 from app.screen.status import CONFIRM, HINT, NEW, PLAY, UNDO, draw_status
+from app.table.assembly import start_game
 from app.table.seats import words_of
 from app.table.store import RecordStore, Saved
 
 
 def restart(session, choice: Choice) -> None:
     """Start ``choice`` on the same board: seats and level first, then the new game."""
-    session.seats = dict(choice.seats)
-    session.level = choice.level
-    session.new_game(choice.game, **choice.options)
+    start_game(session, choice.game, choice.options, choice.seats, choice.level)
 
 
 def current_choice(session) -> Choice:

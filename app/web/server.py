@@ -43,6 +43,7 @@ from aiohttp import WSMsgType, web
 from app.errors import DeviceError
 from app.games import GAMES, game
 from app.table import texts
+from app.table.assembly import start_game
 from app.table.seats import TABLE_KINDS, Browser, Person, parse_seats, words_of
 from app.table.session import Session
 from app.table.store import RecordStore
@@ -98,9 +99,8 @@ class Actions:
 def new_game_on(table, game: str, options: Mapping[str, Any], seats: Mapping[str, str],
                 level: int) -> None:
     """A new game on the same board and session: a board's own game, with these
-    players."""
-    table.session.set_players(seats, level)
-    table.session.new_game(game, **options)
+    players (started as the touch screen's menu starts one)."""
+    start_game(table.session, game, options, seats, level)
 
 
 class Outbox:
