@@ -32,6 +32,7 @@ from typing import Any
 
 from app import games
 from app.errors import ConfigError, kind_words
+from app.hardware.brightness import BRIGHTNESS_RULE, is_brightness
 from app.hardware.profile import GPIO_PINS, SPI0_PINS, Profile
 from app.table.outside_engine import DEFAULT_TIMEOUT_S, MAX_TIMEOUT_S, EngineCommand
 from app.table.seats import TABLE_KINDS, SeatError, parse
@@ -275,11 +276,9 @@ class _Reader:
                            lambda v: 50 <= v <= 5000, "must be 50 to 5000")
         leds = self.table(self.raw, "leds", ("brightness",))
         brightness = leds.get("brightness")
-        if brightness is not None and (isinstance(brightness, bool)
-                                       or not isinstance(brightness, (int, float))
-                                       or not 0 < brightness <= 1):
-            raise self.fail("leds.brightness", f"must be a number above 0 and at most 1, "
-                                               f"not {brightness!r}")
+        if brightness is not None and not is_brightness(brightness):
+            raise self.fail("leds.brightness",
+                            f"must be a number {BRIGHTNESS_RULE}, not {brightness!r}")
         return Config(
             self.path, Path(data_dir) if data_dir else default_data_dir(environ), seats,
             self.level(game),

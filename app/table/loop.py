@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable
 from typing import Protocol
 
 from app.errors import DisconnectError
+from app.hardware.brightness import BRIGHTNESS_RULE, is_brightness
 from app.hardware.buttons import Buttons
 from app.hardware.leds import LedStrip
 from app.hardware.profile import Profile
@@ -187,8 +188,8 @@ class Table:
     def set_brightness(self, brightness: float) -> None:
         """Light the LEDs at ``brightness`` (above 0, at most 1) from now on: the frame
         is sent again at once."""
-        if not 0 < brightness <= 1:
-            raise ValueError(f"brightness must be above 0 and at most 1, not {brightness}")
+        if not is_brightness(brightness):
+            raise ValueError(f"brightness must be {BRIGHTNESS_RULE}, not {brightness!r}")
         self.strip.brightness = brightness
         self._lit = self._frame = None
 

@@ -42,6 +42,7 @@ from aiohttp import WSMsgType, web
 
 from app.errors import DeviceError
 from app.games import GAMES, game
+from app.hardware.brightness import BRIGHTNESS_RULE, is_brightness
 from app.table import texts
 from app.table.assembly import start_game
 from app.table.seats import TABLE_KINDS, Browser, Person, parse_seats, words_of
@@ -625,10 +626,8 @@ class WebFront:
                                                        level)
         if action == "brightness":
             value = body.get("value")
-            if (not isinstance(value, (int, float)) or isinstance(value, bool)
-                    or not 0 < value <= 1):
-                raise _refused(web.HTTPBadRequest, "brightness must be above 0 and at "
-                               "most 1")
+            if not is_brightness(value):
+                raise _refused(web.HTTPBadRequest, f"brightness must be {BRIGHTNESS_RULE}")
 
             def set_brightness(table) -> None:
                 table.set_brightness(float(value))
