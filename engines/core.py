@@ -400,6 +400,13 @@ class Board(ABC):
         """Named groups of holes that light together (panels, cells); none by default."""
         return MappingProxyType({})
 
+    def goal_edges(self) -> Mapping[str, tuple[tuple[str, ...], ...]]:
+        """In a game won by joining sides of the board (Akron's), each player's sides by
+        player, each side as its holes in order along it, so a front end draws whose
+        goal each edge is without knowing the game. Empty (the default) where no player
+        has sides of their own."""
+        return MappingProxyType({})
+
     # --- geometry -------------------------------------------------------------------
     @property
     def points(self) -> tuple[str, ...]:

@@ -268,6 +268,46 @@ def test_akron_lights_a_ball_over_it_so_that_it_is_seen(phone, tmp_path, monkeyp
         assert seen and all(seen.values()), seen
 
 
+#: Each goal bar's player, colour and box on the screen.
+GOAL_BARS = """
+return Array.from(document.querySelectorAll("#board [data-goal]"), (bar) => {
+  const r = bar.getBoundingClientRect();
+  return {player: bar.dataset.goal, stroke: bar.getAttribute("stroke"),
+          bar: [r.left, r.top, r.right, r.bottom]};
+});
+"""
+
+
+def test_akron_draws_each_player_s_goal_edges_in_its_colour(phone, tmp_path, monkeypatch):
+    """Two bars a player, each in that player's colour, lying along a row of holes that
+    player joins and outside it (the page drew no goal edges)."""
+    with game_table("akron", tmp_path, monkeypatch) as (board, front):
+        opened(phone, front)
+        show_view(phone, "live")
+        state = json_state(front)
+        bars = phone.execute_script(GOAL_BARS)
+        assert sorted(bar["player"] for bar in bars) == ["b", "b", "w", "w"]
+        for bar in bars:
+            assert bar["stroke"] == state["players"][bar["player"]]["colour"]
+        holes = phone.execute_script(
+            "return Array.from(document.querySelectorAll('#board [data-hole]'), (h) => {"
+            "const r = h.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })")
+        left, top = min(h[0] for h in holes), min(h[1] for h in holes)
+        right, bottom = max(h[2] for h in holes), max(h[3] for h in holes)
+        sides = {"b": set(), "w": set()}
+        for bar in bars:
+            x1, y1, x2, y2 = bar["bar"]
+            if x2 - x1 > y2 - y1:  # along a row: below the bottom row or above the top
+                assert x1 < left and x2 > right
+                sides[bar["player"]].add("south" if y1 >= bottom else "north" if y2 <= top
+                                         else "inside")
+            else:  # along a column: left of the first or right of the last
+                assert y1 < top and y2 > bottom
+                sides[bar["player"]].add("west" if x2 <= left else "east" if x1 >= right
+                                         else "inside")
+        assert sides == {"b": {"south", "north"}, "w": {"west", "east"}}
+
+
 def test_a_blinking_light_dims_and_never_goes_dark(phone, tmp_path, monkeypatch):
     with game_table("kulami", tmp_path, monkeypatch) as (board, front):
         opened(phone, front)

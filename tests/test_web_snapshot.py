@@ -52,6 +52,16 @@ def test_a_ball_above_the_holes_is_placed_at_its_level():
     assert view["labels"]["rows"][-1] == [7, "15"]
 
 
+def test_akron_s_snapshot_gives_each_player_the_two_edges_it_joins():
+    """White (b) joins south to north, red (w) west to east: the page colours each edge
+    by its player, from the board's own answer (a game without sides has none)."""
+    view = snapshot(Session(new_game("akron")).view())["board"]
+    assert view["goal_edges"] == {
+        "b": [[f"1{c}1" for c in "acegikmo"], [f"1{c}15" for c in "acegikmo"]],
+        "w": [[f"1a{r}" for r in range(1, 16, 2)], [f"1o{r}" for r in range(1, 16, 2)]]}
+    assert snapshot(Session(new_game("kulami")).view())["board"]["goal_edges"] == {}
+
+
 def test_the_end_of_a_game_carries_its_sheet_and_result():
     board = new_game("akron")
     for row in range(1, 16, 2):

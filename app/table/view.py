@@ -62,15 +62,17 @@ class Offer:
 class BoardView:
     """What a board looks like, apart from its lights: every hole where the board
     places it, where each piece stands (a pile's above the holes too), the names of the
-    columns and rows by ``x`` and ``y``, the areas as holes, the pieces, the last move,
-    and how the game's pieces are drawn (``square``: shaped pieces from a tray; ``ball``:
-    stacking pieces; ``marble``: any other, in its hole)."""
+    columns and rows by ``x`` and ``y``, the areas as holes, each player's goal edges as
+    the holes along them (Akron's sides), the pieces, the last move, and how the game's
+    pieces are drawn (``square``: shaped pieces from a tray; ``ball``: stacking pieces;
+    ``marble``: any other, in its hole)."""
 
     holes: Mapping[str, Place]
     places: Mapping[str, Place]
     columns: tuple[tuple[float, str], ...]
     rows: tuple[tuple[float, str], ...]
     areas: Mapping[str, tuple[str, ...]]
+    goal_edges: Mapping[str, tuple[tuple[str, ...], ...]]
     pieces: Mapping[str, str]
     last: tuple[str, ...]
     shape: str
@@ -88,6 +90,7 @@ class BoardView:
             columns=tuple(axes.columns.items()), rows=tuple(axes.rows.items()),
             areas=MappingProxyType({name: tuple(sorted(holes))
                                     for name, holes in board.areas.items()}),
+            goal_edges=board.goal_edges(),
             pieces=MappingProxyType(dict(pieces)),
             last=tuple(sorted(last_move_holes(board))) if board.move_stack else (),
             shape="square" if info.tray else "ball" if info.pile else "marble")

@@ -5,9 +5,9 @@ The view is the one the LEDs light and the status screen draws, so the page, the
 and the board never disagree, and nothing here works out a game fact or reaches into the
 session: it only spells the view in JSON. The page draws the board from it alone: every
 place a piece can stand at (``x``, ``y`` in hole spacings and the level), the names of
-the columns and rows, the areas as lists of holes (Kulami's panels, ConHex's cells), the
-pieces, each lit place's role and colour (and whose move a move to place is), the
-legend, the moves made by button, the moves a player away may send, and the game in
+the columns and rows, the areas as lists of holes (Kulami's panels, ConHex's cells),
+each player's goal edges as lists of holes (Akron's sides), the pieces, each lit place's
+role and colour (and whose move a move to place is), the legend, the moves made by button, the moves a player away may send, and the game in
 words. A saved game's replay is one board a move (:func:`board_view`).
 
 Nothing here imports pygame or the web server, so the snapshot is tested as data and
@@ -42,6 +42,8 @@ def board_json(board: BoardView) -> dict[str, Any]:
         "labels": {"columns": [[x, text] for x, text in board.columns],
                    "rows": [[y, text] for y, text in board.rows]},
         "areas": {name: list(holes) for name, holes in board.areas.items()},
+        "goal_edges": {player: [list(edge) for edge in edges]
+                       for player, edges in board.goal_edges.items()},
         "pieces": dict(board.pieces),
         "last": list(board.last),
         "shape": board.shape,

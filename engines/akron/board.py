@@ -80,6 +80,10 @@ class Movement:
 #: Each point's place: the doubled grid's steps are half units.
 _PLACES = tuple(Place(x / 2, y / 2, level + 1) for level, x, y in POINTS)
 #: The holes' columns (a, c, ... o) and rows (1, 3, ... 15) by their places.
+#: Each player's two sides as their holes in order along them: what the page draws.
+_GOAL_EDGES = MappingProxyType({
+    player: tuple(tuple(HOLES[p] for p in points_of(EDGES[side])) for side in sides)
+    for player, sides in PLAYER_SIDES.items()})
 _AXES = Axes(MappingProxyType({x / 2: COLUMNS[x] for x in range(0, GRID, 2)}),
              MappingProxyType({y / 2: str(y + 1) for y in range(0, GRID, 2)}))
 
@@ -190,6 +194,10 @@ class AkronBoard(Board):
     def points(self) -> tuple[str, ...]:
         """Every point of the pyramid, the holes first."""
         return NAMES
+
+    def goal_edges(self) -> Mapping[str, tuple[tuple[str, ...], ...]]:
+        """The two sides each player joins, as the holes along each (:data:`PLAYER_SIDES`)."""
+        return _GOAL_EDGES
 
     def place(self, name: str) -> Place:
         """A point of the pyramid: ``1a1`` at ``(0, 0)`` on level 1, the holes a unit

@@ -57,6 +57,26 @@ function drawBoard(svg, view, lights, players) {
   const at = (p) => [p[0], -p[1]];
   el("rect", {x: minX - 0.6, y: -maxY - 0.6, width: maxX - minX + 1.2, height: maxY - minY + 1.2,
               fill: WOOD, rx: 0.4}, svg);
+  // Goal edges (Akron's sides): a bar in the player's colour just outside each row of
+  // holes that player joins, on the side away from the board's middle, its ends short of
+  // the corner so that two players' bars meeting there stay apart.
+  const centre = [(minX + maxX) / 2, (minY + maxY) / 2];
+  for (const [player, edges] of Object.entries(view.goal_edges || {})) {
+    for (const edge of edges) {
+      const [first, last] = [holes[edge[0]], holes[edge[edge.length - 1]]];
+      const length = Math.hypot(last[0] - first[0], last[1] - first[1]);
+      const along = [(last[0] - first[0]) / length, (last[1] - first[1]) / length];
+      let out = [along[1], -along[0]];
+      const middle = [(first[0] + last[0]) / 2, (first[1] + last[1]) / 2];
+      if (out[0] * (middle[0] - centre[0]) + out[1] * (middle[1] - centre[1]) < 0) {
+        out = [-out[0], -out[1]];
+      }
+      const [x1, y1] = at([first[0] + 0.62 * out[0] - 0.4 * along[0], first[1] + 0.62 * out[1] - 0.4 * along[1]]);
+      const [x2, y2] = at([last[0] + 0.62 * out[0] + 0.4 * along[0], last[1] + 0.62 * out[1] + 0.4 * along[1]]);
+      el("line", {x1, y1, x2, y2, stroke: players[player].colour, "stroke-width": 0.16,
+                  "stroke-linecap": "round", "data-goal": player}, svg);
+    }
+  }
   // Areas: loose pieces that share no hole (Kulami's panels) are the hull of their
   // holes widened around them; areas between holes (ConHex's cells, whose corners are
   // holes shared with their neighbours) are the polygon of their holes, outlined.
