@@ -96,7 +96,7 @@ def register(subparsers) -> None:
         second = [info.title for info in GAMES.values() if info.players["w"].name == colour]
         parser.add_argument(f"--{colour}", dest=f"seat_{colour}", choices=TABLE_KINDS,
                             default=None, metavar="KIND",
-                            help=f"who plays {colour}: person or engine; " + "; ".join(
+                            help=f"who plays {colour}: {' or '.join(TABLE_KINDS)}; " + "; ".join(
                                 [f"first in {', '.join(first)} (default: person)"] * bool(first)
                                 + [f"second in {', '.join(second)} (default: engine)"]
                                 * bool(second)))

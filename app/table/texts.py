@@ -1,10 +1,12 @@
-"""Every text the table shows or logs: the session's messages, and the game facts in
-words (titles, options, seats, outcomes) for the screen.
+"""The table's own words: the session's messages, and the game facts in words (options,
+seats, the end of a game in its two lengths, the score sheet) that the view carries to
+the screen, the page, the terminal and the log.
 
-One place, so that the screen, the systemd status line and the journal say the same
-thing in the same words, and a maker translating the board edits one file. What is
-particular to a game (its title, its players' names, its options in words) comes from
-its entry in :mod:`app.games`.
+Kept together so that the screen, the systemd status line and the journal say the same
+thing in the same words. What is particular to a game (its title, its players' names,
+its options, its goal, what its moves made by button do) is not here but in its entry in
+:mod:`app.games`; what a front end alone says (the terminal's prompts, the page's
+labels) stays with that front end.
 """
 
 from __future__ import annotations
