@@ -15,6 +15,7 @@ import time
 import aiohttp
 import pytest
 
+from app.games import GAMES
 from app.web import guard, server
 from app.web.pairing import TOKEN_HEADER, TRIES
 from bench.web import raw_connection
@@ -296,6 +297,21 @@ def test_a_record_numbered_past_a_million_is_listed_and_fetched(table):
     assert "1000000-kulami.sgf" in names
     assert [call("GET", front.url + f"api/games/{name}")[0] for name in names] \
         == [200] * len(names)
+
+
+def test_a_record_that_names_no_seats_is_listed(table):
+    """A record from elsewhere says nothing of who sat where: it is listed without
+    players, where the list answered 500 (KeyError 'b')."""
+    board, front = table
+    board.place("d4")
+    settle(board)
+    record = GAMES["kulami"].board_class.new(layout="square-1")
+    record.push_text("d4")
+    (front.store.games / "000007-kulami.sgf").write_text(record.to_record())
+    status, listed, _ = call("GET", front.url + "api/games")
+    assert status == 200
+    entry = next(entry for entry in listed if entry["name"] == "000007-kulami.sgf")
+    assert entry["moves"] == 1 and entry["players"] == ""
 
 
 def test_a_snapshot_reads_no_file(table, monkeypatch):

@@ -37,8 +37,10 @@ def options(game: str, values: Mapping[str, Any]) -> str:
 
 def seats(game: str, seats: Mapping[str, Any], level: int) -> str:
     """Who plays which colour (each a :class:`~app.table.seats.Seat`), e.g. ``Red:
-    person, Black: engine level 2``."""
-    return ", ".join(f"{player(game, c)}: {seats[c].words(level)}" for c in ("b", "w"))
+    person, Black: engine level 2``. A seat not given is left out: a record made
+    elsewhere, or by hand, says nothing of who sat where."""
+    return ", ".join(f"{player(game, c)}: {seats[c].words(level)}" for c in ("b", "w")
+                     if c in seats)
 
 
 def scores(game: str, values: Mapping[str, int]) -> str:
