@@ -606,6 +606,24 @@ def test_a_takeback_a_player_away_offered_is_accepted_by_the_table_s_confirm():
     assert session.offer is None
 
 
+def test_confirm_finishes_laying_out_the_board():
+    """Kulami's panels are laid out before play: the session takes Confirm as "laid
+    out", so the screen's Confirm is lit then (it was grey, and only a first marble
+    ended the setup; make pi-boot's tap found it)."""
+    from app.screen.console import Console
+    from app.table.session import Session
+
+    session = Session.start_new(None, "kulami", {"layout": "square-1"},
+                                seats={"b": "person", "w": "person"})
+    assert session.setting_up
+    console = Console(session, ["kulami"])
+    surface = pygame.Surface((800, 480))
+    drawn = console.draw(surface)
+    assert drawn.button("Confirm").enabled
+    console.tap(drawn.button("Confirm").rect.center)
+    assert not session.setting_up
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_a_player_away_s_own_move_is_named_as_theirs_not_the_engine_s(all_states, game):
     """Issue 32: a browser player's move waiting to be placed was called "Engine's

@@ -295,10 +295,13 @@ def _buttons(paint: Painter, view: View) -> None:
     # the takeback a player away asked for.
     unseen = confirm is None and not status.candidates and status.unseen > 0
     accepts = status.offer not in (None, "table")
+    # Confirm also says the board is laid out (Kulami's panels), as the session takes it.
+    set_up = status.state == "setup"
     specs = (("New game", Action(NEW), True),
              ("Hint", Action(HINT), person_to_move and status.pending is None),
              ("Undo", Action(UNDO), bool(status.moves)),
-             ("Confirm", Action(CONFIRM, confirm), confirm is not None or unseen or accepts),
+             ("Confirm", Action(CONFIRM, confirm),
+              confirm is not None or unseen or accepts or set_up),
              *((words.sentence(offer.move), Action(PLAY, offer.move), playing)
                for offer in view.offers))
     for (left, width), (label, action, enabled) in zip(columns(x, w, len(specs), 12), specs):
