@@ -90,9 +90,8 @@ pi-check:
 pi-boot: $(STAMP)
 	$$( [ "$$(id -u)" = 0 ] || echo sudo ) python3 scripts/pi_boot.py $(PI_BOOT)
 
-# The README's pictures, each game's window, status screen and web page: one `tabletop
-# simulate` line a game sets out a position and saves it, with no window opened (the page
-# is drawn by Chromium, headless). The same line
+# The README's pictures, each game's window and status screen: one `tabletop simulate`
+# line a game sets out a position and saves it, with no window opened. The same line
 # makes the same pictures; tests/test_screenshots.py runs these lines and checks the
 # committed pictures are current. Akron's is a fixed game, as stacks come from moves
 # above the board, which seeded play rarely builds: a small pyramid in the corner (3c3
@@ -101,10 +100,10 @@ pi-boot: $(STAMP)
 # (390x844) and a laptop's (1280x900) for each game, in docs/screenshots/page: the ones
 # tests/test_web_browser_layout.py compares the page with, within a tolerance.
 screenshots: $(STAMP) axe
-	$(VENV)/bin/tabletop simulate kulami layout=square-1 scoring=0 --moves 17 --seed 11 --screenshot docs/screenshots/kulami.png --screen docs/screenshots/kulami-screen.png --page docs/screenshots/kulami-page.png
-	$(VENV)/bin/tabletop simulate conhex pie=true handicap=0 --moves 15 --seed 7 --screenshot docs/screenshots/conhex.png --screen docs/screenshots/conhex-screen.png --page docs/screenshots/conhex-page.png
-	$(VENV)/bin/tabletop simulate blokus-duo --moves 13 --seed 11 --screenshot docs/screenshots/blokus-duo.png --screen docs/screenshots/blokus-duo-screen.png --page docs/screenshots/blokus-duo-page.png
-	$(VENV)/bin/tabletop simulate akron --play "1a1 1c1 1a3 1c3 1e1 1e3 1a5 1c5 1e5 1g3 1a7 1g3-2d4 1a7-2b4 1g3 1a7 1g3-2d2 1a7-2b2 1g3 1a7 1g3-3c3 1k9 1m9 1k11 1m11 1i9 1o11 1i11 1o11-2l10 1i13 1m13 1i13-2j10 1g13 1e7" --screenshot docs/screenshots/akron.png --screen docs/screenshots/akron-screen.png --page docs/screenshots/akron-page.png
+	$(VENV)/bin/tabletop simulate kulami layout=square-1 scoring=0 --moves 17 --seed 11 --screenshot docs/screenshots/kulami.png --screen docs/screenshots/kulami-screen.png
+	$(VENV)/bin/tabletop simulate conhex pie=true handicap=0 --moves 15 --seed 7 --screenshot docs/screenshots/conhex.png --screen docs/screenshots/conhex-screen.png
+	$(VENV)/bin/tabletop simulate blokus-duo --moves 13 --seed 11 --screenshot docs/screenshots/blokus-duo.png --screen docs/screenshots/blokus-duo-screen.png
+	$(VENV)/bin/tabletop simulate akron --play "1a1 1c1 1a3 1c3 1e1 1e3 1a5 1c5 1e5 1g3 1a7 1g3-2d4 1a7-2b4 1g3 1a7 1g3-2d2 1a7-2b2 1g3 1a7 1g3-3c3 1k9 1m9 1k11 1m11 1i9 1o11 1i11 1o11-2l10 1i13 1m13 1i13-2j10 1g13 1e7" --screenshot docs/screenshots/akron.png --screen docs/screenshots/akron-screen.png
 	TABLETOP_REMAKE_PAGE_PICTURES=1 $(PY) -m pytest -q tests/test_web_browser_layout.py -k committed_picture
 
 bench: $(STAMP)
