@@ -218,7 +218,7 @@ def test_gtp_refuses_bad_akron_moves_with_the_rule():
     engine = GtpEngine(AkronBoard)
     assert engine.handle("play b 2d4").startswith("? 2d4 is above the board")
     assert engine.handle("play b 1a1") == "= \n\n"
-    assert engine.handle("play w 1a1-1c1").startswith("? the ball on 1a1 is b's, not w's")
+    assert engine.handle("play w 1a1-1c1").startswith("? the ball on 1a1 is the other player's")
     assert engine.handle("play w pass").startswith("? a player may pass only")
     assert engine.handle("genmove w").startswith("= 1")
 

@@ -96,7 +96,7 @@ def test_players_and_resignation_round_trip():
     ("(;GM[Blokus Duo]\n;B[e10]\n;W[e10])", "move 2 (W[e10]): e10 already covered"),
     ("(;GM[Blokus Duo]\n;B[e10,g10])", "move 1 (B[e10,g10]): e10,g10 is not the shape"),
     ("(;GM[Blokus Duo]\n;B[e10]\n;W[j5]\n;B[f11])",
-     "move 3 (B[f11]): b has already placed the 1 piece"),
+     "move 3 (B[f11]): the 1 piece of this colour is already on the board"),
     ("(;GM[Blokus Duo]AB[e10])", "setup properties (AB) are not supported"),
     ("(;GM[Blokus Duo]\n;B[e10]W[j5])", "exactly one of B[..] or W[..], found 2"),
     ("(;GM[Blokus Duo]RE[W+3]\n;B[e10])", None),
@@ -160,11 +160,12 @@ def test_gtp_refusals_are_one_line():
     assert engine.handle("play b pass").startswith("? Blokus Duo has no pass move")
     assert engine.handle("play b e10,g10") == (
         "? e10,g10 is not the shape of any Blokus piece\n\n")
-    assert engine.handle("play b a1").startswith("? b's first piece must cover the start "
-                                                 "point e10")
+    assert engine.handle("play b a1").startswith(
+        "? the first piece of a colour must cover the start point e10")
     ok(engine, "play b e10")
     ok(engine, "play w j5")
-    assert engine.handle("play b f11").startswith("? b has already placed the 1 piece")
+    assert engine.handle("play b f11").startswith(
+        "? the 1 piece of this colour is already on the board")
 
 
 def test_final_score_of_a_finished_game_with_bonuses():

@@ -85,9 +85,10 @@ def test_the_start_option_is_checked():
 
 def test_corner_only_contact_with_own_pieces():
     board = play(BlokusDuoBoard(start="fixed"), "e10,e11", "j5")
-    with pytest.raises(IllegalMoveError, match="f10 touches b's own piece along an edge"):
+    with pytest.raises(IllegalMoveError,
+                       match="f10 touches a piece of its own colour along an edge"):
         board.push_text("f10")
-    with pytest.raises(IllegalMoveError, match="touches no corner of b's own pieces"):
+    with pytest.raises(IllegalMoveError, match="touches no corner of a piece of its own colour"):
         board.push_text("a1")
     with pytest.raises(IllegalMoveError, match="e10 already covered"):
         board.push_text("e10")
@@ -108,7 +109,8 @@ def test_contact_with_the_other_colour_is_free():
 
 def test_a_reused_piece_is_refused_by_name():
     board = play(BlokusDuoBoard(start="fixed"), "e10,f10", "j5")
-    with pytest.raises(IllegalMoveError, match="b has already placed the 2 piece"):
+    with pytest.raises(IllegalMoveError,
+                       match="the 2 piece of this colour is already on the board"):
         board.push_text("g11,h11")
 
 

@@ -355,7 +355,7 @@ class AkronBoard(Board):
         if owner is None:
             return f"there is no ball on {NAMES[source]}"
         if owner != player:
-            return f"the ball on {NAMES[source]} is {owner}'s, not {player}'s"
+            return f"the ball on {NAMES[source]} is the other player's"
         if occupied & OVER[source]:
             return f"the ball on {NAMES[source]} is covered"
         if (ABOVE[source] & occupied).bit_count() > 1:

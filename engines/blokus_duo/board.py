@@ -234,7 +234,7 @@ class BlokusDuoBoard(Board):
         if not isinstance(move, Placement) or BY_MASK.get(move.mask) != move:
             return f"{move!r} is not a Blokus Duo placement"
         if not self._left[player] >> PIECE_INDEX[move.piece] & 1:
-            return f"{player} has already placed the {move.piece} piece"
+            return f"the {move.piece} piece of this colour is already on the board"
         # The move leads the reason when it has more than the one square the reason names.
         lead = f"{move}: " if move.mask & (move.mask - 1) else ""
         taken = move.mask & self._occupied
@@ -242,12 +242,12 @@ class BlokusDuoBoard(Board):
             return f"{lead}{', '.join(names(taken))} already covered"
         if not self._own[player]:
             starts = " or ".join(names(self._attach[player]))
-            return f"{lead}{player}'s first piece must cover the start point {starts}"
+            return f"{lead}the first piece of a colour must cover the start point {starts}"
         touching = move.mask & self._forbidden[player]
         if touching:
-            return (f"{lead}{', '.join(names(touching))} touches {player}'s own piece "
+            return (f"{lead}{', '.join(names(touching))} touches a piece of its own colour "
                     f"along an edge")
-        return f"{move} touches no corner of {player}'s own pieces"
+        return f"{move} touches no corner of a piece of its own colour"
 
     def moves_sensed_at(self, hole: str) -> Iterator[Placement]:
         """The legal placements of the player to move that cover ``hole``."""
