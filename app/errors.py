@@ -10,13 +10,25 @@ the table can go wrong with" in one ``except``, and the subclasses say which par
 
     TabletopError                      (engines.errors)
     ├── EngineError                    games: moves, rules, options, records (engines)
+    │   ├── SeatError                  a word that is no seat, seats missing a colour
+    │   └── SessionError               a session with impossible seats or level
     ├── ConfigError                    the configuration file
     │   └── ProfileError               a board profile: how a board is wired
     ├── SensorLogError                 a sensor log
+    ├── CalibrationError               hall-sensor calibration that cannot go on
+    ├── InvitationError                an invitation to a board far away that gave no game
+    ├── FarGameError                   a game with a far board that cannot be resumed
+    ├── Refused                        a message from the broker that is not the other board's
     └── DeviceError                    hardware that cannot be opened or used
         ├── NoSuchPinError             a pin this board does not have
         ├── DisconnectError            hardware that went away while in use
-        └── NoDisplayError             no screen a person could see (app.screen.display)
+        ├── NoDisplayError             no screen a person could see
+        │   └── DisplayNotReady        no screen yet (no KMS/DRM device, none connected)
+        └── WebError                   the page cannot be served on its address
+
+The engines' own errors are in :mod:`engines.errors` (the engines import nothing of the
+app); every other error class is defined here, once, as gpiozero keeps its ``exc.py``,
+and the modules that raise one import it from here.
 
 The file errors stay ``ValueError`` too (bad data, as before), so code that caught
 ``ValueError`` keeps working; device errors are ``RuntimeError`` (``NoDisplayError``
@@ -26,7 +38,7 @@ own exception, so ``__cause__`` keeps the detail for whoever debugs them.
 
 from __future__ import annotations
 
-from engines.errors import TabletopError
+from engines.errors import EngineError, TabletopError
 
 
 class ConfigError(TabletopError, ValueError):
@@ -117,5 +129,46 @@ def kind_words(*kinds: type) -> str:
     return " or ".join(KIND_WORDS.get(kind, kind.__name__) for kind in kinds)
 
 
-__all__ = ["ConfigError", "DeviceError", "DisconnectError", "NoSuchPinError", "ProfileError",
-           "SensorLogError", "TabletopError", "describe", "install_extra", "kind_words"]
+class WebError(DeviceError):
+    """The page cannot be served (the address is taken, or not this machine's)."""
+
+
+class NoDisplayError(DeviceError):
+    """SDL could open only a driver that draws nowhere a person can see."""
+
+
+class DisplayNotReady(NoDisplayError):
+    """Nothing to open yet (no KMS/DRM device, no screen connected), seen without SDL."""
+
+
+class CalibrationError(TabletopError):
+    """Calibration cannot go on: a profile that is no hall-sensor board, holes it does
+    not have, readings no threshold can tell apart, a copy that cannot be written. Exit
+    status 2: the same run fails the same way."""
+
+
+class Refused(TabletopError):
+    """A message that is not the other board's: too long, altered, forged or misplaced."""
+
+
+class FarGameError(TabletopError):
+    """A game with a board far away that cannot be resumed from its file; one line."""
+
+
+class InvitationError(TabletopError):
+    """An invitation that did not give a game; one line, for the screen and the page."""
+
+
+class SeatError(EngineError):
+    """A seat that is no seat: a word no kind has, or seats missing a colour."""
+
+
+class SessionError(EngineError):
+    """A session set up with impossible seats or level."""
+
+
+__all__ = ["CalibrationError", "ConfigError", "DeviceError", "DisconnectError",
+           "DisplayNotReady", "FarGameError", "InvitationError", "NoDisplayError",
+           "NoSuchPinError", "ProfileError", "Refused", "SeatError", "SensorLogError",
+           "SessionError", "TabletopError", "WebError", "describe", "install_extra",
+           "kind_words"]

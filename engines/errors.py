@@ -43,5 +43,18 @@ class RecordError(EngineError):
     """A game record that cannot be read."""
 
 
-__all__ = ["EngineError", "IllegalMoveError", "InvalidMoveError", "OptionError",
-           "PointError", "RecordError", "TabletopError"]
+
+class LayoutError(OptionError):
+    """A layout that is not an arrangement of exactly the Kulami panel set."""
+
+
+class RecordOptionError(RecordError, OptionError):
+    """A sound record of a game with an option this version refuses (``HA[2.0]``, a
+    layout no longer shipped). It is a :class:`RecordError`, since the record does not
+    load, and an :class:`OptionError`, so that whoever keeps records can tell it from a
+    damaged one: it may load again once the option is allowed, so it is kept as it is."""
+
+
+__all__ = ["EngineError", "IllegalMoveError", "InvalidMoveError", "LayoutError",
+           "OptionError", "PointError", "RecordError", "RecordOptionError",
+           "TabletopError"]

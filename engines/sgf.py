@@ -19,17 +19,10 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from engines.errors import EngineError, OptionError, RecordError
+from engines.errors import EngineError, OptionError, RecordError, RecordOptionError
 from engines.options import Option
 
 Node = dict[str, list[str]]
-
-
-class RecordOptionError(RecordError, OptionError):
-    """A sound record of a game with an option this version refuses (``HA[2.0]``, a
-    layout no longer shipped). It is a :class:`RecordError`, since the record does not
-    load, and an :class:`OptionError`, so that whoever keeps records can tell it from a
-    damaged one: it may load again once the option is allowed, so it is kept as it is."""
 
 
 def parse(text: str) -> list[Node]:

@@ -28,7 +28,7 @@ from pathlib import Path
 from statistics import median_low
 
 from app.cli import number_type, per_second, seconds
-from app.errors import describe
+from app.errors import CalibrationError, describe
 from app.hardware.profile import (MEASURED_KEYS, PROFILE_DIR, READING_MAX, HallReadings,
                                   HallThresholds, Profile, ProfileError, load_profile,
                                   with_thresholds)
@@ -42,7 +42,6 @@ from app.table.replay import replay
 from app.games import GAMES, new_game
 from app.textfile import read_text
 from engines import EngineError
-from engines.errors import TabletopError
 from firmware.tt_hw import RAIL
 
 
@@ -106,7 +105,6 @@ def register(subparsers) -> None:
                            help="the sensor board's port, if not the profile's (a path, "
                                 "auto, usb:VID:PID or a pyserial URL)")
     calibrate.set_defaults(run=run_calibrate)
-
 
 
 def run_record(args) -> int:
@@ -256,12 +254,6 @@ READ_GAP_S = 0.02
 #: How many readings each time (``calibrate --readings``).
 reading_count = number_type("a number of readings", "1 to 1000", lambda n: 1 <= n <= 1000,
                             int)
-
-
-class CalibrationError(TabletopError):
-    """Calibration cannot go on: a profile that is no hall-sensor board, holes it does
-    not have, readings no threshold can tell apart, a copy that cannot be written. Exit
-    status 2: the same run fails the same way."""
 
 
 #: Each situation a hole is measured in: the key its readings are kept under (the

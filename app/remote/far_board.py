@@ -32,6 +32,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
+from app.errors import FarGameError
 from app.games import new_game
 from app.remote.broker import Broker
 from app.remote.config import RemoteConfig
@@ -43,7 +44,6 @@ from app.table.store import write_atomically
 from app.textfile import read_text
 from engines import Board, EngineError
 from engines.core import other
-from engines.errors import TabletopError
 
 log = logging.getLogger(__name__)
 
@@ -51,10 +51,6 @@ log = logging.getLogger(__name__)
 MAX_MOVES = 600
 MAX_MOVE_TEXT = 64
 VERSION = 1
-
-
-class FarGameError(TabletopError):
-    """A game with a board far away that cannot be resumed from its file; one line."""
 
 
 def position_hash(board: Board) -> str:

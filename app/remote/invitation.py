@@ -25,11 +25,11 @@ from typing import Any
 from spake2 import SPAKE2_Symmetric
 from spake2.spake2 import SPAKEError
 
+from app.errors import InvitationError
 from app.games import new_game
 from app.remote.broker import Broker, Inbox
 from app.remote.config import NAME_CHARS
 from app.remote.sealing import Refused, confirmation, derive, open_sealed, seal
-from engines.errors import TabletopError
 
 #: Crockford's base 32: no I, L, O or U, which are misread as 1, 1, 0 and V.
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
@@ -46,10 +46,6 @@ MAX_FIELD = 4096
 PAKE_BYTES = 33
 #: What the package raises for a message that is no exchange (a stranger's bytes).
 _BAD_EXCHANGE = (SPAKEError, ValueError, TypeError, IndexError, AssertionError)
-
-
-class InvitationError(TabletopError):
-    """An invitation that did not give a game; one line, for the screen and the page."""
 
 
 @dataclass(frozen=True)

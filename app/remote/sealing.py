@@ -26,7 +26,7 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from engines.errors import TabletopError
+from app.errors import Refused
 
 #: The first byte of every sealed message: this format.
 VERSION = b"\x01"
@@ -34,10 +34,6 @@ NONCE = 12
 #: No message of a game comes near this (a Blokus Duo game's whole record is about
 #: 600 bytes); anything longer is refused before it is opened.
 MAX_MESSAGE = 16 * 1024
-
-
-class Refused(TabletopError):
-    """A message that is not the other board's: too long, altered, forged or misplaced."""
 
 
 def derive(secret: bytes, purpose: str, length: int = 32) -> bytes:

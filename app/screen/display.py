@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.errors import DeviceError, install_extra
+from app.errors import DisplayNotReady, NoDisplayError, install_extra
 
 log = logging.getLogger(__name__)
 
@@ -43,14 +43,6 @@ KMSDRM_RENDERER = "opengles2"
 #: driver draws nothing: Debian's libgl1-mesa-dri puts them here, and Raspberry Pi OS
 #: Lite has no Mesa at all.
 MESA_DRI = ("usr/lib/*/dri/*_dri.so", "usr/lib/dri/*_dri.so")
-
-
-class NoDisplayError(DeviceError):
-    """SDL could open only a driver that draws nowhere a person can see."""
-
-
-class DisplayNotReady(NoDisplayError):
-    """Nothing to open yet (no KMS/DRM device, no screen connected), seen without SDL."""
 
 
 @dataclass(frozen=True)

@@ -45,12 +45,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import ClassVar
 
+from app.errors import SeatError
 from app.table import texts
-from engines.errors import EngineError
-
-
-class SeatError(EngineError):
-    """A seat that is no seat: a word no kind has, or seats missing a colour."""
 
 
 @dataclass(frozen=True)

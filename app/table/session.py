@@ -32,6 +32,7 @@ from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
 
+from app.errors import SessionError
 from app.games import game as game_info, new_game
 from app.table.ending import ending
 from app.table.scene import Scene, game_scene, recolourable_holes, setup_scene
@@ -72,10 +73,6 @@ class State(enum.Enum):
     THINKING = "thinking"  # the engine is searching for its move
     PLACING = "placing"    # the engine's move is lit: a person places it
     WAITING = "waiting"    # waiting for a person's move
-
-
-class SessionError(EngineError):
-    """A session set up with impossible seats or level."""
 
 
 class Session:

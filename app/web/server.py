@@ -40,7 +40,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from app.errors import DeviceError
+from app.errors import WebError
 from app.games import GAMES, game
 from app.hardware.brightness import BRIGHTNESS_RULE, is_brightness
 from app.table import texts
@@ -81,10 +81,6 @@ _RECORD_NAME = re.compile(r"\d{6,}-[a-z0-9-]+\.sgf")  # as the store numbers the
 
 #: What a command does to the table (the loop's :class:`~app.table.loop.Table`).
 Command = Callable[[Any], None]
-
-
-class WebError(DeviceError):
-    """The page cannot be served (the address is taken, or not this machine's)."""
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from functools import cached_property, lru_cache
 from importlib import resources
 from types import MappingProxyType
 
-from engines.errors import OptionError
+from engines.errors import LayoutError
 
 MAX_SIDE = 10
 #: Panel size in fields -> (short side, long side, how many the set has).
@@ -24,10 +24,6 @@ PANEL_SET = MappingProxyType({6: (2, 3, 4), 4: (2, 2, 5), 3: (1, 3, 4), 2: (1, 2
 PANEL_COUNT = sum(count for _, _, count in PANEL_SET.values())
 FIELD_COUNT = sum(size * count for size, (_, _, count) in PANEL_SET.items())
 PANEL_LETTERS = string.ascii_lowercase
-
-
-class LayoutError(OptionError):
-    """A layout that is not an arrangement of exactly the Kulami panel set."""
 
 
 def field_name(x: int, y: int) -> str:
