@@ -24,7 +24,7 @@ from app.table.session import Session
 from app.table.store import RecordStore
 
 ROOT = Path(__file__).resolve().parents[1]
-MOVE = re.compile(r"move (\d+): ([bw]) (\S+)")
+MOVE = re.compile(r"move (\d+): (\w+) (\S+)")  # the mover by name: "move 1: Red d4"
 
 
 @pytest.fixture(scope="module")

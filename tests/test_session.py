@@ -279,8 +279,8 @@ def test_the_log_says_a_move_is_saved_only_when_it_is_on_disk(tmp_path, monkeypa
     game.confirm("d7")
     assert texts(game) == ["d4", "d7"]
     moves = [r.getMessage() for r in caplog.records if r.getMessage().startswith("move ")]
-    assert moves == ["move 1: b d4 (saved)",
-                     "move 2: w d7 (not saved: cannot save 000001-kulami.sgf: No space "
+    assert moves == ["move 1: Red d4 (saved)",
+                     "move 2: Black d7 (not saved: cannot save 000001-kulami.sgf: No space "
                      "left on device)"]
 
 

@@ -438,7 +438,8 @@ class Session:
         self.board.push(move)
         self.say(texts.played(self.board.game, mover, self.board.move_text(move)))
         events = self._changed(by_hand)
-        log.info("move %d: %s %s%s", len(self.board.move_stack), mover,
+        log.info("move %d: %s %s%s", len(self.board.move_stack),
+                 texts.player(self.board.game, mover),
                  self.board.move_text(move), self._saved_note())
         return events
 
