@@ -19,7 +19,7 @@ from app.table.store import RecordStore
 from test_serial_virtual import STATE, moves_of_a_game
 
 ROOT = Path(__file__).resolve().parents[1]
-MOVE = re.compile(r"move (\d+): ([bw]) (\S+)")
+MOVE = re.compile(r"move (\d+): (\w+) (\S+)")  # the mover by name: "move 1: Red d4"
 
 
 class Run:
