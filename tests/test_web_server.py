@@ -360,8 +360,9 @@ def test_a_remote_seat_s_move_is_lit_for_the_table_to_place(table):
         ["d4", "d7"]
 
 
-def test_either_side_offers_a_takeback_and_the_other_accepts(table):
-    board, front = table
+def two_moves_with_white_away(board, front) -> str:
+    """Alice pairs and takes white from the page; red's d4 is placed, then her d7 is
+    lit and placed: the start of every takeback test. Her token."""
     alice = paired(front)
     command(front, alice, action="take_seat", colour="w")
     board.step()
@@ -371,6 +372,12 @@ def test_either_side_offers_a_takeback_and_the_other_accepts(table):
     board.step()
     board.place("d7")
     settle(board)
+    return alice
+
+
+def test_either_side_offers_a_takeback_and_the_other_accepts(table):
+    board, front = table
+    alice = two_moves_with_white_away(board, front)
     # The player in the browser offers; the table's Confirm accepts: back to their turn.
     command(front, alice, action="offer_takeback")
     board.step()
@@ -456,15 +463,7 @@ def test_a_player_away_takes_back_only_with_the_table_s_consent(table):
     """Offering and then sending the table's Confirm, or Undo and then Accept, takes
     nothing back: the page's Confirm and Undo are its player's, who may only offer."""
     board, front = table
-    alice = paired(front)
-    command(front, alice, action="take_seat", colour="w")
-    board.step()
-    board.place("d4")
-    settle(board)
-    command(front, alice, action="move", move="d7")
-    board.step()
-    board.place("d7")
-    settle(board)
+    alice = two_moves_with_white_away(board, front)
     moves = board.session.board.move_stack
     command(front, alice, action="offer_takeback")
     command(front, alice, action="confirm")
