@@ -173,7 +173,7 @@ def test_blokus_duo_plays_for_the_colour_asked_as_pentobi_does(tmp_path):
     assert not engine.board.move_stack and engine.board.turn == "b"
     ok(engine, "play w j5")  # a move of the colour not to move, by the rules of w
     assert engine.board.sensor_view() == {"j5": "w"} and engine.board.turn == "b"
-    assert refused(engine, "play w j6") == "w has already placed the 1 piece"
+    assert refused(engine, "play w j6") == "the 1 piece of this colour is already on the board"
     assert engine.board.move_stack == [engine.board.parse_move("j5")]
     ok(engine, "undo")
     assert engine.board.turn == "b"
