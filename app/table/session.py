@@ -40,7 +40,7 @@ from app.sensing.events import (Candidates, Correction, Event, InSync, Moved, Ou
                                 Quarantined, Rejoined, Seen, Takeback, Waiting)
 from app.sensing.pipeline import DEBOUNCE_S, SETTLE_S, Pipeline
 from app.table import texts
-from app.table.seats import Person, Seat, parse_seats, words_of
+from app.table.seats import KINDS, Person, Seat, parse_seats, words_of
 from app.table.status import Status
 from app.table.store import RecordStore
 from app.table.thinker import InlineThinker, Thinker, Thought
@@ -198,13 +198,17 @@ class Session:
         live = parse_seats(live) if live is not None else {}
         seats, said = dict(self.seats), []
         for colour, seat in self.seats.items():
-            if colour in live and live[colour].kind == seat.kind:
+            # Only a live seat that carries more than its word (a far board's link) takes
+            # the record's place: a plain word would undo what the session made of it
+            # (an engine's seat that is the configuration's outside engine).
+            if (colour in live and live[colour].kind == seat.kind
+                    and live[colour] != KINDS[seat.kind]):
                 seat = live[colour]
             seats[colour], words = seat.resumed(self.board.game, colour)
             if words:
                 said.append(words)
                 log.warning("%s", words)
-        if said or any(seats[colour] is not seat for colour, seat in self.seats.items()):
+        if said or seats != self.seats:  # a seat handed back, or a live one taking its place
             self.seats = seats
             self._forget_engine()
             self._plan_engine()
