@@ -9,7 +9,9 @@ import time
 import pytest
 from selenium.webdriver.common.by import By
 
+from app.games import game as game_info
 from app.table.seats import words_of
+from app.web.snapshot import hex_colour
 from engines.players import choose_move
 from tests.test_web_browser import browser, pieces, wait  # noqa: F401 (the fixture)
 from tests.web_table import served, settle
@@ -64,6 +66,10 @@ def test_a_seat_played_from_the_page(tmp_path, monkeypatch, browser, name):
             assert game.move_text(board.session.pending) == tap
             wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR,
                                                     f'#board [data-light="{tap}"]'))
+            # Lit in the player's own colour, not the suggestion green, and named theirs.
+            light = browser.find_element(By.CSS_SELECTOR, f'#board [data-light="{tap}"]')
+            assert light.get_attribute("fill") == hex_colour(game_info(name).players["w"].piece)
+            assert "Engine" not in browser.find_element(By.ID, "legend").text
             board.place(tap)  # the person at the table carries it out
             settle(board)
             assert board.session.board.move_text(board.session.board.last_move) == tap

@@ -44,6 +44,17 @@ function dark(colour) {
   return 0.299 * r + 0.587 * g + 0.114 * b < 85;
 }
 
+// A move a player made away from the table (from a page, or a board far away), lit for
+// a person at the table to place: drawn in that player's colour and named as theirs in
+// the legend (the legend row carries the player), where the LEDs show every move to
+// place alike.
+function ownMoves(state) {
+  const theirs = new Set(state.legend.filter((row) => row.player).map((row) => row.player));
+  return Object.fromEntries(Object.entries(state.lights).map(([name, light]) =>
+    [name, light.by && theirs.has(light.by) && light.role === "suggestion"
+      ? {...light, colour: state.players[light.by].colour} : light]));
+}
+
 function drawBoard(svg, view, lights, players) {
   svg.replaceChildren();
   // Every place is the board's own, [x, y, level] in hole spacings (y up): the page
@@ -178,7 +189,7 @@ function show(state) {
     showOptions();
   }
   document.getElementById("title").textContent = `Tabletop: ${state.title}`;
-  drawBoard(document.getElementById("board"), state.board, state.lights, state.players);
+  drawBoard(document.getElementById("board"), state.board, ownMoves(state), state.players);
   const status = state.status;
   const turn = status.turn ? `${state.players[status.turn].title} to move` : "Game over";
   document.getElementById("turn").textContent = turn;
@@ -202,7 +213,7 @@ function show(state) {
     const item = document.createElement("li");
     const lamp = document.createElement("span");
     lamp.className = "lamp";
-    lamp.style.background = entry.colour;
+    lamp.style.background = entry.player ? state.players[entry.player].colour : entry.colour;
     item.append(lamp, entry.meaning);
     return item;
   }));
