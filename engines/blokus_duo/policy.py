@@ -44,6 +44,7 @@ import math
 import random
 from collections.abc import Hashable, Sequence
 
+from engines.bits import indices
 from engines.blokus_duo.pieces import BOARD, PLACEMENTS, STRIDE, corners, edges
 from engines.search import Policy
 
@@ -118,7 +119,7 @@ def move_features(board, move: Hashable) -> dict[str, float]:
     _, forbidden, attach, _ = board.masks(player)
     _, rival_forbidden, rival_attach, _ = board.masks(rival)
     mask = move.mask
-    squares = set(_bits(mask))
+    squares = set(indices(mask))
 
     def neighbours(index: int) -> list[int]:
         x, y = index % STRIDE, index // STRIDE
@@ -137,10 +138,10 @@ def move_features(board, move: Hashable) -> dict[str, float]:
 
     edge = {n for square in squares for n in neighbours(square)} - squares
     corner = {d for square in squares for d in diagonals(square)} - squares - edge
-    zone = {i for i in _bits(BOARD) if is_set(rival_attach, i)
+    zone = {i for i in indices(BOARD) if is_set(rival_attach, i)
             or (not is_set(rival_forbidden, i)
                 and any(is_set(rival_attach, n) for n in neighbours(i)))}
-    closed = {i for i in _bits(BOARD) if is_set(forbidden, i)} | squares | edge
+    closed = {i for i in indices(BOARD) if is_set(forbidden, i)} | squares | edge
     open_corners = {c for c in corner if c not in closed}
     recent = board.recent_corners(rival)
     return {
@@ -166,14 +167,6 @@ def weighed(board, features: dict[str, float]) -> float:
         score += CENTRE_WEIGHT * features["centre"]
     return score
 
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def move_scores(board, moves: Sequence[Hashable]) -> list[float]:
