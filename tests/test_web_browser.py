@@ -66,6 +66,19 @@ def pieces(driver):
                     names(driver, "#board [data-piece]", "data-owner")))
 
 
+def paired_page(driver, url, code):
+    """The page at ``url``, live, paired with ``code`` in Settings, back on Live: where
+    every test of a seat from the page starts."""
+    driver.get(url)
+    wait(driver, lambda d: d.find_element(By.ID, "connection").text == "live")
+    driver.find_element(By.CSS_SELECTOR, 'nav [data-view="settings"]').click()
+    driver.find_element(By.ID, "code").send_keys(code)
+    driver.find_element(By.CSS_SELECTOR, "#pair-form button").click()
+    wait(driver, lambda d: "paired" in d.find_element(By.TAG_NAME, "body")
+         .get_attribute("class"))
+    driver.find_element(By.CSS_SELECTOR, 'nav [data-view="live"]').click()
+
+
 def test_a_game_seen_paired_taken_back_and_replayed_in_the_browser(table, browser):
     board, front = table
     browser.get(front.url)
@@ -159,14 +172,7 @@ def test_a_whole_game_with_one_colour_played_from_the_browser(tmp_path, monkeypa
     from engines.players import choose_move
 
     with served(tmp_path, monkeypatch, CODE, "conhex", {"pie": False}) as (board, front):
-        browser.get(front.url)
-        wait(browser, lambda d: d.find_element(By.ID, "connection").text == "live")
-        browser.find_element(By.CSS_SELECTOR, 'nav [data-view="settings"]').click()
-        browser.find_element(By.ID, "code").send_keys(CODE)
-        browser.find_element(By.CSS_SELECTOR, "#pair-form button").click()
-        wait(browser, lambda d: "paired" in d.find_element(By.TAG_NAME, "body")
-             .get_attribute("class"))
-        browser.find_element(By.CSS_SELECTOR, 'nav [data-view="live"]').click()
+        paired_page(browser, front.url, CODE)
         wait(browser, lambda d: d.find_elements(By.XPATH,
                                                 "//button[text()='Play blue from here']"))
         wait(browser, lambda d: d.find_element(

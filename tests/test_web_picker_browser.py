@@ -7,7 +7,7 @@ import time
 from selenium.webdriver.common.by import By
 
 from app.table.seats import words_of
-from tests.test_web_browser import browser, names, wait  # noqa: F401 (the fixture)
+from tests.test_web_browser import browser, names, paired_page, wait  # noqa: F401 (the fixture)
 from tests.web_table import served, settle
 
 CODE = "135790"
@@ -26,14 +26,7 @@ def test_blokus_duo_played_from_the_page_through_the_piece_picker(tmp_path, monk
                                                                   browser):
     with served(tmp_path, monkeypatch, CODE, "blokus-duo", {"start": "fixed"}) as (
             board, front):
-        browser.get(front.url)
-        wait(browser, lambda d: d.find_element(By.ID, "connection").text == "live")
-        click(browser, 'nav [data-view="settings"]')
-        browser.find_element(By.ID, "code").send_keys(CODE)
-        click(browser, "#pair-form button")
-        wait(browser, lambda d: "paired" in d.find_element(By.TAG_NAME, "body")
-             .get_attribute("class"))
-        click(browser, 'nav [data-view="live"]')
+        paired_page(browser, front.url, CODE)
         wait(browser, lambda d: d.execute_script(
             "const b = [...document.querySelectorAll('#seats button')]"
             ".find(b => b.textContent === 'Play orange from here');"

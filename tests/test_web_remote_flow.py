@@ -13,7 +13,7 @@ from app.games import game as game_info
 from app.table.seats import words_of
 from app.web.snapshot import hex_colour
 from engines.players import choose_move
-from tests.test_web_browser import browser, pieces, wait  # noqa: F401 (the fixture)
+from tests.test_web_browser import browser, paired_page, pieces, wait  # noqa: F401 (the fixture)
 from tests.web_table import served, settle
 
 CODE = "135790"
@@ -31,14 +31,7 @@ def step_until(board, condition):
 @pytest.mark.parametrize("name", sorted(OPTIONS))
 def test_a_seat_played_from_the_page(tmp_path, monkeypatch, browser, name):
     with served(tmp_path, monkeypatch, CODE, name, OPTIONS[name]) as (board, front):
-        browser.get(front.url)
-        wait(browser, lambda d: d.find_element(By.ID, "connection").text == "live")
-        browser.find_element(By.CSS_SELECTOR, 'nav [data-view="settings"]').click()
-        browser.find_element(By.ID, "code").send_keys(CODE)
-        browser.find_element(By.CSS_SELECTOR, "#pair-form button").click()
-        wait(browser, lambda d: "paired" in d.find_element(By.TAG_NAME, "body")
-             .get_attribute("class"))
-        browser.find_element(By.CSS_SELECTOR, 'nav [data-view="live"]').click()
+        paired_page(browser, front.url, CODE)
         wait(browser, lambda d: d.execute_script(
             "const b = [...document.querySelectorAll('#seats button')]"
             ".filter(b => b.textContent.endsWith(' from here'))[1];"
