@@ -339,8 +339,11 @@ def test_a_stranger_cannot_take_the_seat_with_wrong_codes(mosquitto, tmp_path):
                 join(eve, CLUB, guess, "Eve", timeout=LIMIT_S)
         waiting.join()
         assert outcome["error"] == "3 wrong codes: the invitation is withdrawn, make a new one"
-        with pytest.raises(InvitationError, match="no invitation with this code answered"):
-            join(eve, CLUB, "K7QM-R2XD", "Eve", timeout=3)  # even the right code, now
+        # Even the right code, now: whether the joining board still sees the offer marked
+        # closed or finds it already cleared from the broker, it is refused.
+        with pytest.raises(InvitationError, match="the invitation was withdrawn|no "
+                                                  "invitation with this code answered"):
+            join(eve, CLUB, "K7QM-R2XD", "Eve", timeout=3)
     finally:
         anna.stop()
         eve.stop()
