@@ -89,6 +89,20 @@ class Policy:
         """A score from 0 to 1 per move of the player to move, or ``None`` for none."""
         return None
 
+    def expansion(self, board: Board, rng: random.Random) -> list[tuple[Hashable, float]]:
+        """The legal moves of the position with their priors, in the order a node grows
+        them, the next last: shuffled, then (when the policy has priors) sorted by prior,
+        ties keeping the shuffled order. A game with a compiled core may do the same
+        work there, draw for draw, where listing and ranking every move of every new
+        node in Python costs most of a search (Blokus Duo)."""
+        moves = list(board.legal_moves)
+        rng.shuffle(moves)
+        priors = self.priors(board, moves) if moves else None
+        pairs = list(zip(moves, priors if priors is not None else [0.0] * len(moves)))
+        if priors is not None:
+            pairs.sort(key=lambda pair: pair[1])  # stable: ties keep the shuffled order
+        return pairs
+
 
 def result_for_b(winner: str | None) -> float:
     return 1.0 if winner == "b" else 0.0 if winner == "w" else 0.5
@@ -130,13 +144,7 @@ class Node:
         self.untried: list[tuple[Hashable, float]] | None = None
 
     def expand_moves(self, board: Board, policy: Policy, rng: random.Random) -> None:
-        moves = list(board.legal_moves)
-        rng.shuffle(moves)
-        priors = policy.priors(board, moves) if moves else None
-        pairs = list(zip(moves, priors if priors is not None else [0.0] * len(moves)))
-        if priors is not None:
-            pairs.sort(key=lambda pair: pair[1])  # stable: ties keep the shuffled order
-        self.untried = pairs
+        self.untried = policy.expansion(board, rng)
 
     def may_grow(self, widening: float | None) -> bool:
         if not self.untried:
