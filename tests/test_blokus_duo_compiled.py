@@ -1,6 +1,7 @@
 """Blokus Duo's compiled core (engines/blokus_duo/compiled.py) against the pure-Python
 engine, its reference: over positions of many seeded games, the same legal placements
-in the same order, the same playouts (uniform and guided: placement for placement and
+in the same order, the same moves and priors for a new node of the search, the same
+playouts (uniform and guided: placement for placement and
 the same scores) for the same seed, and the same moves chosen by the search at a level.
 ``make test`` builds the core (pip install -e), so a test here fails when it was not
 built rather than passing on the Python path twice. Where it cannot be built the engine
@@ -18,6 +19,7 @@ from engines.blokus_duo import compiled
 from engines.blokus_duo.board import BlokusDuoBoard
 from engines.blokus_duo.pieces import PIECES
 from engines.blokus_duo.playout import placements
+from engines.blokus_duo.policy import BlokusDuoPolicy
 from engines.players import playouts
 from engines.search import search
 
@@ -84,6 +86,35 @@ def test_the_board_is_left_as_it_was(path):
     before = board.ascii(), board.masks("b"), board.masks("w")
     board.playout(random.Random(1), largest_first=True, guided=True)
     assert (board.ascii(), board.masks("b"), board.masks("w")) == before
+
+
+def test_the_same_new_nodes_for_the_same_seed(path):
+    """Every position's moves as the search grows them: the same placements in the same
+    order with the same priors, and the generator left in the same state."""
+    policy, checked = BlokusDuoPolicy(), 0
+    for number, board in enumerate(positions(10, seed=3)):
+        if board.is_game_over():
+            continue
+        grown = []
+        for use_compiled in (False, True):
+            path(use_compiled)
+            rng = random.Random(number)
+            grown.append((policy.expansion(board, rng), rng.random()))
+        assert grown[0] == grown[1], f"position {number}"
+        checked += len(grown[0][0]) > 1
+    assert checked > 200
+
+
+def test_the_same_answer_whether_a_player_can_place(path):
+    answers = 0
+    for board in positions(10, seed=4):
+        for player in ("b", "w"):
+            path(False)
+            in_python = board.can_place(player)
+            path(True)
+            assert board.can_place(player) == in_python
+            answers += not in_python
+    assert answers > 10
 
 
 @pytest.mark.parametrize("seed", range(3))

@@ -179,3 +179,15 @@ def test_a_small_search_plays_a_large_piece_first():
     board = board_after()
     move = search(board, random.Random(3), playouts=30)
     assert move.mask.bit_count() == 5
+
+
+def test_every_weight_is_a_whole_number_of_units():
+    """The scores add whole units, so Python and the compiled core agree exactly: a
+    weight that is not a whole number of units would be rounded without a word."""
+    from engines.blokus_duo import policy
+    weights = [*policy.SIZE_WEIGHT.values(), policy.BLOCK_WEIGHT, policy.CORNER_BASE,
+               policy.CORNER_ROOM, policy.EDGE_OPEN, policy.EDGE_ATTACH, policy.LOCAL_WEIGHT,
+               policy.CENTRE_WEIGHT]
+    for weight in weights:
+        assert weight * policy.UNIT == pytest.approx(round(weight * policy.UNIT), abs=1e-9)
+    assert all(distance == round(distance) for distance in policy.CENTRE.values())

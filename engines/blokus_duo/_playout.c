@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 
 #define WORDS 4
 #define SQUARES (WORDS * 64)
@@ -23,6 +24,7 @@ static int covering_count[SQUARES][PIECES];
 static int sizes[PIECES];
 static int monomino = -1, all_placed_bonus, monomino_last_bonus;
 static int ready;
+static PyObject *placement_objects;       /* pieces.PLACEMENTS, to hand back moves */
 static mask_t board_mask;                 /* every square of the board */
 static int stride;                        /* bit indices between rows */
 static int by_size[PIECES];               /* piece numbers, largest first, by number */
@@ -46,21 +48,26 @@ static int read_mask(PyObject *words, mask_t *out) {
     return 0;
 }
 
-/* setup(placements, covering, sizes, monomino, all_placed_bonus, monomino_last_bonus):
+/* setup(placements, covering, sizes, monomino, all_placed_bonus, monomino_last_bonus,
+ *       board, stride, objects):
  * placements a sequence of (mask, edges, corners, piece), masks as 4 words; covering a
- * sequence by square of sequences by piece of placement numbers. */
+ * sequence by square of sequences by piece of placement numbers; objects the Placement
+ * values by number, handed back as moves. */
 static PyObject *setup(PyObject *self, PyObject *args) {
-    PyObject *given, *cover, *size_list;
+    PyObject *given, *cover, *size_list, *objects;
     PyObject *board_words;
-    if (!PyArg_ParseTuple(args, "O!O!O!iiiOi", &PyTuple_Type, &given, &PyTuple_Type, &cover,
+    if (!PyArg_ParseTuple(args, "O!O!O!iiiOiO!", &PyTuple_Type, &given, &PyTuple_Type, &cover,
                           &PyTuple_Type, &size_list, &monomino, &all_placed_bonus,
-                          &monomino_last_bonus, &board_words, &stride)
+                          &monomino_last_bonus, &board_words, &stride, &PyTuple_Type, &objects)
         || read_mask(board_words, &board_mask))
         return NULL;
-    if (PyTuple_GET_SIZE(cover) > SQUARES || PyTuple_GET_SIZE(size_list) != PIECES) {
+    if (PyTuple_GET_SIZE(cover) > SQUARES || PyTuple_GET_SIZE(size_list) != PIECES
+        || PyTuple_GET_SIZE(objects) != PyTuple_GET_SIZE(given)) {
         PyErr_SetString(PyExc_ValueError, "the board or the piece set does not fit");
         return NULL;
     }
+    Py_INCREF(objects);
+    Py_XSETREF(placement_objects, objects);
     Py_ssize_t n = PyTuple_GET_SIZE(given);
     placement_t *table = calloc((size_t)n, sizeof(placement_t));
     if (!table) return PyErr_NoMemory();
@@ -267,9 +274,45 @@ static PyObject *legal_moves(PyObject *self, PyObject *args) {
     if (!found) return PyErr_NoMemory();
     int count = legal((uint32_t)left, &forbidden, &attach, found);
     PyObject *out = PyList_New(count);
-    for (int i = 0; out && i < count; i++) PyList_SET_ITEM(out, i, PyLong_FromLong(found[i]));
+    for (int i = 0; out && i < count; i++) {
+        PyObject *move = PyTuple_GET_ITEM(placement_objects, found[i]);
+        Py_INCREF(move);
+        PyList_SET_ITEM(out, i, move);
+    }
     free(found);
     return out;
+}
+
+/* Whether any placement of the pieces in ``left`` is legal: the board asks after every
+ * move whether the next player can place, and the first fit answers (listing them all
+ * to see whether there is one was a third of a search's time). */
+static int any_legal(uint32_t left, const mask_t *forbidden, const mask_t *attach) {
+    for (int word = 0; word < WORDS; word++) {
+        uint64_t points = attach->w[word];
+        while (points) {
+            int square = word * 64 + __builtin_ctzll(points);
+            points &= points - 1;
+            for (int piece = 0; piece < PIECES; piece++) {
+                if (!(left >> piece & 1)) continue;
+                const int *list = covering[square][piece];
+                for (int j = 0; j < covering_count[square][piece]; j++)
+                    if (!meets(&placements[list[j]].mask, forbidden)) return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* can_place(left, forbidden, attach) -> bool. */
+static PyObject *can_place(PyObject *self, PyObject *args) {
+    unsigned long left;
+    PyObject *f, *a;
+    mask_t forbidden, attach;
+    if (!ready) { PyErr_SetString(PyExc_RuntimeError, "setup first"); return NULL; }
+    if (!PyArg_ParseTuple(args, "kOO", &left, &f, &a) || read_mask(f, &forbidden)
+        || read_mask(a, &attach))
+        return NULL;
+    return PyBool_FromLong(any_legal((uint32_t)left, &forbidden, &attach));
 }
 
 /* play_out(own, forbidden, attach, left, last, recent, mover, rng, trace, guided)
@@ -353,10 +396,202 @@ fail:
     return NULL;
 }
 
+/* --- A new node's moves for the search (policy.BlokusDuoPolicy.expansion) ------------
+ * Listing, shuffling, scoring and sorting the hundreds of moves of every new node was
+ * most of a Python search's time. The scores are policy.move_units's, whole numbers
+ * (twentieths), so C and Python add them exactly alike; the shuffle is random.Random's,
+ * draw for draw, so a seed grows the same tree on either path. */
+
+typedef struct {
+    mask_t edge;                          /* the open squares along its edges */
+    mask_t to_left, to_right, up, down;   /* what it closes, shifted one step each way */
+    int size, centre_units;
+} shape_t;
+
+static shape_t *shapes;                   /* by placement number, made by weigh */
+static int size_units[6], block_units, corner_base_units, corner_room_units;
+static int edge_open_units, edge_attach_units, local_units, unit;
+
+static int count_bits(const mask_t *m) {
+    return __builtin_popcountll(m->w[0]) + __builtin_popcountll(m->w[1])
+           + __builtin_popcountll(m->w[2]) + __builtin_popcountll(m->w[3]);
+}
+
+static int count_both(const mask_t *a, const mask_t *b) {
+    return __builtin_popcountll(a->w[0] & b->w[0]) + __builtin_popcountll(a->w[1] & b->w[1])
+           + __builtin_popcountll(a->w[2] & b->w[2]) + __builtin_popcountll(a->w[3] & b->w[3]);
+}
+
+/* weigh(size_units, (block, corner_base, corner_room, edge_open, edge_attach, local),
+ *       centre_units, unit): the policy's weights in whole units, sizes 1 to 5, and the
+ * centre's part of each placement's score; the shapes follow from setup's tables. */
+static PyObject *weigh(PyObject *self, PyObject *args) {
+    PyObject *centre;
+    if (!ready) { PyErr_SetString(PyExc_RuntimeError, "setup first"); return NULL; }
+    if (!PyArg_ParseTuple(args, "(iiiii)(iiiiii)O!i", &size_units[1], &size_units[2],
+                          &size_units[3], &size_units[4], &size_units[5], &block_units,
+                          &corner_base_units, &corner_room_units, &edge_open_units,
+                          &edge_attach_units, &local_units, &PyTuple_Type, &centre, &unit))
+        return NULL;
+    if (PyTuple_GET_SIZE(centre) != placement_count || unit <= 0) {
+        PyErr_SetString(PyExc_ValueError, "a centre weight per placement, and a unit");
+        return NULL;
+    }
+    shape_t *table = calloc((size_t)placement_count, sizeof(shape_t));
+    if (!table) return PyErr_NoMemory();
+    for (int n = 0; n < placement_count; n++) {
+        const placement_t *p = &placements[n];
+        shape_t *s = &table[n];
+        mask_t closes;
+        for (int i = 0; i < WORDS; i++) {
+            s->edge.w[i] = p->edges.w[i] & ~p->mask.w[i];
+            closes.w[i] = p->mask.w[i] | p->edges.w[i];
+        }
+        s->to_left = shifted(&closes, 1);
+        s->to_right = shifted(&closes, -1);
+        s->up = shifted(&closes, stride);
+        s->down = shifted(&closes, -stride);
+        s->size = count_bits(&p->mask);
+        s->centre_units = (int)PyLong_AsLong(PyTuple_GET_ITEM(centre, n));
+        if (s->size > 5) { free(table); PyErr_SetString(PyExc_ValueError, "a piece of six"); return NULL; }
+    }
+    if (PyErr_Occurred()) { free(table); return NULL; }
+    free(shapes);
+    shapes = table;
+    Py_RETURN_NONE;
+}
+
+/* What the scoring of one position's moves reads besides the move (policy.prior_context
+ * and the masks move_units makes of it). */
+typedef struct {
+    mask_t free, left_open, right_open, below_open, above_open, taken, attach, zone, recent;
+    int early;
+} context_t;
+
+static void make_context(context_t *c, const mask_t *forbidden, const mask_t *attach,
+                         const mask_t *zone, const mask_t *recent, int early) {
+    for (int i = 0; i < WORDS; i++) {
+        c->free.w[i] = board_mask.w[i] & ~forbidden->w[i];
+        c->taken.w[i] = ~forbidden->w[i] & ~attach->w[i];
+    }
+    c->left_open = shifted(&c->free, 1);
+    c->right_open = shifted(&c->free, -1);
+    c->below_open = shifted(&c->free, stride);
+    c->above_open = shifted(&c->free, -stride);
+    c->attach = *attach;
+    c->zone = *zone;
+    c->recent = *recent;
+    c->early = early;
+}
+
+/* policy.move_units for one placement, term for term. */
+static int move_units(int number, const context_t *c) {
+    const placement_t *p = &placements[number];
+    const shape_t *s = &shapes[number];
+    mask_t open_corners;   /* the corners still open after the move */
+    int room = 0;
+    for (int i = 0; i < WORDS; i++) {
+        open_corners.w[i] = p->corners.w[i] & c->free.w[i] & ~s->edge.w[i];
+        room += __builtin_popcountll(open_corners.w[i] & c->left_open.w[i] & ~s->to_left.w[i])
+                + __builtin_popcountll(open_corners.w[i] & c->right_open.w[i] & ~s->to_right.w[i])
+                + __builtin_popcountll(open_corners.w[i] & c->below_open.w[i] & ~s->up.w[i])
+                + __builtin_popcountll(open_corners.w[i] & c->above_open.w[i] & ~s->down.w[i]);
+    }
+    int units = size_units[s->size]
+                + block_units * count_both(&p->mask, &c->zone)
+                + corner_base_units * count_bits(&open_corners)
+                + corner_room_units * room
+                + edge_open_units * count_both(&s->edge, &c->taken)
+                + edge_attach_units * count_both(&s->edge, &c->attach);
+    if (meets(&p->mask, &c->recent)) units += local_units;
+    if (c->early) units += s->centre_units;
+    return units;
+}
+
+/* random.Random.shuffle, draw for draw: from the last item down, each swapped with one
+ * at or below it, chosen by getrandbits of the bound's bit length, drawn again while
+ * out of range (Random._randbelow_with_getrandbits). -1 with an exception on failure. */
+static int shuffle(int *items, int count, PyObject *getrandbits) {
+    for (int i = count - 1; i > 0; i--) {
+        unsigned long bound = (unsigned long)i + 1, r;
+        PyObject *bits = PyLong_FromLong(64 - __builtin_clzll(bound));
+        if (!bits) return -1;
+        do {
+            PyObject *drawn = PyObject_CallOneArg(getrandbits, bits);
+            if (!drawn) { Py_DECREF(bits); return -1; }
+            r = PyLong_AsUnsignedLong(drawn);
+            Py_DECREF(drawn);
+        } while (r >= bound);
+        Py_DECREF(bits);
+        int swap = items[i];
+        items[i] = items[r];
+        items[r] = swap;
+    }
+    return 0;
+}
+
+typedef struct { int units, position; } ranked_t;
+
+/* Lowest score first, ties in the shuffled order: list.sort's stable order. */
+static int by_units(const void *a, const void *b) {
+    const ranked_t *x = a, *y = b;
+    if (x->units != y->units) return x->units < y->units ? -1 : 1;
+    return x->position - y->position;
+}
+
+/* expand(left, forbidden, attach, zone, recent, early, rng) -> [(placement, prior)]:
+ * search.Policy.expansion with the policy's priors, exp((score - best) / unit). */
+static PyObject *expand(PyObject *self, PyObject *args) {
+    unsigned long left;
+    PyObject *f, *a, *z, *r, *rng;
+    int early;
+    mask_t forbidden, attach, zone, recent;
+    if (!ready || !shapes) { PyErr_SetString(PyExc_RuntimeError, "setup and weigh first"); return NULL; }
+    if (!PyArg_ParseTuple(args, "kOOOOpO", &left, &f, &a, &z, &r, &early, &rng)
+        || read_mask(f, &forbidden) || read_mask(a, &attach) || read_mask(z, &zone)
+        || read_mask(r, &recent))
+        return NULL;
+    int *found = malloc(sizeof(int) * (size_t)(placement_count ? placement_count : 1));
+    ranked_t *ranked = malloc(sizeof(ranked_t) * (size_t)(placement_count ? placement_count : 1));
+    PyObject *getrandbits = PyObject_GetAttrString(rng, "getrandbits");
+    PyObject *out = NULL;
+    if (!found || !ranked || !getrandbits) {
+        if (!PyErr_Occurred()) PyErr_NoMemory();
+        goto done;
+    }
+    int count = legal((uint32_t)left, &forbidden, &attach, found);
+    if (shuffle(found, count, getrandbits)) goto done;
+    context_t context;
+    make_context(&context, &forbidden, &attach, &zone, &recent, early);
+    int best = 0;
+    for (int i = 0; i < count; i++) {
+        ranked[i].units = move_units(found[i], &context);
+        ranked[i].position = i;
+        if (!i || ranked[i].units > best) best = ranked[i].units;
+    }
+    qsort(ranked, (size_t)count, sizeof(ranked_t), by_units);
+    out = PyList_New(count);
+    for (int i = 0; out && i < count; i++) {
+        PyObject *pair = Py_BuildValue("(Od)", PyTuple_GET_ITEM(placement_objects,
+                                                                found[ranked[i].position]),
+                                       exp((double)(ranked[i].units - best) / unit));
+        if (!pair) { Py_CLEAR(out); break; }
+        PyList_SET_ITEM(out, i, pair);
+    }
+done:
+    free(found);
+    free(ranked);
+    Py_XDECREF(getrandbits);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"setup", setup, METH_VARARGS, "Take the placements' tables from pieces.py."},
     {"legal_moves", legal_moves, METH_VARARGS, "The legal placements' numbers."},
     {"play_out", play_out, METH_VARARGS, "A uniform or guided random playout: the two scores."},
+    {"can_place", can_place, METH_VARARGS, "Whether any placement is legal."},
+    {"weigh", weigh, METH_VARARGS, "Take the policy's weights for the priors."},
+    {"expand", expand, METH_VARARGS, "A new node's moves and priors, in the search's order."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -216,6 +216,9 @@ class BlokusDuoBoard(Board):
 
     def can_place(self, player: str) -> bool:
         """Whether ``player`` has any legal placement now."""
+        if compiled.enabled():
+            return compiled.can_place(self._left[player], self._forbidden[player],
+                                      self._attach[player])
         for _ in self.generate_legal_moves(player):
             return True
         return False

@@ -57,7 +57,8 @@ if _playout is not None:
         tuple(tuple(tuple(_NUMBER[mask] for mask, _ in pairs) for pairs in COVERING[square])
               if square in COVERING else ()
               for square in range(max(COVERING) + 1)),
-        tuple(piece.size for piece in PIECES), PIECE_INDEX["1"], 15, 5, _words(BOARD), STRIDE)
+        tuple(piece.size for piece in PIECES), PIECE_INDEX["1"], 15, 5, _words(BOARD), STRIDE,
+        tuple(PLACEMENTS))
 
 _enabled = _playout is not None and os.environ.get("TABLETOP_ENGINE") != "python"
 
@@ -81,7 +82,26 @@ def use(compiled: bool) -> None:
 def placements(left: int, forbidden: int, attach: int) -> list[Placement]:
     """The legal placements of the pieces in ``left`` (a bit set) in the board's and
     :func:`.playout.placements`'s order: by attachment point, lowest first, then piece."""
-    return [PLACEMENTS[n] for n in _playout.legal_moves(left, _words(forbidden), _words(attach))]
+    return _playout.legal_moves(left, _words(forbidden), _words(attach))
+
+
+def can_place(left: int, forbidden: int, attach: int) -> bool:
+    """Whether any of :func:`placements` is legal (it stops at the first)."""
+    return _playout.can_place(left, _words(forbidden), _words(attach))
+
+
+def weigh(size_units: tuple, weight_units: tuple, centre_units: tuple, unit: int) -> None:
+    """Take the policy's weights (:mod:`.policy`, in whole units) for :func:`expansion`."""
+    _playout.weigh(size_units, weight_units, centre_units, unit)
+
+
+def expansion(context: tuple, rng: random.Random) -> list[tuple[Placement, float]]:
+    """:meth:`.policy.BlokusDuoPolicy.expansion` from its ``prior_context``: the legal
+    placements shuffled by ``rng`` as ``random.Random.shuffle`` does, scored as
+    ``move_units`` does, sorted by score (ties in the shuffled order) with their priors."""
+    left, forbidden, attach, zone, recent, early = context
+    return _playout.expand(left, _words(forbidden), _words(attach), _words(zone),
+                           _words(recent), early, rng)
 
 
 def play_out(state: dict, mover: int, rng: random.Random, trace: list | None = None,

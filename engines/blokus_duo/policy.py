@@ -45,6 +45,7 @@ import random
 from collections.abc import Hashable, Sequence
 
 from engines.bits import indices
+from engines.blokus_duo import compiled
 from engines.blokus_duo.pieces import BOARD, PLACEMENTS, STRIDE, corners, edges
 from engines.search import Policy
 
@@ -94,6 +95,25 @@ def _distance_to_centre() -> dict[int, float]:
 
 
 CENTRE = _distance_to_centre()
+
+#: Scores are added in twentieths, as whole numbers: the weights above are all whole
+#: twentieths, so a score is exact, the same in Python and in the compiled core on any
+#: processor (no rounding to tell apart moves that tie, whatever order adds them).
+UNIT = 20
+SIZE_UNITS = {size: round(weight * UNIT) for size, weight in SIZE_WEIGHT.items()}
+WEIGHT_UNITS = {name: round(weight * UNIT) for name, weight in (
+    ("block", BLOCK_WEIGHT), ("corner_base", CORNER_BASE), ("corner_room", CORNER_ROOM),
+    ("edge_open", EDGE_OPEN), ("edge_attach", EDGE_ATTACH), ("local", LOCAL_WEIGHT),
+    ("centre", CENTRE_WEIGHT))}
+#: Per placement mask: the centre's part of its score in a player's first moves.
+CENTRE_UNITS = {mask: WEIGHT_UNITS["centre"] * round(distance)
+                for mask, distance in CENTRE.items()}
+if compiled.available():
+    compiled.weigh(tuple(SIZE_UNITS[size] for size in range(1, 6)),
+                   tuple(WEIGHT_UNITS[name] for name in (
+                       "block", "corner_base", "corner_room", "edge_open", "edge_attach",
+                       "local")),
+                   tuple(CENTRE_UNITS[placement.mask] for placement in PLACEMENTS), UNIT)
 
 
 def open_room(points: int, open_squares: int) -> int:
@@ -171,24 +191,38 @@ def weighed(board, features: dict[str, float]) -> float:
 
 def move_scores(board, moves: Sequence[Hashable]) -> list[float]:
     """The log-score of each move of the player to move (see the module's text)."""
+    return [units / UNIT for units in move_units(board, moves)]
+
+
+def prior_context(board) -> tuple[int, int, int, int, int, bool]:
+    """What the scoring of a position's moves reads besides each move: the mover's
+    pieces in hand, forbidden squares and attachment points; where the opponent could
+    go next (their attachment points and the open squares beside them: a piece there
+    covers or crowds them); the corners their latest piece opened; and whether the
+    mover is still in their first moves (the centre counts)."""
     player = board.turn
     rival = "w" if player == "b" else "b"
-    own, forbidden, attach, _ = board.masks(player)
-    rival_own, rival_forbidden, rival_attach, _ = board.masks(rival)
-    # Where the opponent could go next: their attachment points and the open squares
-    # beside them (a piece there covers or crowds them).
+    _, forbidden, attach, left = board.masks(player)
+    _, rival_forbidden, rival_attach, _ = board.masks(rival)
     zone = rival_attach | (edges(rival_attach) & ~rival_forbidden)
-    recent = board.recent_corners(rival)
-    early = board.placed(player) < CENTRE_MOVES
+    return (left, forbidden, attach, zone, board.recent_corners(rival),
+            board.placed(player) < CENTRE_MOVES)
+
+
+def move_units(board, moves: Sequence[Hashable]) -> list[int]:
+    """The log-score of each move of the player to move in :data:`UNIT` parts, whole
+    numbers (the compiled core's ``expand`` adds the same ones)."""
+    _, forbidden, attach, zone, recent, early = prior_context(board)
     free = BOARD & ~forbidden
     # The open squares seen one step away, each way: ``free << 1`` marks a square whose
     # neighbour to its left (``x - 1``) is open; the spare bit of each row is never open.
     left_open, right_open = free << 1, free >> 1
     below_open, above_open = free << STRIDE, free >> STRIDE
-    shapes, centre, sizes = SHAPE, CENTRE, SIZE_WEIGHT
-    block, corner_base, corner_room = BLOCK_WEIGHT, CORNER_BASE, CORNER_ROOM
-    edge_open, edge_attach = EDGE_OPEN, EDGE_ATTACH
-    local, centre_weight = LOCAL_WEIGHT, CENTRE_WEIGHT
+    shapes, centre, sizes = SHAPE, CENTRE_UNITS, SIZE_UNITS
+    block, corner_base, corner_room = WEIGHT_UNITS["block"], WEIGHT_UNITS["corner_base"], \
+        WEIGHT_UNITS["corner_room"]
+    edge_open, edge_attach = WEIGHT_UNITS["edge_open"], WEIGHT_UNITS["edge_attach"]
+    local = WEIGHT_UNITS["local"]
     taken = ~forbidden & ~attach
     out = []
     for move in moves:
@@ -200,17 +234,17 @@ def move_scores(board, moves: Sequence[Hashable]) -> list[float]:
                 + (open_corners & right_open & ~to_right).bit_count()
                 + (open_corners & below_open & ~up).bit_count()
                 + (open_corners & above_open & ~down).bit_count())
-        score = (sizes[size]
+        units = (sizes[size]
                  + block * (mask & zone).bit_count()
                  + corner_base * open_corners.bit_count()
                  + corner_room * room
                  + edge_open * (edge & taken).bit_count()
                  + edge_attach * (edge & attach).bit_count())
         if mask & recent:
-            score += local
+            units += local
         if early:
-            score += centre_weight * centre[mask]
-        out.append(score)
+            units += centre[mask]
+        out.append(units)
     return out
 
 
@@ -239,9 +273,22 @@ class BlokusDuoPolicy(Policy):
                 + self.margin_weight * (0.5 + 0.5 * math.tanh(margin / self.margin_scale)))
 
     def priors(self, board, moves: Sequence[Hashable]) -> Sequence[float]:
-        scores = move_scores(board, moves)
-        best = max(scores)
-        return [math.exp(score - best) for score in scores]
+        return priors_of(move_units(board, moves))
+
+    def expansion(self, board, rng: random.Random) -> list[tuple[Hashable, float]]:
+        """:meth:`Policy.expansion`, in the compiled core when it is in use: listing,
+        shuffling, scoring and sorting a new node's hundreds of moves is most of a
+        Python search's time (the same moves in the same order for the same seed)."""
+        if compiled.enabled() and type(rng) is random.Random:
+            return compiled.expansion(prior_context(board), rng)
+        return super().expansion(board, rng)
 
 
-__all__ = ["BlokusDuoPolicy", "move_features", "move_scores", "open_room", "weighed"]
+def priors_of(units: Sequence[int]) -> list[float]:
+    """The priors of moves of these scores (in :data:`UNIT` parts): 1 for the best."""
+    best = max(units)
+    return [math.exp((score - best) / UNIT) for score in units]
+
+
+__all__ = ["BlokusDuoPolicy", "move_features", "move_scores", "move_units", "open_room",
+           "prior_context", "priors_of", "weighed"]
