@@ -22,26 +22,37 @@ def click(driver, selector):
         "return Boolean(e && !e.disabled);", selector))
 
 
+def orange_from_the_page(browser, board, url):
+    """The page paired, orange (the second player) taken from it, and the table's first
+    player's monomino on its start point: orange's turn, at the page."""
+    paired_page(browser, url, CODE)
+    wait(browser, lambda d: d.execute_script(
+        "const b = [...document.querySelectorAll('#seats button')]"
+        ".find(b => b.textContent === 'Play orange from here');"
+        "if (b) b.click(); return Boolean(b);"))
+    deadline = time.monotonic() + 10
+    while words_of(board.session.seats)["w"] != "remote" and time.monotonic() < deadline:
+        board.step()
+        time.sleep(0.02)
+    assert words_of(board.session.seats)["w"] == "remote"
+    board.place("e10")
+    settle(board)
+
+
+def suggestions(driver):
+    return names(driver, "#legal-moves option", "value")
+
+
 def test_blokus_duo_played_from_the_page_through_the_piece_picker(tmp_path, monkeypatch,
                                                                   browser):
     with served(tmp_path, monkeypatch, CODE, "blokus-duo", {"start": "fixed"}) as (
             board, front):
-        paired_page(browser, front.url, CODE)
-        wait(browser, lambda d: d.execute_script(
-            "const b = [...document.querySelectorAll('#seats button')]"
-            ".find(b => b.textContent === 'Play orange from here');"
-            "if (b) b.click(); return Boolean(b);"))
-        deadline = time.monotonic() + 10
-        while (words_of(board.session.seats)["w"] != "remote"
-               and time.monotonic() < deadline):
-            board.step()
-            time.sleep(0.02)
-        assert words_of(board.session.seats)["w"] == "remote"
-        board.place("e10")  # the table's first player: its monomino on its start point
-        settle(board)
-        # The picker lists the 21 pieces left, and the typed move is gone.
+        orange_from_the_page(browser, board, front.url)
+        # The picker lists the 21 pieces left, and the typed move is gone, with its list
+        # of suggestions (it held 2,000 of the moves, built at every change for no one).
         wait(browser, lambda d: len(names(d, "#picker [data-piece]", "data-piece")) == 21)
         assert not browser.find_element(By.ID, "move-form").is_displayed()
+        assert suggestions(browser) == []
 
         # A tap on the start square with no piece chosen sends nothing (it played the
         # monomino at once before the picker).
@@ -98,3 +109,26 @@ def test_blokus_duo_played_from_the_page_through_the_piece_picker(tmp_path, monk
         settle(board)
         assert len(board.session.board.move_stack) == 2
         wait(browser, lambda d: "X" not in names(d, "#picker [data-piece]", "data-piece"))
+
+
+def test_without_the_picker_the_typed_move_suggests_a_bounded_list_that_narrows(
+        tmp_path, monkeypatch, browser):
+    """picker.js not loaded (blocked), so the page falls back on the typed move: its
+    suggestions are built when the input is used, at most 100 of orange's 414 legal
+    placements, and only those beginning with what is typed."""
+    browser.execute_cdp_cmd("Network.enable", {})
+    browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/static/picker.js"]})
+    with served(tmp_path, monkeypatch, CODE, "blokus-duo", {"start": "fixed"}) as (
+            board, front):
+        orange_from_the_page(browser, board, front.url)
+        assert len(board.session.board.legal_moves) == 414
+        move = wait(browser, lambda d: d.find_element(By.ID, "move").is_displayed()
+                    and d.find_element(By.ID, "move"))
+        assert suggestions(browser) == []  # nothing built before the input is used
+        move.click()
+        wait(browser, lambda d: len(suggestions(d)) == 100)
+        move.send_keys("i5,")
+        legal = {board.session.board.move_text(m) for m in board.session.board.legal_moves}
+        beginning = sorted(m for m in legal if m.startswith("i5,"))
+        assert 0 < len(beginning) < 100
+        wait(browser, lambda d: sorted(suggestions(d)) == beginning)

@@ -280,9 +280,27 @@ function showSeats(state) {
   const myTurn = mySeat && state.status.turn === mySeat && state.legal.length > 0;
   const form = document.getElementById("move-form");
   form.hidden = !myTurn;
-  document.getElementById("legal-moves").replaceChildren(
-    ...(myTurn ? state.legal : []).slice(0, 2000).map((m) => new Option(m, m)));
+  suggestMoves();
   document.getElementById("board").classList.toggle("my-turn", Boolean(myTurn));
+}
+
+// The move input's suggestions: at most this many, those that begin with what is typed.
+// A game played by holes has a board's worth of legal moves (64 in Kulami, 69 in ConHex,
+// 72 at most in Akron, measured), which all fit; more is a list no one reads to the end
+// (828 placements in Blokus Duo's first position, where the picker plays instead), and
+// every entry is a node built anew at each letter typed. The list narrows as the player
+// types, so the bound hides no move that a further letter would not bring back.
+const SUGGESTIONS = 100;
+
+function suggestMoves() {
+  // Built only while the input has the focus: a form hidden (not this browser's turn, or
+  // the piece picker taking it) cannot have it, so no list is built for no one.
+  const input = document.getElementById("move");
+  const typing = document.activeElement === input && latest && latest.status.turn === mySeat;
+  const typed = input.value.trim().toLowerCase();
+  const moves = typing ? latest.legal.filter((m) => m.toLowerCase().startsWith(typed)) : [];
+  document.getElementById("legal-moves").replaceChildren(
+    ...moves.slice(0, SUGGESTIONS).map((m) => new Option(m, m)));
 }
 
 async function whoAmI() {
@@ -464,6 +482,7 @@ window.addEventListener("DOMContentLoaded", () => {
   };
   document.getElementById("refresh-log").onclick = refreshLog;
   document.getElementById("board").addEventListener("click", tapBoard);
+  for (const event of ["focus", "input"]) document.getElementById("move").addEventListener(event, suggestMoves);
   document.getElementById("move-form").onsubmit = (event) => {
     event.preventDefault();
     send({action: "move", move: document.getElementById("move").value});
