@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import chain
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from engines.errors import (EngineError, IllegalMoveError, InvalidMoveError, OptionError,
                             PointError, RecordError, TabletopError)
@@ -392,7 +392,8 @@ class Board(ABC):
         up as on the board. A tray of pieces beside the board draws them from this and
         turns them as a hand does, so it needs to know no game; the move is still read
         from the squares the piece lands on. Empty (the default) where every piece fills
-        one hole."""
+        one hole; a game whose pieces have shapes provides the rest of
+        :class:`ShapedPieces` too."""
         return MappingProxyType({})
 
     @property
@@ -674,7 +675,38 @@ class Board(ABC):
         return self.ascii()
 
 
+@runtime_checkable
+class ShapedPieces(Protocol):
+    """An optional capability of a :class:`Board`: a game played with shaped pieces, each
+    player holding a set of them by name (Blokus Duo's 21 polyominoes). A front end that
+    lets a player choose a piece, turn it and put it down (the page's piece picker, the
+    screen's tray) needs these three and no rule: it draws what is left from
+    :meth:`shapes` and :meth:`pieces_left`, and groups the legal moves by
+    :meth:`piece_of` to find the one whose squares (``holes_of``) lie under the piece.
+    A board has the capability when it provides all three (``isinstance(board,
+    ShapedPieces)``); a game where every piece fills one hole provides none but the
+    empty :meth:`Board.shapes`, and its moves are typed or tapped hole by hole."""
+
+    def shapes(self) -> Mapping[str, tuple[tuple[int, int], ...]]:
+        """Every piece of the set by name (the same for both players), as the squares it
+        covers in one orientation: ``(column, row)`` offsets from 0, row up as on the
+        board. The front end draws the pieces and turns or flips them itself, so the
+        names here are the only ones :meth:`pieces_left` and :meth:`piece_of` give."""
+        ...
+
+    def pieces_left(self, player: str) -> tuple[str, ...]:
+        """The names of the pieces ``player`` has still to put down, in the set's order:
+        what the front end offers to choose from, for either player at any time."""
+        ...
+
+    def piece_of(self, move: Hashable) -> str:
+        """The name of the piece a legal ``move`` puts down, so the front end can group
+        the legal moves by piece without reading the notation."""
+        ...
+
+
 __all__ = ["PASS", "PLAYERS", "Axes", "Board", "EngineError", "GameRecord", "GtpCommand",
            "IllegalMoveError", "InvalidMoveError", "LegalMoves", "Lights", "Option",
            "OptionError", "Outcome", "Pass", "Place", "PointError", "RecordError",
-           "RecordFormat", "ScorePart", "TabletopError", "check_player", "other"]
+           "RecordFormat", "ScorePart", "ShapedPieces", "TabletopError", "check_player",
+           "other"]

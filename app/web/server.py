@@ -54,6 +54,7 @@ from app.web.mdns import HOST_NAME, Announcer
 from app.web import guard
 from app.web.pairing import ANSWER_DELAY_S, TOKEN_HEADER, Locked, Pairing
 from app.web.snapshot import board_view, players, snapshot
+from engines.core import ShapedPieces
 from engines.errors import EngineError, TabletopError
 from engines.players import DEFAULT_LEVEL, LEVEL_WORDS, LEVELS
 
@@ -637,14 +638,14 @@ class WebFront:
 
 
 def pieces_view(session: Session) -> dict[str, Any]:
-    """For a game played with shaped pieces (``Board.shapes``; none: an empty answer):
+    """For a game played with shaped pieces (:class:`ShapedPieces`; none: an empty answer):
     every piece's squares in one orientation (``(x, y)`` offsets, ``y`` up as on the
     board), the names of the pieces each player has left, and, while a browser's player
     is to move, that player's legal moves by piece, each its text and its squares. The
     page matches the squares under a piece it turns and flips with these lists; the
     engine alone says what is legal and how a move is written."""
     board = session.board
-    shapes = board.shapes()
+    shapes = board.shapes() if isinstance(board, ShapedPieces) else {}
     if not shapes:
         return {"revision": session.revision, "shapes": {}}
     turn = None if board.is_game_over() else board.turn
