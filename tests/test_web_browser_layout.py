@@ -22,6 +22,7 @@ from selenium.webdriver.common.by import By
 
 from app.games import game
 from app.hardware.profile import load_profile
+from app.table.seats import words_of
 from app.table.store import RecordStore
 from engines.players import choose_move
 from tests.test_web_browser import CHROMIUM, CODE, DRIVER, wait
@@ -183,6 +184,53 @@ def test_every_view_of_every_game_fits_reads_and_passes_axe(browser, table, view
     if view in ("live", "games"):
         piece = browser.execute_script(SMALLEST_PIECE)
         assert piece is None or piece >= 8, f"{where}: pieces {piece:.1f}px across"
+    browser.execute_script(AXE.read_text(encoding="utf-8"))
+    browser.set_script_timeout(60)
+    violations = browser.execute_async_script(AXE_RUN)
+    assert violations == [], f"{where}: {violations}"
+
+
+def seated(driver, board, front):
+    """The page paired and on Live, holding the seat of the player to move: the seat
+    buttons, the takeback offer and the move form (a game played by holes) or the piece
+    picker with a piece chosen and put where it fits, Confirm offered (Blokus Duo)."""
+    opened(driver, front)
+    show_view(driver, "live")
+    colour = board.session.board.turn
+    line = "bw".index(colour) + 1
+    wait(driver, lambda d: d.execute_script(
+        "const b = document.querySelector(arguments[0]);"
+        "if (b) b.click(); return Boolean(b);", f"#seats p:nth-child({line}) button"))
+    deadline = time.monotonic() + 20
+    while words_of(board.session.seats)[colour] != "remote" and time.monotonic() < deadline:
+        board.step()
+        time.sleep(0.02)
+    assert words_of(board.session.seats)[colour] == "remote"
+    wait(driver, lambda d: "you, here" in d.find_element(By.ID, "seats").text, 20)
+    if board.session.board.shapes():
+        for selector in ("#picker [data-piece]", "#board [data-fits]"):
+            wait(driver, lambda d: d.execute_script(
+                "const e = document.querySelector(arguments[0]);"
+                "if (e) e.dispatchEvent(new MouseEvent('click', {bubbles: true}));"
+                "return Boolean(e);", selector), 20)
+        wait(driver, lambda d: not d.find_element(By.ID, "picker-confirm")
+             .get_attribute("disabled"), 20)
+    else:
+        wait(driver, lambda d: d.find_element(By.ID, "move").is_displayed(), 20)
+        driver.find_element(By.ID, "move").click()  # its suggestions shown
+    return colour
+
+
+def test_a_seat_held_from_the_page_fits_reads_and_passes_axe(browser, table):
+    """What a seat adds (the seat's buttons, the move form, Blokus Duo's piece picker
+    with a piece put down) is checked as every view is."""
+    name, (board, front) = table
+    seated(browser, board, front)
+    where = f"{name}, a seat held, {browser.size_name}"
+    scroll, width, wide = browser.execute_script(TOO_WIDE)
+    assert scroll <= width and not wide, f"{where}: wider than the window {width}px: {wide}"
+    small = browser.execute_script(SMALL_TEXT, SMALLEST_TEXT)
+    assert not small, f"{where}: text under {SMALLEST_TEXT}px: {small}"
     browser.execute_script(AXE.read_text(encoding="utf-8"))
     browser.set_script_timeout(60)
     violations = browser.execute_async_script(AXE_RUN)
