@@ -94,7 +94,8 @@ class Policy:
         them, the next last: shuffled, then (when the policy has priors) sorted by prior,
         ties keeping the shuffled order. A game with a compiled core may do the same
         work there, draw for draw, where listing and ranking every move of every new
-        node in Python costs most of a search (Blokus Duo)."""
+        node in Python costs most of a search (Blokus Duo), and may return any sequence
+        of the same pairs that ``len``, ``pop()`` and indexing read."""
         moves = list(board.legal_moves)
         rng.shuffle(moves)
         priors = self.priors(board, moves) if moves else None
@@ -140,8 +141,9 @@ class Node:
         #: The minimax of the values below, for ``mover`` (with ``minimax_weight``).
         self.minimax = 0.5
         self.children: list[Node] = []
-        #: Moves not expanded yet, with their priors, the next to expand last.
-        self.untried: list[tuple[Hashable, float]] | None = None
+        #: Moves not expanded yet, with their priors, the next to expand last
+        #: (:meth:`Policy.expansion`'s sequence).
+        self.untried: Sequence[tuple[Hashable, float]] | None = None
 
     def expand_moves(self, board: Board, policy: Policy, rng: random.Random) -> None:
         self.untried = policy.expansion(board, rng)

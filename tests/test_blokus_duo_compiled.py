@@ -99,7 +99,7 @@ def test_the_same_new_nodes_for_the_same_seed(path):
         for use_compiled in (False, True):
             path(use_compiled)
             rng = random.Random(number)
-            grown.append((policy.expansion(board, rng), rng.random()))
+            grown.append((list(policy.expansion(board, rng)), rng.random()))
         assert grown[0] == grown[1], f"position {number}"
         checked += len(grown[0][0]) > 1
     assert checked > 200

@@ -412,14 +412,28 @@ static shape_t *shapes;                   /* by placement number, made by weigh 
 static int size_units[6], block_units, corner_base_units, corner_room_units;
 static int edge_open_units, edge_attach_units, local_units, unit;
 
+/* The bits set in a word. The scoring counts some thirty words a move; where the
+ * compiler may not assume a popcount instruction (x86-64's baseline, which Python's
+ * build flags keep), its builtin is a library call several times slower than these
+ * few shifts and adds. */
+static inline int popcount(uint64_t x) {
+#if defined(__POPCNT__) || defined(__aarch64__)
+    return __builtin_popcountll(x);
+#else
+    x -= x >> 1 & 0x5555555555555555ULL;
+    x = (x & 0x3333333333333333ULL) + (x >> 2 & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+#endif
+}
+
 static int count_bits(const mask_t *m) {
-    return __builtin_popcountll(m->w[0]) + __builtin_popcountll(m->w[1])
-           + __builtin_popcountll(m->w[2]) + __builtin_popcountll(m->w[3]);
+    return popcount(m->w[0]) + popcount(m->w[1]) + popcount(m->w[2]) + popcount(m->w[3]);
 }
 
 static int count_both(const mask_t *a, const mask_t *b) {
-    return __builtin_popcountll(a->w[0] & b->w[0]) + __builtin_popcountll(a->w[1] & b->w[1])
-           + __builtin_popcountll(a->w[2] & b->w[2]) + __builtin_popcountll(a->w[3] & b->w[3]);
+    return popcount(a->w[0] & b->w[0]) + popcount(a->w[1] & b->w[1])
+           + popcount(a->w[2] & b->w[2]) + popcount(a->w[3] & b->w[3]);
 }
 
 /* weigh(size_units, (block, corner_base, corner_room, edge_open, edge_attach, local),
@@ -492,10 +506,10 @@ static int move_units(int number, const context_t *c) {
     int room = 0;
     for (int i = 0; i < WORDS; i++) {
         open_corners.w[i] = p->corners.w[i] & c->free.w[i] & ~s->edge.w[i];
-        room += __builtin_popcountll(open_corners.w[i] & c->left_open.w[i] & ~s->to_left.w[i])
-                + __builtin_popcountll(open_corners.w[i] & c->right_open.w[i] & ~s->to_right.w[i])
-                + __builtin_popcountll(open_corners.w[i] & c->below_open.w[i] & ~s->up.w[i])
-                + __builtin_popcountll(open_corners.w[i] & c->above_open.w[i] & ~s->down.w[i]);
+        room += popcount(open_corners.w[i] & c->left_open.w[i] & ~s->to_left.w[i])
+                + popcount(open_corners.w[i] & c->right_open.w[i] & ~s->to_right.w[i])
+                + popcount(open_corners.w[i] & c->below_open.w[i] & ~s->up.w[i])
+                + popcount(open_corners.w[i] & c->above_open.w[i] & ~s->down.w[i]);
     }
     int units = size_units[s->size]
                 + block_units * count_both(&p->mask, &c->zone)
@@ -530,16 +544,107 @@ static int shuffle(int *items, int count, PyObject *getrandbits) {
     return 0;
 }
 
-typedef struct { int units, position; } ranked_t;
-
-/* Lowest score first, ties in the shuffled order: list.sort's stable order. */
-static int by_units(const void *a, const void *b) {
-    const ranked_t *x = a, *y = b;
-    if (x->units != y->units) return x->units < y->units ? -1 : 1;
-    return x->position - y->position;
+/* The positions 0..count-1 ordered by ``units``, lowest first, ties in position order
+ * (list.sort's stable order): a counting sort, as the scores are whole numbers within a
+ * few hundred of each other and a node has hundreds of moves. -1 out of memory. */
+static int sort_by_units(const int *units, int count, int *order) {
+    if (!count) return 0;
+    int low = units[0], high = units[0];
+    for (int i = 1; i < count; i++) {
+        if (units[i] < low) low = units[i];
+        if (units[i] > high) high = units[i];
+    }
+    int *start = calloc((size_t)(high - low + 2), sizeof(int));
+    if (!start) return -1;
+    for (int i = 0; i < count; i++) start[units[i] - low + 1]++;
+    for (int u = 1; u <= high - low; u++) start[u] += start[u - 1];
+    for (int i = 0; i < count; i++) order[start[units[i] - low]++] = i;
+    free(start);
+    return 0;
 }
 
-/* expand(left, forbidden, attach, zone, recent, early, rng) -> [(placement, prior)]:
+/* A node's moves not grown yet, best last, as search.Node.untried uses them (len, pop,
+ * and an item by index): a list of (move, prior) pairs kept as placement numbers and
+ * scores. A node has hundreds of moves and grows a few (progressive widening): making
+ * every pair a Python tuple cost more than the scoring, and the collector then walked
+ * hundreds of thousands of them in every search. */
+typedef struct {
+    PyObject_HEAD
+    int count, best;     /* moves left; the best score, whose prior is 1 */
+    int *numbers, *units;
+} untried_t;
+
+static PyTypeObject untried_type;
+
+/* The sorted moves taken from expand: ``order`` positions in ``found``/``units``. */
+static PyObject *untried_new(const int *found, const int *units, const int *order, int count) {
+    untried_t *self = PyObject_New(untried_t, &untried_type);
+    if (!self) return NULL;
+    self->count = count;
+    self->numbers = malloc(sizeof(int) * (size_t)(count ? count : 1));
+    self->units = malloc(sizeof(int) * (size_t)(count ? count : 1));
+    if (!self->numbers || !self->units) {
+        Py_DECREF(self);
+        return PyErr_NoMemory();
+    }
+    for (int i = 0; i < count; i++) {
+        self->numbers[i] = found[order[i]];
+        self->units[i] = units[order[i]];
+    }
+    self->best = count ? self->units[count - 1] : 0;
+    return (PyObject *)self;
+}
+
+static void untried_dealloc(untried_t *self) {
+    free(self->numbers);
+    free(self->units);
+    PyObject_Free(self);
+}
+
+static Py_ssize_t untried_length(untried_t *self) { return self->count; }
+
+/* The pair at ``i``: the placement and its prior, exp((score - best) / unit). */
+static PyObject *untried_item(untried_t *self, Py_ssize_t i) {
+    if (i < 0 || i >= self->count) {
+        PyErr_SetString(PyExc_IndexError, "no such move");
+        return NULL;
+    }
+    PyObject *move = PyTuple_GET_ITEM(placement_objects, self->numbers[i]);
+    return Py_BuildValue("(Od)", move, exp((double)(self->units[i] - self->best) / unit));
+}
+
+static PyObject *untried_pop(untried_t *self, PyObject *unused) {
+    if (!self->count) {
+        PyErr_SetString(PyExc_IndexError, "pop from no moves");
+        return NULL;
+    }
+    PyObject *pair = untried_item(self, self->count - 1);
+    if (pair) self->count--;
+    return pair;
+}
+
+static PySequenceMethods untried_sequence = {
+    .sq_length = (lenfunc)untried_length,
+    .sq_item = (ssizeargfunc)untried_item,
+};
+
+static PyMethodDef untried_methods[] = {
+    {"pop", (PyCFunction)untried_pop, METH_NOARGS, "The best move left and its prior."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject untried_type = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "engines.blokus_duo._playout.Untried",
+    .tp_basicsize = sizeof(untried_t),
+    .tp_dealloc = (destructor)untried_dealloc,
+    .tp_as_sequence = &untried_sequence,
+    .tp_methods = untried_methods,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A node's moves not grown yet, best last (see expand).",
+};
+
+/* expand(left, forbidden, attach, zone, recent, early, rng) -> Untried: the moves of
  * search.Policy.expansion with the policy's priors, exp((score - best) / unit). */
 static PyObject *expand(PyObject *self, PyObject *args) {
     unsigned long left;
@@ -551,11 +656,12 @@ static PyObject *expand(PyObject *self, PyObject *args) {
         || read_mask(f, &forbidden) || read_mask(a, &attach) || read_mask(z, &zone)
         || read_mask(r, &recent))
         return NULL;
-    int *found = malloc(sizeof(int) * (size_t)(placement_count ? placement_count : 1));
-    ranked_t *ranked = malloc(sizeof(ranked_t) * (size_t)(placement_count ? placement_count : 1));
+    size_t room = (size_t)(placement_count ? placement_count : 1);
+    int *found = malloc(sizeof(int) * room), *units = malloc(sizeof(int) * room);
+    int *order = malloc(sizeof(int) * room);
     PyObject *getrandbits = PyObject_GetAttrString(rng, "getrandbits");
     PyObject *out = NULL;
-    if (!found || !ranked || !getrandbits) {
+    if (!found || !units || !order || !getrandbits) {
         if (!PyErr_Occurred()) PyErr_NoMemory();
         goto done;
     }
@@ -563,24 +669,13 @@ static PyObject *expand(PyObject *self, PyObject *args) {
     if (shuffle(found, count, getrandbits)) goto done;
     context_t context;
     make_context(&context, &forbidden, &attach, &zone, &recent, early);
-    int best = 0;
-    for (int i = 0; i < count; i++) {
-        ranked[i].units = move_units(found[i], &context);
-        ranked[i].position = i;
-        if (!i || ranked[i].units > best) best = ranked[i].units;
-    }
-    qsort(ranked, (size_t)count, sizeof(ranked_t), by_units);
-    out = PyList_New(count);
-    for (int i = 0; out && i < count; i++) {
-        PyObject *pair = Py_BuildValue("(Od)", PyTuple_GET_ITEM(placement_objects,
-                                                                found[ranked[i].position]),
-                                       exp((double)(ranked[i].units - best) / unit));
-        if (!pair) { Py_CLEAR(out); break; }
-        PyList_SET_ITEM(out, i, pair);
-    }
+    for (int i = 0; i < count; i++) units[i] = move_units(found[i], &context);
+    if (sort_by_units(units, count, order)) { PyErr_NoMemory(); goto done; }
+    out = untried_new(found, units, order, count);
 done:
     free(found);
-    free(ranked);
+    free(units);
+    free(order);
     Py_XDECREF(getrandbits);
     return out;
 }
@@ -599,4 +694,7 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_playout",
                                     "Blokus Duo's playout in C (see compiled.py).", -1,
                                     methods};
 
-PyMODINIT_FUNC PyInit__playout(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__playout(void) {
+    if (PyType_Ready(&untried_type) < 0) return NULL;
+    return PyModule_Create(&module);
+}

@@ -95,10 +95,12 @@ def weigh(size_units: tuple, weight_units: tuple, centre_units: tuple, unit: int
     _playout.weigh(size_units, weight_units, centre_units, unit)
 
 
-def expansion(context: tuple, rng: random.Random) -> list[tuple[Placement, float]]:
+def expansion(context: tuple, rng: random.Random):
     """:meth:`.policy.BlokusDuoPolicy.expansion` from its ``prior_context``: the legal
     placements shuffled by ``rng`` as ``random.Random.shuffle`` does, scored as
-    ``move_units`` does, sorted by score (ties in the shuffled order) with their priors."""
+    ``move_units`` does, sorted by score (ties in the shuffled order) with their priors,
+    as a sequence of ``(placement, prior)`` pairs that ``pop`` takes from the end (kept
+    in C, a pair made only when asked for: a node grows few of its hundreds of moves)."""
     left, forbidden, attach, zone, recent, early = context
     return _playout.expand(left, _words(forbidden), _words(attach), _words(zone),
                            _words(recent), early, rng)
