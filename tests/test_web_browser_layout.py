@@ -257,8 +257,13 @@ def test_the_live_board_looks_as_its_committed_picture(browser, table):
     show_view(browser, "live")
     browser.execute_script("document.getAnimations().forEach((a) => a.pause())")
     browser.execute_script("document.getAnimations().forEach((a) => { a.currentTime = 0; })")
-    now = picture(browser)
-    path = PICTURES / f"{name}-{browser.size_name}.png"
+    matches_committed_picture(picture(browser), f"{name}-{browser.size_name}")
+
+
+def matches_committed_picture(now, name):
+    """``now`` against docs/screenshots/page/``name``.png, within :data:`TOLERANCE`
+    (written first under ``make screenshots``)."""
+    path = PICTURES / f"{name}.png"
     if REMAKE:
         path.parent.mkdir(parents=True, exist_ok=True)
         pygame.image.save(now, str(path))
@@ -275,6 +280,37 @@ def phone():
     driver = browser_of(*SIZES["phone"])
     yield driver
     driver.quit()
+
+
+#: The last piece listed (the set runs from small to large) that fits somewhere chosen,
+#: and put on the first square where it fits; whether there was one.
+LARGEST_THAT_FITS_PUT_DOWN = """
+const tap = (e) => e.dispatchEvent(new MouseEvent("click", {bubbles: true}));
+const pieces = Array.from(document.querySelectorAll("#picker [data-piece]"), (b) => b.dataset.piece);
+for (const name of pieces.reverse()) {
+  tap(document.querySelector(`#picker [data-piece="${name}"]`));
+  const fits = document.querySelector("#board [data-fits]");
+  if (fits) { tap(document.querySelector(`#board [data-hole="${fits.dataset.fits}"]`)); return true; }
+}
+return false;
+"""
+
+
+def test_the_piece_picker_looks_as_its_committed_picture(phone, tmp_path, monkeypatch):
+    """Blokus Duo's picker on a phone, a seat held: the largest piece that fits chosen and
+    put down, seen twice, the board with the piece's preview and the picker's pieces and
+    buttons (scrolled to, below the board)."""
+    with game_table("blokus-duo", tmp_path, monkeypatch) as (board, front):
+        seated(phone, board, front)
+        assert phone.execute_script(LARGEST_THAT_FITS_PUT_DOWN)
+        wait(phone, lambda d: not d.find_element(By.ID, "picker-confirm")
+             .get_attribute("disabled"))
+        phone.execute_script("document.getAnimations().forEach((a) => a.pause())")
+        phone.execute_script("document.getAnimations().forEach((a) => { a.currentTime = 0; })")
+        phone.execute_script("window.scrollTo(0, 0)")
+        matches_committed_picture(picture(phone), "blokus-duo-picker-board-phone")
+        phone.execute_script("document.getElementById('picker').scrollIntoView({block: 'end'})")
+        matches_committed_picture(picture(phone), "blokus-duo-picker-phone")
 
 
 def game_table(name, tmp_path, monkeypatch):

@@ -86,9 +86,10 @@ const picker = (() => {
     const squares = squaresAt(at);
     if (!squares) return;
     const legal = Boolean(moveFor(squares));
+    const colour = state.players[seat].colour;  // a legal preview in the player's colour
     for (const name of squares) {
       const [x, y] = state.board.holes[name];
-      svgEl("rect", {x: x - 0.45, y: -y - 0.45, width: 0.9, height: 0.9,
+      svgEl("rect", {x: x - 0.45, y: -y - 0.45, width: 0.9, height: 0.9, fill: colour,
                      class: `picker-preview ${legal ? "legal" : "illegal"}`,
                      "data-preview": name}, layer);
       if (!legal) svgEl("path", {d: `M${x - 0.3} ${-y - 0.3}L${x + 0.3} ${-y + 0.3}M${x + 0.3} ${-y - 0.3}L${x - 0.3} ${-y + 0.3}`,
