@@ -8,6 +8,13 @@ board, and counts only when the sensors see a person place that very move. Butto
 the touch screen call :meth:`hint`, :meth:`undo`, :meth:`confirm` and :meth:`new_game`;
 the loop calls :meth:`poll` every turn for the engine's progress.
 
+A player ends the game early with :meth:`resign`, on their own turn: the resignation is
+not a move of the board (as a PGN game's result is not a move of python-chess's board),
+so the session holds it beside the board, every game-over check asks :attr:`over`, and
+the record writes it as the game's own format does (only the player to move resigns
+there, as over GTP's ``play COLOUR resign``). It is final: Undo does not take it back,
+New game starts another.
+
 Who plays each colour is a seat (:mod:`app.table.seats`); the session asks the seat to
 move what may go down for it, what Undo does and what to say, and never reads its word.
 
@@ -46,6 +53,7 @@ from app.table.store import RecordStore
 from app.table.thinker import InlineThinker, Thinker, Thought
 from app.table.view import View
 from engines import Board, EngineError
+from engines.core import GameRecord, Outcome
 
 log = logging.getLogger(__name__)
 
@@ -88,7 +96,7 @@ class Session:
                  show_legal: bool = True, debounce: float = DEBOUNCE_S,
                  settle: float = SETTLE_S, colour_sensing: bool = False,
                  thinker: Thinker | None = None, physical: bool = True,
-                 lay_out: bool = True) -> None:
+                 lay_out: bool = True, resigned: str | None = None) -> None:
         self.board = board
         #: Searches run here; by default at once, in the caller's thread.
         self.thinker = thinker or InlineThinker()
@@ -131,6 +139,10 @@ class Session:
         self.offer: str | None = None
         #: Whether this game was saved before and continues here (:meth:`resume_or_start`).
         self.resumed = False
+        #: The colour that resigned, ending the game (its record says so too).
+        self.resigned = resigned
+        if resigned is not None:
+            GameRecord(board, resigned=resigned)  # the player to move, in a game going on
         self.message, self.message_kind = "", "info"
         self.revision = 0
         self._view: View | None = None
@@ -162,9 +174,10 @@ class Session:
             resumed = store.load(store.games / record)
         else:
             resumed = store.resume(game, store.profile, unfinished=not finished)
-        if resumed.board is not None and (finished or not resumed.board.is_game_over()):
+        if resumed.board is not None and (finished or not resumed.over):
             board = resumed.board
-            session = cls(board, store=store, **{**kwargs, **resumed.table})
+            session = cls(board, store=store, resigned=resumed.resigned,
+                          **{**kwargs, **resumed.table})
             session.resumed = True
             handed = session._resume_seats(kwargs.get("seats"))
             kept = session._kept(game, options, kwargs, resumed.table) if report_kept else ""
@@ -297,6 +310,12 @@ class Session:
             self.sync = self._difference()
             return []
         self.correction = None
+        if self.resigned is not None and isinstance(event, (Moved, Takeback, Correction,
+                                                            Candidates)):
+            # A resigned game takes no more moves, nor gives one back: the board is
+            # only shown as it differs from the game.
+            self._on_out_of_sync(self._difference())
+            return []
         if isinstance(event, Moved):
             return self._on_moved(event.move)
         if isinstance(event, Takeback):
@@ -323,7 +342,7 @@ class Session:
             self.error, self.candidates = frozenset(), ()
             if self.message_kind in ("sync", "error", "confirm"):
                 self.say(texts.IN_SYNC)
-            outcome = self.board.outcome()
+            outcome = self.outcome()
             if outcome is not None:
                 self.say(texts.end_long(self.board.game, ending(outcome)), "over")
             self._plan_engine()
@@ -362,7 +381,7 @@ class Session:
         """One stray piece on a fresh hole is an illegal placement: flash it and say why.
         Anything else is a board that needs fixing: sync mode."""
         if (self.sync is None and not event.fill and len(event.empty) == 1
-                and not self.board.is_game_over()):
+                and not self.over):
             (hole,) = event.empty
             if hole not in self.board.sensor_view():
                 self.sync, self.error = None, event.empty
@@ -471,7 +490,7 @@ class Session:
             self._tell("out_of_sync", fill=sorted(self.sync.fill), empty=sorted(self.sync.empty))
             self.say(texts.SYNC, "sync")
         self._plan_engine()
-        outcome = self.board.outcome()
+        outcome = self.outcome()
         if outcome is not None:
             self.say(texts.end_long(self.board.game, ending(outcome)), "over")
         return events
@@ -480,10 +499,10 @@ class Session:
         """When the engine is to move, start its search; its move, once found, waits for
         a person to place it on a board, and is played without one (see :meth:`poll`)."""
         seat = self.seats[self.board.turn]
-        if self.board.is_game_over() or not seat.thinks:
+        if self.over or not seat.thinks:
             self.pending = None
             said = seat.to_move(self.board.game, self.board.turn)
-            if not self.board.is_game_over() and said and self.sync is None \
+            if not self.over and said and self.sync is None \
                     and not self.error:
                 self.say(said, "waiting")
             return
@@ -561,6 +580,9 @@ class Session:
         player away (``by`` their colour) only ever offers one, for the table to
         accept."""
         self.revision += 1
+        if self.resigned is not None:
+            self.say(texts.RESIGNATION_IS_FINAL, "over")
+            return
         if not self.board.move_stack:
             self.say(texts.NOTHING_TO_TAKE_BACK)
             return
@@ -587,6 +609,9 @@ class Session:
         player away on the page), and any move declines. Nothing is taken back until
         then."""
         self.revision += 1
+        if self.resigned is not None:
+            self.say(texts.RESIGNATION_IS_FINAL, "over")
+            return
         if not self.board.move_stack:
             self.say(texts.NOTHING_TO_TAKE_BACK)
             return
@@ -610,13 +635,64 @@ class Session:
             return
         self._take_back(offer)
 
+    def resign(self, colour: str, by: str = "table") -> None:
+        """``colour`` resigns, on its own turn: the game ends, the other player wins,
+        and the record says so. ``by`` is who asks: the table (a person at the table
+        resigns their own colour: the screen's Resign) or a player away (their colour:
+        the page, a board far away), who resigns only their own. Anything else (an
+        engine's colour, another's, not their turn, a game over) is refused in one line
+        and changes nothing."""
+        self.revision += 1
+        board = self.board
+        why = self._no_resigning(colour, by)
+        if why:
+            self.say(why, "error")
+            return
+        self.resigned = colour
+        self._forget_engine()
+        self.offer, self.correction, self.candidates = None, None, ()
+        self.error, self.sync, self.sync_strict, self.setting_up = frozenset(), None, False, False
+        if self.store is not None:
+            self._saving(lambda: self.store.save(board))
+        self._tell("resigned", player=colour)
+        end = ending(self.outcome())
+        self.say(texts.end_long(board.game, end), "over")
+        log.info("%s resigned at move %d: %s%s", texts.player(board.game, colour),
+                 len(board.move_stack), texts.end_short(board.game, end), self._saved_note())
+
+    def _no_resigning(self, colour: str, by: str) -> str:
+        """Why ``by`` may not resign ``colour`` now, in one line ("" if they may)."""
+        game = self.board.game
+        if colour not in self.seats:
+            return texts.no_such_player(colour)
+        seat = self.seats[colour]
+        if self.over:
+            return texts.cannot_resign(game, colour, texts.GAME_IS_OVER)
+        if by == "table" and not seat.at_table:
+            return texts.cannot_resign(game, colour, texts.not_the_tables(game, colour, seat))
+        if by != "table" and (by != colour or not seat.away):
+            return texts.cannot_resign(game, colour, texts.only_own_player(game, colour))
+        if self.board.turn != colour:
+            return texts.cannot_resign(game, colour, texts.own_turn(game, self.board.turn))
+        return ""
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended: by its rules, or by a resignation."""
+        return self.resigned is not None or self.board.is_game_over()
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended (by its rules, or by a resignation), ``None`` while it
+        goes on."""
+        return GameRecord(self.board, resigned=self.resigned).outcome()
+
     def remote_move(self, player: str, text: str) -> None:
         """The move of the player away (in a browser) at ``player``'s seat: lit, as the
         engine's is, for a person at the table to place. One clear line, and nothing
         else, for a move that is not theirs to make or not legal."""
         self.revision += 1
         board = self.board
-        if (board.is_game_over() or player not in self.seats
+        if (self.over or player not in self.seats
                 or not self.seats[player].away or board.turn != player):
             self.say(texts.not_your_turn(board.game, player), "error")
             return
@@ -645,7 +721,7 @@ class Session:
         if self.candidates:
             self.choice = (self.choice + step) % len(self.candidates)
             return
-        if self.board.is_game_over() or self.pending is not None or self.thought is not None:
+        if self.over or self.pending is not None or self.thought is not None:
             return
         self._think("hint")
 
@@ -656,6 +732,8 @@ class Session:
         ``by`` is who pressed Confirm, the table or a player away (their colour), and
         nobody accepts their own offer."""
         self.revision += 1
+        if self.resigned is not None:
+            return  # nothing is left to confirm: no move, no takeback
         if self.offer is not None and move_text is None and (by != "table"
                                                              or self.offer != "table"):
             self.accept_takeback(by)
@@ -698,7 +776,7 @@ class Session:
         """Confirm pressed with nothing to confirm: a person made a move the sensors
         cannot see (a ball moved above the Akron board). The engine's own move, if it is
         such a move, counts; otherwise every such move is offered to pick from."""
-        if self.board.is_game_over() or self.sync is not None:
+        if self.over or self.sync is not None:
             return
         unseen = self.pipeline.unseen_moves()
         if self.pending is not None:
@@ -726,7 +804,7 @@ class Session:
         self.revision += 1
         self._forget_engine()
         self.thinker.new_game()  # an outside engine that failed is tried again
-        self.board = board
+        self.board, self.resigned = board, None
         self.seats = self.seats  # an engine's seat: the new game's engine
         if self.store is not None:
             self._saving(lambda: self.store.start(self.board))
@@ -757,7 +835,7 @@ class Session:
             return State.SYNC
         if self.candidates or self.correction is not None:
             return State.CONFIRM
-        if self.board.is_game_over():
+        if self.over:
             return State.OVER
         if self.setting_up:
             return State.SETUP
@@ -769,7 +847,7 @@ class Session:
 
     def status(self) -> Status:
         board = self.board
-        outcome = board.outcome()
+        outcome = self.outcome()
         text = board.move_text
         return Status(
             game=board.game, options=dict(board.options), seats=dict(self.seats),
@@ -797,7 +875,7 @@ class Session:
     def _unseen_to_confirm(self) -> int:
         """How many moves a person to move could make that the sensors cannot see, for
         the screen's Confirm button (none while anything else is to be done)."""
-        if (self.board.is_game_over() or self.sync is not None or self.candidates
+        if (self.over or self.sync is not None or self.candidates
                 or self.correction is not None or self.setting_up
                 or not self.seats[self.board.turn].at_table):
             return 0
@@ -819,6 +897,9 @@ class Session:
         faults = self.faults.keys()
         if self.sync is not None:
             return game_scene(self.board, sync=self.sync, faults=faults)
+        if self.resigned is not None:  # nothing more is asked of anyone
+            return game_scene(self.board, show_legal=False, faults=faults,
+                              seen=self.pipeline.seen)
         if self.setting_up:
             return setup_scene(self.board)
         shown = self.pending if self.pending is not None else self.suggestion
@@ -848,7 +929,7 @@ class Session:
         one of the mover's pieces is off the board (an Akron ball in the hand); ``None``
         when no piece is lifted, or the game moves no piece once placed."""
         board = self.board
-        if board.is_game_over() or not self.seats[board.turn].at_table:
+        if self.over or not self.seats[board.turn].at_table:
             return None
         view = board.sensor_view()
         missing = view.keys() - self.pipeline.occupancy.keys()

@@ -142,6 +142,8 @@ class Players(Protocol):
     seed: int
     #: How the record names the engine's seats (an outside engine's own command line).
     engine_name: str
+    #: The colour that resigned, if one did (read where there is one: a session's).
+    resigned: str | None
 
 
 @dataclass(frozen=True)
@@ -149,12 +151,20 @@ class Resumed:
     """A record loaded back: the game (or ``None``) and any problem worth telling the
     players, such as a record kept aside as corrupt. ``table`` holds what the record says
     of the table as the session's keyword arguments (``seats``, ``level``, ``seed``; those
-    it records), ``profile`` the board it was played on."""
+    it records), ``profile`` the board it was played on, ``resigned`` the colour that
+    resigned, ending the game, if one did."""
 
     board: Board | None
     problem: str = ""
     table: Mapping[str, Any] = field(default_factory=dict)
     profile: str = ""
+    resigned: str | None = None
+
+    @property
+    def over(self) -> bool:
+        """Whether the game loaded ended: by its rules, or by a resignation."""
+        return self.board is not None and (self.resigned is not None
+                                           or self.board.is_game_over())
 
 
 @dataclass(frozen=True)
@@ -291,7 +301,7 @@ class RecordStore:
     def _text(self, board: Board) -> str:
         """The game's record, the engine named as a player, with the table's properties
         added to its root."""
-        table, names = {}, {}
+        table, names, resigned = {}, {}, None
         if self.players is not None:
             players = self.players
             seats = parse_seats(players.seats)
@@ -299,9 +309,10 @@ class RecordStore:
                      for colour, seat in seats.items() if seat.thinks}
             table.update(SEATB=[seats["b"].kind], SEATW=[seats["w"].kind],
                          LEVEL=[str(players.level)], SEED=[str(players.seed)])
+            resigned = getattr(players, "resigned", None)
         if self.profile:
             table["PROFILE"] = [self.profile]
-        text = board.record_format.write(board, players=names or None)
+        text = board.record_format.write(board, players=names or None, resigned=resigned)
         if not table:
             return text
         root, *moves = sgf.parse(text)
@@ -336,7 +347,7 @@ class RecordStore:
                                        f"({_why(error)}); kept as it is")
             except EngineError as error:
                 return self._unresumed(self._set_aside(path, error))
-            if unfinished and resumed.board.is_game_over():
+            if unfinished and resumed.over:
                 continue
             self.current = path
             return resumed
@@ -348,7 +359,7 @@ class RecordStore:
         for path in reversed(self.records()):
             resumed = self.read(path)
             if (resumed.board is not None and (profile is None or resumed.profile == profile)
-                    and not resumed.board.is_game_over()):
+                    and not resumed.over):
                 return resumed.board.game
         return None
 
@@ -404,8 +415,9 @@ class RecordStore:
         return text, sgf.parse(text)[0]
 
     def _board(self, path: Path, text: str, root: sgf.Node) -> Resumed:
-        board = games.game(_number_and_game(path)[1]).board_class.from_record(text)
-        return Resumed(board, table=_table(root), profile=_profile(root))
+        record = games.game(_number_and_game(path)[1]).board_class.record_format.read_game(text)
+        return Resumed(record.board, table=_table(root), profile=_profile(root),
+                       resigned=record.resigned)
 
     def _unresumed(self, problem: str) -> Resumed:
         log.error(problem)

@@ -287,6 +287,39 @@ def takeback_not_yours(game: str, by: str) -> str:
     return f"{who} asked for this takeback: it waits for the other side to accept"
 
 
+# --- resigning -------------------------------------------------------------------------
+def cannot_resign(game: str, colour: str, why: str) -> str:
+    """A resignation refused (:meth:`app.table.session.Session.resign`), and why."""
+    return f"{game_info(game).players[colour].name} cannot resign: {why}"
+
+
+def no_such_player(colour: str) -> str:
+    return f"no player {str(colour)[:20]!r}: b or w"
+
+
+GAME_IS_OVER = "the game is over"
+#: Undo (or a takeback asked for) after a resignation.
+RESIGNATION_IS_FINAL = "the game ended by resignation: New game starts another"
+
+
+def own_turn(game: str, turn: str) -> str:
+    return (f"it is {game_info(game).players[turn].name}'s turn, and a player resigns on "
+            f"their own turn")
+
+
+def not_the_tables(game: str, colour: str, seat: Any) -> str:
+    """The table asked to resign a colour nobody at the table plays (``seat``'s)."""
+    name = game_info(game).players[colour].name
+    if seat.thinks:
+        return f"the engine plays {name}, and never resigns"
+    return f"{name} plays from {getattr(seat, 'where', seat.called)}, and only they resign"
+
+
+def only_own_player(game: str, colour: str) -> str:
+    name = game_info(game).players[colour].name
+    return f"only {name}'s own player away resigns for {name}"
+
+
 #: What the legend calls an engine's move waiting to be placed.
 ENGINES_MOVE = "Engine's move"
 
