@@ -133,3 +133,18 @@ def test_no_product_module_names_it():
     spelled = spellings(ENTRY)
     assert not [path for path in modules() for _, word in code_words(path)
                 if spelled.search(word)]
+
+
+def test_the_table_words_its_cells_in_board_order_from_the_board_s_places():
+    """Hole names in words are ordered by where the board places them (level, then row
+    from the bottom, then from the left), never by parsing the name: a hexagonal board's
+    rows are straight while its columns slant, and its capitals are its own."""
+    from app.table.texts import in_board_order
+    board = new_game(NAME)
+    shuffled = ["C3", "A2", "B1", "B3", "A1", "C2", "A3", "C1", "B2"]
+    assert in_board_order(board, shuffled) == list(CELLS)  # A1 B1 C1 A2 ... C3
+    akron = new_game("akron")
+    assert in_board_order(akron, ["2d4", "1c3", "1e1", "1a5"]) == ["1e1", "1c3", "1a5",
+                                                                    "2d4"]
+    with pytest.raises(PointError):
+        in_board_order(board, ["b2"])  # a name the board does not know is an error

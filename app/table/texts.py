@@ -133,7 +133,7 @@ def chain_words(board: Board, winner: str, chain: Iterable[str], made_of: str) -
         return f"{made_of} {' '.join(chain)}"
     held = board.sensor_view()
     holes = dict.fromkeys(hole for link in chain
-                          for hole in sorted(areas[link], key=_board_order)
+                          for hole in in_board_order(board, areas[link])
                           if held.get(hole) == winner)
     return (f"{len(chain)} {made_of}, held by {player(board.game, winner)} at "
             f"{' '.join(holes)}")
@@ -166,17 +166,30 @@ def sentence(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def holes(names: Iterable[str], most: int = 8) -> str:
-    """Hole names in board order, at most ``most`` of them and a count of the rest."""
-    ordered = sorted(names, key=_board_order)
+def in_board_order(board: Board, names: Iterable[str]) -> list[str]:
+    """``names`` as a printed board is read, from the board's own geometry (it never
+    parses a name): level by level, row by row from the bottom, each row from the left.
+    Rows, not columns, as a hexagonal board's rows are straight where its columns slant."""
+    def order(name: str) -> tuple[int, float, float, str]:
+        place = board.place(name)
+        return place.level, round(place.y, 6), round(place.x, 6), name
+    return sorted(names, key=order)
+
+
+def holes(names: Iterable[str], most: int = 8, board: Board | None = None) -> str:
+    """Hole names in board order (:func:`in_board_order`), at most ``most`` of them and a
+    count of the rest. Without the ``board`` (the status screen's sync lists, which pass
+    none yet), ordered by the names' letters and digits instead."""
+    ordered = (in_board_order(board, names) if board is not None
+               else sorted(names, key=_name_order))
     shown = " ".join(ordered[:most])
     rest = len(ordered) - most
     return f"{shown} and {rest} more" if rest > 0 else shown
 
 
-def _board_order(name: str) -> tuple[str, int, str]:
-    """Column by column, each from row 1 up: ``a2`` before ``a10``, and an Akron
-    hole's level digit leads its column (``1c3``)."""
+def _name_order(name: str) -> tuple[str, int, str]:
+    """Column by column, each from row 1 up (``a2`` before ``a10``), read off the name:
+    only for callers that have no board to ask (see :func:`holes`)."""
     match = re.fullmatch(r"(\D*\d?\D+)(\d+)", name)
     return (match[1], int(match[2]), name) if match else (name, 0, name)
 
