@@ -132,3 +132,82 @@ def test_without_the_picker_the_typed_move_suggests_a_bounded_list_that_narrows(
         beginning = sorted(m for m in legal if m.startswith("i5,"))
         assert 0 < len(beginning) < 100
         wait(browser, lambda d: sorted(suggestions(d)) == beginning)
+
+
+def tap(driver, selector):
+    """A finger's tap on the middle of what ``selector`` finds (scrolled into sight), sent
+    as Chromium's touch input: a touch down and up at that point, no mouse and no script
+    click; the browser makes of it what a phone's would."""
+    x, y = wait(driver, lambda d: d.execute_script(
+        "const e = document.querySelector(arguments[0]);"
+        "if (!e || e.disabled) return null;"
+        "e.scrollIntoView({block: 'center'});"
+        "const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2];",
+        selector))
+    driver.execute_cdp_cmd("Input.dispatchTouchEvent", {
+        "type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+def normal(cells):
+    """Cells moved to start at 0 and sorted, as the picker turns a shape."""
+    lx, ly = min(x for x, _ in cells), min(y for _, y in cells)
+    return sorted((x - lx, y - ly) for x, y in cells)
+
+
+#: Each pointer's kind as the page received it, and how many touches began.
+INPUTS_SEEN = """
+window.inputs = {pointers: [], touches: 0};
+document.addEventListener("pointerdown", (e) => window.inputs.pointers.push(e.pointerType), true);
+document.addEventListener("touchstart", () => { window.inputs.touches += 1; }, true);
+"""
+
+
+def test_a_piece_chosen_turned_flipped_placed_and_confirmed_by_touch_on_a_phone(
+        tmp_path, monkeypatch, browser):
+    """Orange's L5 on a phone's screen with the finger alone: chosen, turned, flipped, put
+    where it fits and confirmed; the table is asked for the L5 in that orientation."""
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    browser.execute_cdp_cmd("Emulation.setTouchEmulationEnabled",
+                            {"enabled": True, "maxTouchPoints": 5})
+    with served(tmp_path, monkeypatch, CODE, "blokus-duo", {"start": "fixed"}) as (
+            board, front):
+        orange_from_the_page(browser, board, front.url)
+        wait(browser, lambda d: len(names(d, "#picker [data-piece]", "data-piece")) == 21)
+        browser.execute_script(INPUTS_SEEN)
+        game = board.session.board
+        # The L5 as the engine gives it, turned a quarter clockwise and flipped left to
+        # right as the picker does: another orientation than the one listed.
+        listed = normal(game.shapes()["L5"])
+        expected = normal([(-y, -x) for x, y in listed])
+        assert expected != listed
+
+        tap(browser, '#picker [data-piece="L5"]')
+        wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, '#picker [data-piece="L5"]')
+             .get_attribute("aria-pressed") == "true")
+        tap(browser, "#picker-turn")
+        tap(browser, "#picker-flip")
+        fits = wait(browser, lambda d: names(d, "#board [data-fits]", "data-fits"))
+        tap(browser, f'#board [data-hole="{fits[0]}"]')
+        wait(browser, lambda d: not d.find_element(By.ID, "picker-confirm")
+             .get_attribute("disabled"))
+        previewed = sorted(names(browser, "#board [data-preview].legal", "data-preview"))
+        assert board.session.pending is None  # nothing sent before Confirm
+        tap(browser, "#picker-confirm")
+        deadline = time.monotonic() + 20
+        while board.session.pending is None and time.monotonic() < deadline:
+            board.step()
+            time.sleep(0.02)
+        move = board.session.pending
+        assert move is not None and game.piece_of(move) == "L5"
+        squares = sorted(game.holes_of(move))
+        assert squares == previewed
+        assert normal([(int(game.place(s).x), int(game.place(s).y)) for s in squares]) \
+            == expected
+        inputs = browser.execute_script("return window.inputs")
+        assert inputs["touches"] == 5 and set(inputs["pointers"]) == {"touch"}, inputs
+        for square in squares:  # the table puts it down: the move is played
+            board.place(square)
+        settle(board)
+        assert len(game.move_stack) == 2 and game.piece_of(game.move_stack[-1]) == "L5"
