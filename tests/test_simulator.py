@@ -394,3 +394,25 @@ def test_a_game_asked_for_during_a_turn_begins_once_that_turn_is_over(tmp_path):
     sim.console.load(saved)  # outside a turn: begun at the next step, as before
     sim.step()
     assert [str(m) for m in sim.session.board.move_stack] == ["f6"]
+
+
+def test_a_click_during_a_turn_is_taken_by_the_next_turn_never_a_turn_within_it(sim):
+    """The window's clicks come from the loop's own pump, inside a turn: the hand put the
+    marble down and then ran the table's sense and step itself, a turn within the turn
+    (twice each in one turn). Now the turn under way steps once, and the next turn's scan
+    reads the marble."""
+    table, entered = sim.table, []
+    for part in ("sense", "step"):
+        def counted(t, run=getattr(table, part), part=part):
+            entered.append(part)
+            return run(t)
+        setattr(table, part, counted)
+    event = pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=sim.drawer.centres["d4"],
+                               button=1)
+    sim.pump = lambda: sim.handle(event)
+    assert sim.turn()
+    assert entered == ["sense", "step"]  # the turn's own, nothing nested
+    assert sim.pieces == {"d4": "b"}  # the hand holds it down on the sensor
+    sim.pump = lambda: True
+    wait(sim)
+    assert [str(move) for move in sim.session.board.move_stack][:1] == ["d4"]

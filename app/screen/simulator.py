@@ -170,10 +170,14 @@ class Simulator(SimulatedBoard):
         return keep_going
 
     def step(self) -> None:
-        """One turn of the table loop now; outside the loop (a script, a test), the game
-        asked for since is begun first."""
-        if not self._turning:
-            self.carry_out()
+        """One turn of the table loop now, outside the loop (a script, a test), the game
+        asked for since begun first. Inside a turn (a click or a tap the turn's
+        :meth:`pump` handles) it does nothing: the pieces the hand put down are on the
+        sensors, which the next turn reads, and what a tap did the turn under way shows
+        once the pump is done, so a click never runs a turn within the turn."""
+        if self._turning:
+            return
+        self.carry_out()
         super().step()
 
     @property
