@@ -19,8 +19,14 @@ Two ways to play the games:
   our engine in process, the colours alternating the same way; ``--jobs N`` plays N games
   at a time (a quick look; the times then share the processor).
 
-A draw counts half a win. Times are wall-clock seconds for our ``genmove`` answers; the
-strongest level is meant to stay under two seconds a move on the development machine.
+A draw counts half a win. Times are wall-clock seconds for our ``genmove`` answers, and
+the playouts a move are the search's walks (fewer than the level's budget where its
+clock, ``most_seconds``, stopped it first: on a loaded machine the engine plays weaker).
+
+``--policy KEY=VALUE`` sets an attribute of Blokus Duo's search policy in our engine for
+the match (``max_playouts=4000 most_seconds=0.5 prior_weight=1.5``): a change measured
+in games before it is made. Our engine then runs as this module's ``engine`` (the GTP
+engine with the policy changed), which also logs each search's walks.
 """
 
 from __future__ import annotations
@@ -46,11 +52,55 @@ ROOT = Path(__file__).resolve().parents[1]
 PENTOBI_ARGS = ("--game", "duo", "--quiet", "--nobook")
 
 
-def ours_command(options: list[str]) -> list[str]:
-    """Our GTP engine as a command line: ``tabletop gtp blokus-duo`` with ``options``."""
+def ours_command(options: list[str], policy: list[str] | None = None,
+                 walks: Path | None = None) -> list[str]:
+    """Our GTP engine as a command line: ``tabletop gtp blokus-duo`` with ``options``,
+    or, with a ``policy`` to change or ``walks`` to log, this module's ``engine``."""
+    if policy or walks:
+        return [sys.executable, "-m", "bench.pentobi_match", "engine",
+                *(["--policy", *policy] if policy else []),
+                *(["--walks", str(walks)] if walks else []), "--", *options]
     tabletop = Path(sys.executable).with_name("tabletop")
     program = [str(tabletop)] if tabletop.exists() else [sys.executable, "-m", "app.cli"]
     return program + ["gtp", "blokus-duo", *options]
+
+
+def policy_change(pairs: list[str]) -> dict:
+    """``KEY=VALUE`` pairs as attributes of Blokus Duo's policy, each value of the type
+    the attribute has (one clear line for a name it does not have)."""
+    from engines.blokus_duo.policy import BlokusDuoPolicy
+    change = {}
+    for pair in pairs:
+        key, _, text = pair.partition("=")
+        if not key.isidentifier() or not hasattr(BlokusDuoPolicy, key) or not text:
+            raise SystemExit(f"--policy takes KEY=VALUE with KEY an attribute of "
+                             f"BlokusDuoPolicy, not {pair!r}")
+        kind = type(getattr(BlokusDuoPolicy, key))
+        change[key] = (text.lower() in ("1", "true", "yes")) if kind is bool else \
+            float(text) if kind in (float, type(None)) else kind(text)
+    return change
+
+
+def engine(policy: list[str], walks: Path | None, options: list[str]) -> int:
+    """Our GTP engine with Blokus Duo's policy changed by ``policy`` and, with ``walks``,
+    each search's walks appended to that file, one a line."""
+    import engines.players
+    from app.cli import main as cli
+    from engines.blokus_duo.policy import BlokusDuoPolicy
+    for key, value in policy_change(policy).items():
+        setattr(BlokusDuoPolicy, key, value)
+    if walks is not None:
+        search = engines.players.search
+
+        def logged(*args, **kwargs):
+            stats = {}
+            move = search(*args, **kwargs, stats=stats)
+            with walks.open("a", encoding="utf-8") as log:
+                log.write(f"{stats['walks']}\n")
+            return move
+
+        engines.players.search = logged
+    return cli(["gtp", "blokus-duo", *options])
 
 
 # --- the timing proxy -----------------------------------------------------------------
@@ -86,13 +136,15 @@ def proxy(log: Path, command: list[str]) -> int:
 
 
 # --- twogtp ---------------------------------------------------------------------------
-def twogtp_match(twogtp: str, pentobi: list[str], ours: list[str], games: int,
-                 folder: Path) -> dict:
-    """One twogtp match in ``folder``: our score, the games and our move times."""
-    log = folder / "ours-times.txt"
+def twogtp_match(twogtp: str, pentobi: list[str], options: list[str], policy: list[str],
+                 games: int, folder: Path) -> dict:
+    """One twogtp match in ``folder``: our score, the games, our move times and the
+    walks of our searches (our engine run with ``options`` and ``policy``)."""
+    log, walks_log = folder / "ours-times.txt", folder / "ours-walks.txt"
     # twogtp carries on a match whose files it finds: start this one afresh.
-    for name in ("match.dat", "match.blksgf", "ours-times.txt"):
+    for name in ("match.dat", "match.blksgf", log.name, walks_log.name):
         (folder / name).unlink(missing_ok=True)
+    ours = ours_command(options, policy, walks_log)
     black = [sys.executable, "-m", "bench.pentobi_match", "proxy", "--log", str(log),
              "--", *ours]
     command = [twogtp, "--black", shlex.join(black), "--white", shlex.join(pentobi),
@@ -108,16 +160,22 @@ def twogtp_match(twogtp: str, pentobi: list[str], ours: list[str], games: int,
         score += float(columns[1])
         played += 1
     times = [float(t) for t in log.read_text(encoding="utf-8").split()]
-    return {"score": score, "games": played, "times": times}
+    walks = [int(w) for w in walks_log.read_text(encoding="utf-8").split()] \
+        if walks_log.exists() else []
+    return {"score": score, "games": played, "times": times, "walks": walks}
 
 
 # --- driving pentobi-gtp directly -------------------------------------------------------
 def direct_game(number: int, binary: str, pentobi_level: int, level: int,
-                seed: int) -> dict:
+                seed: int, policy: list[str]) -> dict:
     """Game ``number`` of a match, played here: ours ``b`` when ``number`` is even."""
     from app.games import new_game
     from bench.strength import PentobiPlayer
+    from engines.blokus_duo.policy import BlokusDuoPolicy
     from engines.players import choose_move
+
+    for key, value in policy_change(policy).items():
+        setattr(BlokusDuoPolicy, key, value)
 
     ours_colour = "b" if number % 2 == 0 else "w"
     rng = random.Random(seed * 1000 + number)
@@ -144,9 +202,9 @@ def direct_game(number: int, binary: str, pentobi_level: int, level: int,
 
 
 def direct_match(binary: str, pentobi_level: int, level: int, games: int, seed: int,
-                 jobs: int) -> dict:
+                 jobs: int, policy: list[str]) -> dict:
     args = (range(games), [binary] * games, [pentobi_level] * games, [level] * games,
-            [seed] * games)
+            [seed] * games, [policy] * games)
     if jobs > 1:
         with ProcessPoolExecutor(jobs) as pool:
             results = list(pool.map(direct_game, *args))
@@ -161,8 +219,12 @@ def report(label: str, result: dict) -> None:
     score, games, times = result["score"], result["games"], result["times"]
     low, high = wilson(score, games)
     spent = (f"{statistics.mean(times):.2f} / {max(times):.2f}" if times else "-")
+    # Moves with one choice or none are answered without a search (no walks).
+    walks = [w for w in result.get("walks", []) if w]
+    made = (f"  playouts/move mean / median / least: {statistics.mean(walks):.0f} / "
+            f"{statistics.median(walks):.0f} / {min(walks)}" if walks else "")
     print(f"  {label:<24} {score / games:>5.0%} [{low:.0%}, {high:.0%}]  "
-          f"({score:g} of {games})  ours s/move mean / worst: {spent}", flush=True)
+          f"({score:g} of {games})  ours s/move mean / worst: {spent}{made}", flush=True)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -174,6 +236,14 @@ def main(argv: list[str] | None = None) -> None:
         args = parser.parse_args(argv[1:])
         command = args.command[1:] if args.command[:1] == ["--"] else args.command
         raise SystemExit(proxy(args.log, command))
+    if argv[:1] == ["engine"]:
+        parser = argparse.ArgumentParser(prog="bench.pentobi_match engine")
+        parser.add_argument("--policy", nargs="+", default=[], metavar="KEY=VALUE")
+        parser.add_argument("--walks", type=Path)
+        parser.add_argument("options", nargs=argparse.REMAINDER)
+        args = parser.parse_args(argv[1:])
+        options = args.options[1:] if args.options[:1] == ["--"] else args.options
+        raise SystemExit(engine(args.policy, args.walks, options))
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--levels", type=int, nargs="+", default=[1, 2, 3],
                         help="Pentobi's levels to meet (default: 1 2 3)")
@@ -190,26 +260,30 @@ def main(argv: list[str] | None = None) -> None:
                         help="games at a time when driving pentobi-gtp here")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep", type=Path, help="keep twogtp's files in this folder")
+    parser.add_argument("--policy", nargs="+", default=[], metavar="KEY=VALUE",
+                        help="Blokus Duo's policy changed for our engine (max_playouts=4000)")
     args = parser.parse_args(argv)
+    policy_change(args.policy)  # a mistake stops here, before any game
     if not args.pentobi_gtp:
         parser.exit(1, "pentobi-gtp is not on the PATH: build it from Pentobi's source "
                        "(cmake -DPENTOBI_BUILD_GTP=ON -DPENTOBI_BUILD_GUI=OFF) or name it "
                        "with --pentobi-gtp\n")
-    ours = ours_command(args.ours)
     level_option = next((o.split("=", 1)[1] for o in args.ours if o.startswith("level=")),
                         "2")
-    print(f"Blokus Duo, {' '.join(args.ours)} against Pentobi: our score, 95% interval "
-          f"(Wilson)", flush=True)
+    changed = f" (policy: {' '.join(args.policy)})" if args.policy else ""
+    print(f"Blokus Duo, {' '.join(args.ours)}{changed} against Pentobi: our score, 95% "
+          f"interval (Wilson)", flush=True)
     for level in args.levels:
         pentobi = [args.pentobi_gtp, *PENTOBI_ARGS, "--level", str(level)]
         if args.twogtp and not args.direct:
             folder = args.keep / f"level{level}" if args.keep else Path(tempfile.mkdtemp())
             folder.mkdir(parents=True, exist_ok=True)
-            result = twogtp_match(args.twogtp, pentobi, ours, args.games, folder)
+            result = twogtp_match(args.twogtp, pentobi, args.ours, args.policy, args.games,
+                                  folder)
         else:
             from engines.players import parse_level
             result = direct_match(args.pentobi_gtp, level, parse_level(level_option),
-                                  args.games, args.seed, args.jobs)
+                                  args.games, args.seed, args.jobs, args.policy)
         report(f"vs pentobi-gtp --level {level}", result)
 
 

@@ -169,10 +169,12 @@ class Node:
 
 def search(board: Board, rng: random.Random, playouts: int | None = None,
            seconds: float | None = None,
-           progress: Callable[[float], None] | None = None) -> Hashable | None:
+           progress: Callable[[float], None] | None = None,
+           stats: dict | None = None) -> Hashable | None:
     """The move the search finds best for the player to move (``None`` when the game is
     over): the root's most visited child after ``playouts`` walks or ``seconds``,
-    whichever ends first. ``board`` is left as it was."""
+    whichever ends first. ``board`` is left as it was. A ``stats`` dict is given the
+    ``walks`` made (fewer than ``playouts`` when the clock stopped the search first)."""
     if playouts is None and seconds is None:
         raise ValueError("the search needs a budget: playouts, seconds or both")
     if board.is_game_over():
@@ -182,6 +184,8 @@ def search(board: Board, rng: random.Random, playouts: int | None = None,
     root = Node(None, None)
     root.expand_moves(board, policy, rng)
     if len(root.untried) == 1:
+        if stats is not None:
+            stats["walks"] = 0
         return root.untried[0][0]
     started, walks = time.perf_counter(), 0
     while True:
@@ -193,6 +197,8 @@ def search(board: Board, rng: random.Random, playouts: int | None = None,
                 progress(done)
         _walk(board, root, policy, rng)
         walks += 1
+    if stats is not None:
+        stats["walks"] = walks
     return max(root.children, key=lambda child: child.visits).move
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from app.games import new_game
 from engines.kulami.board import KulamiBoard
-from engines.search import Policy, policy_of, search
+from engines.search import CHECK_EVERY, Policy, policy_of, search
 
 #: A small budget per game: a few tenths of a second at most.
 BUDGET = {"kulami": 150, "conhex": 150, "blokus-duo": 12}
@@ -106,3 +106,12 @@ def test_a_game_without_playout_or_policy_is_searched_through_the_public_api():
     assert move in set(board.legal_moves)
     assert search(board, random.Random(5), playouts=40) == move
     assert [str(m) for m in board.move_stack] == ["d4"]
+
+
+@pytest.mark.parametrize("game", sorted(BUDGET))
+def test_stats_count_the_walks_made(game):
+    """The walks a search made (the figure a bench records, where a clock may stop a
+    search before its budget)."""
+    stats = {}
+    search(midgame(game, 6), random.Random(2), playouts=2 * CHECK_EVERY, stats=stats)
+    assert stats == {"walks": 2 * CHECK_EVERY}
