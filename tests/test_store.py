@@ -428,6 +428,26 @@ def test_loading_a_record_that_does_not_load_leaves_everything(tmp_path):
     assert path.read_text() == "damaged" and records.current is None
 
 
+
+def test_a_record_s_faults_name_the_players_by_their_colours_not_gtp_s_letters(tmp_path):
+    """The engines word a record's faults in GTP's letters ("it is w's turn, not b's"),
+    which read as white and black; the store says them in the game's colours, Kulami's
+    red and black, on the load list, in a resume's report and on the page alike."""
+    records = RecordStore(tmp_path)
+    path = records.start(kulami("d4", "d7"))
+    path.write_text(path.read_text().replace("W[d7]", "B[d7]"))  # red twice in a row
+    problem = records.read(path).problem
+    assert problem.endswith("move 2 (B[d7]): it is black's turn, not red's")
+    assert "\n" not in problem
+    resumed = RecordStore(tmp_path).resume()
+    assert resumed.board is None and "it is black's turn, not red's" in resumed.problem
+    akron = records.games / "000009-akron.sgf"
+    board = new_game("akron")
+    board.push_text(next(board.move_text(m) for m in board.legal_moves))
+    akron.write_text(board.to_record().replace(";B[", ";W[", 1))  # white's move as red's
+    assert "it is white's turn, not red's" in records.read(akron).problem
+
+
 # --- saves that fail --------------------------------------------------------------------
 class Clock:
     def __init__(self):

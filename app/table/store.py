@@ -51,6 +51,7 @@ import platformdirs
 
 from app import games
 from app.errors import describe
+from app.table import texts
 from app.table.seats import SeatError, parse, parse_seats
 from app.textfile import decode
 from engines import Board, EngineError, Option, OptionError, RecordError, sgf
@@ -225,7 +226,8 @@ class RecordStore:
             text, root = self._text_and_root(path)
             return self._board(path, text, root)
         except (EngineError, OSError) as error:
-            return Resumed(None, f"record {path.name} does not load: {_why(error)}")
+            return Resumed(None, f"record {path.name} does not load: "
+                                 f"{_why_record(path, error)}")
 
     # --- saving ----------------------------------------------------------------------
     def start(self, board: Board) -> Path:
@@ -344,7 +346,7 @@ class RecordStore:
                 resumed = self._board(path, text, root)
             except OptionError as error:
                 return self._unresumed(f"record {path.name} cannot be resumed "
-                                       f"({_why(error)}); kept as it is")
+                                       f"({_why_record(path, error)}); kept as it is")
             except EngineError as error:
                 return self._unresumed(self._set_aside(path, error))
             if unfinished and resumed.over:
@@ -433,7 +435,7 @@ class RecordStore:
         that name made durable (the file and ``corrupt/`` synced), and only then its old
         name removed and ``games/`` synced: a power cut at any instant leaves it in one
         folder or both, never in neither."""
-        why = _why(error)
+        why = _why_record(path, error)
         target = self.corrupt / path.name
         try:
             self._make_folder(self.corrupt)
@@ -498,6 +500,15 @@ def _table(root: sgf.Node) -> dict[str, Any]:
     if "seed" in values:
         table["seed"] = values["seed"]
     return table
+
+
+def _why_record(path: Path, error: BaseException) -> str:
+    """Why the record at ``path`` does not load, the players named by their colours in
+    its game (the engines word a record's faults in GTP's letters: ``it is w's turn``
+    reads ``it is black's turn`` in Kulami)."""
+    game = _number_and_game(path)[1]
+    why = _why(error)
+    return texts.named(game, why) if game in games.GAMES else why
 
 
 def _why(error: BaseException) -> str:
