@@ -19,7 +19,7 @@ import pygame
 from app.games import GAMES
 from app.screen.menu import BACK, Choice, Continue, Menu
 from app.screen.paint import Action, Drawn
-from app.screen.status import CONFIRM, HINT, NEW, PLAY, UNDO, draw_status
+from app.screen.status import CONFIRM, HINT, NEW, PLAY, RESIGN, RESIGN_SURE, UNDO, draw_status
 from app.table.assembly import start_game
 from app.table.seats import words_of
 from app.table.store import RecordStore, Saved
@@ -47,7 +47,7 @@ def describe_saved(store: RecordStore, saved: Saved) -> tuple[str, bool]:
         return f"{name}: does not load", False
     moves = len(board.move_stack)
     words = [name, f"{moves} move{'' if moves == 1 else 's'}", *info.describe(board.options)]
-    if board.is_game_over():
+    if resumed.over:
         words.append("over")
     if resumed.profile != store.profile:
         words.append(f"board {resumed.profile}" if resumed.profile else "another board")
@@ -71,12 +71,16 @@ class Console:
         #: A line about the table that no game says (where its web page is, and the
         #: pairing code that lets a browser change the table).
         self.note = ""
+        #: The colour whose Resign was tapped, while the screen asks whether to resign
+        #: (the question lasts only while that colour may resign).
+        self.resigning: str | None = None
 
     def draw(self, surface: pygame.Surface, area: pygame.Rect | None = None) -> Drawn:
         if self.menu is not None:
             self.drawn = self.menu.draw(surface, area)
         else:
-            self.drawn = draw_status(surface, self.session.view(), area, note=self.note)
+            self.drawn = draw_status(surface, self.session.view(), area, note=self.note,
+                                     resigning=self.resigning)
         return self.drawn
 
     def offers(self) -> tuple[str, ...]:
@@ -92,6 +96,8 @@ class Console:
         return action
 
     def act(self, action: Action) -> None:
+        # Any tap answers the question: only its own Resign resigns, anything else is no.
+        asked, self.resigning = self.resigning, None
         if self.menu is not None:
             result = self.menu.press(action)
             if result == BACK:
@@ -108,6 +114,10 @@ class Console:
             self.session.hint(int(action.value) if action.value else 1)
         elif action.name == UNDO:
             self.session.undo()
+        elif action.name == RESIGN:
+            self.resigning = action.value
+        elif action.name == RESIGN_SURE and action.value == asked:
+            self.session.resign(action.value)
         elif action.name in (CONFIRM, PLAY):
             self.session.confirm(action.value)
 

@@ -2,9 +2,14 @@
 
 Laid out for the official 7" Pi touch display and read at arm's length: the turn and the
 score in large type, the message of the moment in a box coloured by its kind, the move
-list down the right, and four finger-sized buttons along the bottom. The screen keeps no
+list down the right, and finger-sized buttons along the bottom. The screen keeps no
 state: the same view always draws the same picture and the same buttons, and every
 word and game fact it shows is the view's (the page shows the same view).
+
+Resign asks before it ends a game, so that a stray tap does not: its button (lit while a
+person at the table is to move) only asks, and the message box then puts the question
+with a button to resign and one to play on. Whether the question is up is the caller's
+to keep (:class:`~app.screen.console.Console`), passed in as ``resigning``.
 """
 
 from __future__ import annotations
@@ -22,6 +27,9 @@ from app.table.status import Status
 from app.table.view import View
 
 NEW, HINT, UNDO, CONFIRM = "new", "hint", "undo", "confirm"
+#: Resign asks (its value: the colour to move); the question's buttons resign that
+#: colour (its value) or play on.
+RESIGN, RESIGN_SURE, PLAY_ON = "resign", "resign_sure", "play_on"
 #: A move the sensors cannot see made by its own button (ConHex's swap); the value is
 #: the move's text.
 PLAY = "play"
@@ -49,17 +57,21 @@ BUTTONS = (LEFT_X, 404, 768, 64)
 
 
 def draw_status(surface: pygame.Surface, view: View, area: pygame.Rect | None = None,
-                note: str = "") -> Drawn:
+                note: str = "", resigning: str | None = None) -> Drawn:
     """Draw ``view`` into ``area`` (default: the whole surface); return what was drawn.
     The moves a person may make only by button (ConHex's swap) each get a button of
     their own and a line saying what they do. ``note`` follows the players' line (the
-    web page's address and pairing code)."""
+    web page's address and pairing code); ``resigning``, the colour whose Resign was
+    tapped, puts the question in the message box while that colour may still resign."""
     paint = Painter(surface, area)
     paint.fill(paint.area, BACKGROUND)
     _header(paint, view, note)
     _turn(paint, view)
     _scores(paint, view)
-    _message(paint, view)
+    if resigning is not None and resigning == may_resign(view):
+        _resign_question(paint, view, resigning)
+    else:
+        _message(paint, view)
     _moves(paint, view.status)
     draw_legend(paint, view, LEGEND)
     _buttons(paint, view)
@@ -139,6 +151,31 @@ def _message(paint: Painter, view: View) -> None:
                                                   chips):
             paint.button(paint.rect(left, chip_y, width, chip_h), label, action,
                          selected=label == status.candidates[status.choice])
+
+
+def may_resign(view: View) -> str | None:
+    """The colour the screen's Resign resigns now: a person at the table to move, in a
+    game going on; ``None`` when there is none."""
+    status = view.status
+    if view.end is not None or status.turn is None or not status.seats[status.turn].at_table:
+        return None
+    return status.turn
+
+
+def _resign_question(paint: Painter, view: View, colour: str) -> None:
+    """Resign tapped: the question, who would win, and the two answers."""
+    x, y, w, h = MESSAGE
+    paint.fill(paint.rect(x, y, w, h), MESSAGE_COLOURS["confirm"], radius=12)
+    loser, winner = view.players[colour].title, view.players["w" if colour == "b" else "b"].title
+    chip_h = 60
+    inner = paint.rect(x + 14, y + 10, w - 28, h - 20 - chip_h - 8)
+    used = paint.wrapped(f"Resign for {loser}?", inner, 44, TEXT, min_size=28)
+    paint.wrapped(f"The game ends here and {winner} wins.",
+                  pygame.Rect(inner.x, used.bottom + paint.px(6), inner.width,
+                              inner.bottom - used.bottom - paint.px(6)), 34, TEXT, min_size=22)
+    answers = (("Yes, resign", Action(RESIGN_SURE, colour)), ("Play on", Action(PLAY_ON)))
+    for (left, width), (label, action) in zip(columns(x + 14, w - 28, 2, 16), answers):
+        paint.button(paint.rect(left, y + h - 10 - chip_h, width, chip_h), label, action)
 
 
 def _chips(status: Status) -> list[tuple[str, Action]]:
@@ -300,6 +337,7 @@ def _buttons(paint: Painter, view: View) -> None:
     specs = (("New game", Action(NEW), True),
              ("Hint", Action(HINT), person_to_move and status.pending is None),
              ("Undo", Action(UNDO), bool(status.moves)),
+             ("Resign", Action(RESIGN, may_resign(view)), may_resign(view) is not None),
              ("Confirm", Action(CONFIRM, confirm),
               confirm is not None or unseen or accepts or set_up),
              *((words.sentence(offer.move), Action(PLAY, offer.move), playing)
