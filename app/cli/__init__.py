@@ -36,6 +36,7 @@ COMMANDS = (
     "app.cli.device",
     "app.cli.firmware",
     "app.cli.wiring",
+    "app.cli.watch",
 )
 
 

@@ -1,0 +1,217 @@
+"""``tabletop watch BROKER``: a club's boards in one page, live, as a spectator.
+
+The command connects to the broker as a spectator (:class:`app.remote.club.Spectator`:
+it subscribes to the club's live topics and publishes nothing) and serves a small page,
+on this machine only unless ``--address`` says otherwise, that lists the club's boards
+with their game and state and opens any one to follow it move by move. The board is
+drawn by the board's own page's drawing code (``drawBoard`` of ``app.js``, served as it
+is: :func:`drawing_code`) from the same board JSON (:func:`app.web.snapshot.board_view`)
+of the game this machine's engine replayed, so a board looks here as on its own page.
+
+The page is the standard library's threaded HTTP server: a few files and two JSON
+answers; the list's waits (up to :data:`WAIT_S`) for the next change when the page says
+which revision it has (and the page then asks for the board it follows), so a move shows within a round trip without polling, and
+nothing in it needs an event loop. Everything shown came from the broker, that is from
+anyone the broker lets publish on the club's topics: the page puts every name and word
+in as text, never as markup.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from app.cli import logging_to_stdout
+from app.errors import ConfigError
+from app.games import game as game_info
+from app.web.snapshot import board_view, players
+
+log = logging.getLogger("tabletop")
+
+STATIC = Path(__file__).resolve().parents[1] / "web" / "static"
+#: The page's own files, and the board page's style sheet it shares.
+FILES = {"/": ("club.html", "text/html"), "/static/club.js": ("club.js", "text/javascript"),
+         "/static/style.css": ("style.css", "text/css")}
+#: Where ``app.js``'s drawing of a board begins and ends.
+DRAWING = ("// --- drawing a board", "// --- the live view")
+#: Longest a request waits for a change, in seconds.
+WAIT_S = 20.0
+DEFAULT_PORT = 8090
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "watch", help="follow a club's boards live through their broker, in a page",
+        description="Connect to the broker as a spectator and serve a page that lists "
+                    "the club's boards live, with their game and state, and opens any "
+                    "one to follow it move by move. The broker's account and TLS "
+                    "settings are those of [remote] (from --config, or the options).")
+    parser.add_argument("broker", nargs="?",
+                        help="host or host:port (default: [remote] broker of --config)")
+    parser.add_argument("--config", metavar="FILE",
+                        help="a board's configuration file: its [remote] table")
+    parser.add_argument("--club", help="the club to watch (default: [remote] club, or "
+                                       "tabletop)")
+    parser.add_argument("--user", help="the broker account's user")
+    parser.add_argument("--password", help="its password (--config keeps it out of the "
+                                           "process list)")
+    parser.add_argument("--ca", metavar="FILE", help="the broker's authority")
+    parser.add_argument("--certificate", metavar="FILE", help="a client certificate")
+    parser.add_argument("--key", metavar="FILE", help="the client certificate's key")
+    parser.add_argument("--no-tls", dest="tls", action="store_false", default=None,
+                        help="a broker in the home network without TLS")
+    parser.add_argument("--address", default="127.0.0.1",
+                        help="where the page listens (default: 127.0.0.1, this machine only)")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT,
+                        help=f"the page's port (default {DEFAULT_PORT}; 0: any free one)")
+    parser.set_defaults(run=run)
+
+
+def remote_settings(args) -> Any:
+    """The broker's settings the arguments give, over ``--config``'s ``[remote]``,
+    checked as ``[remote]`` is (one line if wrong)."""
+    from app.remote.config import parse
+    from app.table.config import load_config
+    table: dict[str, Any] = {}
+    where = "tabletop watch"
+    if args.config:
+        config = load_config(args.config)
+        if config.remote is None:
+            raise ConfigError(f"{args.config}: no [remote] table (the broker to watch)")
+        table, where = dict(config.remote), str(args.config)
+        table.pop("name", None)  # the board's own name: a spectator is no board
+    given = {"broker": args.broker, "club": args.club, "user": args.user,
+             "password": args.password, "ca": args.ca, "certificate": args.certificate,
+             "key": args.key, "tls": args.tls}
+    table.update({key: value for key, value in given.items() if value is not None})
+    if "broker" not in table:
+        raise ConfigError("tabletop watch: which broker? (BROKER, or --config with "
+                          "[remote] broker)")
+    return parse(table, where)
+
+
+def run(args) -> int:
+    from app.remote.club import Spectator
+    with logging_to_stdout():
+        config = remote_settings(args)
+        spectator = Spectator(config).start()
+        try:
+            server = page_server(spectator, args.address, args.port)
+        except OSError as error:
+            spectator.stop()
+            raise ConfigError(f"cannot serve the page on {args.address}:{args.port}: "
+                              f"{error.strerror or error}") from None
+        host, port = server.server_address[:2]
+        log.info("watching club %s on %s: http://%s:%d/", config.club, config.broker,
+                 host if ":" not in host else f"[{host}]", port)
+        try:
+            server.serve_forever()
+        finally:
+            server.server_close()
+            spectator.stop()
+    return 0
+
+
+def drawing_code() -> bytes:
+    """``drawBoard`` and its helpers, cut from the board's page's ``app.js`` as they are,
+    so both pages draw a board with the one code (the rest of ``app.js`` runs the board's
+    own page)."""
+    text = (STATIC / "app.js").read_text(encoding="utf-8")
+    start, end = text.find(DRAWING[0]), text.find(DRAWING[1])
+    if start < 0 or end < start or "function drawBoard(" not in text[start:end]:
+        raise RuntimeError("app.js no longer has its drawing of a board between "
+                           f"{DRAWING[0]!r} and {DRAWING[1]!r}")
+    return ('"use strict";\n' + text[start:end]).encode()
+
+
+def summary(board) -> dict[str, Any]:
+    """One board as the list shows it."""
+    record = board.record
+    shown = {"id": board.id, "name": board.name, "online": board.online,
+             "heard": board.heard, "revision": board.revision, "game": None}
+    if record is None:
+        return shown
+    return {**shown, "game": record["game"], "title": game_info(record["game"]).title,
+            "players": players(record["game"]),
+            "seats": record["seats"],
+            "moves": None if record["moves"] is None else len(record["moves"]),
+            "turn": record["turn"], "state": record["state"], "scores": record["scores"],
+            "message": record["message"], "end": record["end"], "at": record["at"]}
+
+
+def detail(board) -> dict[str, Any]:
+    """One board as its page draws it: the list's line, the moves, and the position
+    replayed here as the board's own page's JSON."""
+    shown = summary(board)
+    if board.record is None:
+        return shown
+    return {**shown, "move_list": board.record["moves"],
+            "view": board_view(board.board) if board.board is not None else None}
+
+
+def page_server(spectator, address: str, port: int) -> ThreadingHTTPServer:
+    """The page's server for ``spectator``, listening (not yet serving)."""
+    drawing = drawing_code()
+
+    class Page(BaseHTTPRequestHandler):
+        server_version = "tabletop-watch"
+
+        def do_GET(self) -> None:
+            url = urlsplit(self.path)
+            if url.path == "/static/board.js":
+                self._send(drawing, "text/javascript")
+            elif url.path in FILES:
+                name, kind = FILES[url.path]
+                self._send((STATIC / name).read_bytes(), kind)
+            elif url.path == "/api/club":
+                revision = self._wait(url.query)
+                broker = spectator.broker
+                self._json({"revision": revision, "club": spectator.club,
+                            "broker": broker.config.broker,
+                            "connected": broker.connected.is_set(),
+                            "failure": broker.failure,
+                            "dropped": {"malformed": spectator.malformed,
+                                        "oversized": spectator.oversized,
+                                        "crowded": spectator.crowded},
+                            "boards": [summary(b) for b in spectator.boards()]})
+            elif url.path.startswith("/api/boards/"):
+                board = spectator.board(url.path.rpartition("/")[2])
+                if board is None:
+                    self._json({"error": "no such board"}, HTTPStatus.NOT_FOUND)
+                else:
+                    self._json(detail(board))
+            else:
+                self._json({"error": "not found"}, HTTPStatus.NOT_FOUND)
+
+        def _wait(self, query: str) -> int:
+            """The revision, after waiting for a newer one than the page has, if it
+            said which it has."""
+            since = parse_qs(query).get("since", [""])[0]
+            if not since.lstrip("-").isdigit():
+                return spectator.revision
+            return spectator.wait(int(since), WAIT_S)
+
+        def _json(self, body: Any, status: HTTPStatus = HTTPStatus.OK) -> None:
+            self._send(json.dumps(body).encode(), "application/json", status)
+
+        def _send(self, body: bytes, kind: str, status: HTTPStatus = HTTPStatus.OK) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", f"{kind}; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Cache-Control", "no-store")
+            self.send_header("X-Content-Type-Options", "nosniff")
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass  # a request a second from every page open is no news
+
+    server = ThreadingHTTPServer((address, port), Page)
+    server.daemon_threads = True
+    return server
+
