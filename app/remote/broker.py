@@ -22,6 +22,7 @@ import socket
 import ssl
 import sys
 import threading
+import time
 from collections.abc import Callable
 
 import paho.mqtt.client as mqtt
@@ -130,6 +131,18 @@ class Broker:
                                    keepalive=self.keepalive, clean_start=True,
                                    properties=properties)
         self._client.loop_start()
+
+    def flush(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds until everything published so far is written
+        to the broker's connection (paho's :meth:`stop` does not wait for it): a board
+        that leaves a game or withdraws an invitation says so before it goes. ``False``
+        if something is still unwritten (the link is down: it is lost with the stop)."""
+        deadline = time.monotonic() + timeout
+        while self._client.want_write():
+            if not self.connected.is_set() or time.monotonic() > deadline:
+                return False
+            time.sleep(0.01)
+        return True
 
     def stop(self) -> None:
         """Leave the broker cleanly (no last will) and end paho's thread."""

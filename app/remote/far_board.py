@@ -50,6 +50,8 @@ log = logging.getLogger(__name__)
 #: Far more moves than any of the games has; a longer record is refused unread.
 MAX_MOVES = 600
 MAX_MOVE_TEXT = 64
+#: How long a board that leaves a game waits for its last word to reach the broker.
+LEAVE_S = 5.0
 VERSION = 1
 
 
@@ -233,6 +235,15 @@ class FarLink:
 
     def stop(self) -> None:
         self.broker.stop()
+
+    def leave(self, session: Any) -> None:
+        """The person here starts another game (a game of this board's own, a saved one,
+        or one with another board): the game with this board's ends, said on both
+        boards, and the link closes once that is sent."""
+        if not self.game.stopped:
+            self._stop(session, "its player started another game")
+        self.broker.flush(LEAVE_S)
+        self.stop()
 
     def _next_connection(self) -> None:
         """Count the coming connection and leave its last will: offline, with its count."""
