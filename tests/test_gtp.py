@@ -141,6 +141,39 @@ def test_the_default_level_is_the_one_the_readme_marks_for_gtp_too(tmp_path):
     assert "PB[Tabletop (level 2)]" in path.read_text(encoding="utf-8")
 
 
+
+def test_tabletop_gtp_takes_the_engine_s_part_of_the_configuration(tmp_path):
+    """``--config``: the level and seed of ``[game]`` and the game's ``[options]``, under
+    the key=value words given; a mistake in the file is its own one line."""
+    config = tmp_path / "tabletop.toml"
+    config.write_text('[game]\nlevel = 1\nseed = 5\n\n[options.kulami]\nlayout = "cross"\n')
+    session = "param\nshowboard\nquit\n"
+    result = run_gtp("kulami", "--config", str(config), stdin=session)
+    assert result.returncode == 0 and result.stderr == "", result
+    assert "level 1\n" in result.stdout and "seed 5\n" in result.stdout
+    cross = run_gtp("kulami", "layout=cross", stdin="showboard\nquit\n").stdout
+    assert answers(cross)[0] in answers(result.stdout)
+    typed = run_gtp("kulami", "level=3", "layout=square-1", "--config", str(config),
+                    stdin=session)
+    assert "level 3\n" in typed.stdout and "seed 5\n" in typed.stdout
+    assert answers(cross)[0] not in answers(typed.stdout)
+    config.write_text("[game]\nlevel = 9\n")
+    bad = run_gtp("kulami", "--config", str(config), stdin="quit\n")
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr == (f"tabletop gtp: {config}: game.level: must be 1, 2, 3, 4 or "
+                          f"\"max\", not 9\n")
+
+
+def test_tabletop_gtp_help_describes_every_argument_with_its_default():
+    result = subprocess.run([sys.executable, "-m", "app.cli", "gtp", "--help"],
+                            capture_output=True, text=True, timeout=60)
+    text = " ".join(result.stdout.split())
+    assert result.returncode == 0
+    assert "--config CONFIG configuration file (default: /etc/tabletop/tabletop.toml if " \
+           "it exists): its [game] level and seed and the game's [options]" in text
+    assert "default: the configuration's, else 2" in text
+    assert "the game: kulami, conhex, blokus-duo, akron" in text
+
 def test_genmove_undo_clear_and_showboard():
     engine = GtpEngine(KulamiBoard, seed="1", level="2")
     move = engine.handle("genmove b")[2:].strip()
