@@ -212,3 +212,20 @@ def test_the_web_page_is_on_by_default_and_its_keys_are_checked(tmp_path, monkey
                        ('[web]\nexposed = true\n', "web.exposed: unknown key")):
         with pytest.raises(ConfigError, match=re.escape(line)):
             load_config(config_file(tmp_path, text, "bad.toml"))
+
+
+def test_the_remote_table_is_kept_as_written_for_the_remote_layer_to_check(tmp_path):
+    """``[remote]`` was an unknown key; the table layer keeps it unread (it may not import
+    app.remote), and ``tabletop run`` has it checked (tests/test_remote_run.py)."""
+    assert load_config(config_file(tmp_path, "")).remote is None
+    config = load_config(config_file(tmp_path, '[remote]\nbroker = "mqtt.example.org"\n'
+                                               'club = "riverside"\n', "remote.toml"))
+    assert config.remote == {"broker": "mqtt.example.org", "club": "riverside"}
+
+
+def test_the_example_configuration_documents_every_remote_key():
+    from app.remote.config import KEYS
+    text = (Path(__file__).resolve().parents[1] / "app/table/tabletop.example.toml").read_text()
+    block = text[text.index("# [remote]"):]
+    keys = re.findall(r"^# (\w+) = ", block, re.MULTILINE)
+    assert sorted(keys) == sorted(KEYS)

@@ -12,6 +12,11 @@ game behind. Games are saved after every move and the game of this board (its ga
 profile) is resumed at the next start; the screen's load list continues any other saved
 game, in a new session on the same devices, between two turns of the loop. The screen
 and the page offer the same games: the board's own.
+With ``[remote]`` the board also plays boards far away through that MQTT broker
+(:mod:`app.remote.play`): the screen's menu offers and joins such a game, which takes
+over between two turns as a saved game does, and the game with a far board that was on
+when the board stopped (a restart, a power cut) is continued at its next start, its
+link started once the table turns. Another game started on the board leaves it.
 With ``--log`` a simulated board is driven by a sensor log instead of people, in log
 time (``--speed`` replays it at that multiple of real time), which is how the tests play
 whole games and pull the plug in the middle of them. Logs go to standard output for the
@@ -27,6 +32,7 @@ from collections.abc import Callable
 
 from app.cli import logging_to_stdout, speed
 from app.errors import ConfigError, install_extra
+from app.remote import config as remote_config
 from app.hardware.profile import ProfileError, load_profile
 from app.table.sensorlog import read_log_file
 from app.table.config import load_config
@@ -77,8 +83,9 @@ def _run(args) -> int:
         header, readings = read_log_file(args.log, profile)  # of the profile's game
         options = dict(header.options)
     address = web_address_of(config) if readings is None else None
+    far_config = far_config_of(config)
     notifier = Notifier.from_environ()
-    devices = assembly = remote = None
+    devices = assembly = remote = far = None
     with stop_on_signals():
         try:
             # The devices first: a board that cannot light or sense its pieces cannot
@@ -98,34 +105,67 @@ def _run(args) -> int:
             # stops, and leaves no game behind either.
             if address is not None:
                 remote = web_page(store, (profile.game,), address, config.pairing_code)
-            session = assembly.session(profile.game, options)
+            link = None
+            if far_config is not None and readings is None:
+                try:
+                    from app.remote.play import FarPlay, far_game_path
+                except ImportError as error:
+                    raise ConfigError(f"{config.path}: remote: needs the {error.name} "
+                                      f"library: {install_extra('remote')}") from None
+                far = FarPlay(far_config, far_game_path(config.data_dir), (profile.game,))
+                link = far.resume()  # the game with a board far away, if one was on
+            if link is not None:
+                session = assembly.session(link.game.game, link.game.options,
+                                           seats=link.seats())
+            else:
+                session = assembly.session(profile.game, options)
             asked = Asked()
             screen = status_screen(session, load=None if readings is not None
                                    else asked.load, board=profile.sensors.driver != "simulated",
                                    games=(profile.game,))
             if remote is not None and screen is not None:
                 screen.console.note = remote.note
+            if far is not None and screen is not None:
+                screen.console.far = far
+                start = screen.console.start
+                # A new game from the menu is this board's own: the far one is left.
+                screen.console.start = lambda choice: (far.leave(screen.console.session),
+                                                       start(choice))
             while True:
                 table = assembly.table(session, devices, screen=screen, notifier=notifier,
-                                       blink_s=config.blink_s, remote=remote)
+                                       blink_s=config.blink_s, remote=remote,
+                                       remotes=[link] if link is not None else [])
+                if link is not None:
+                    link.start()
                 notifier.ready(f"playing {session.board.game}")
                 if readings is not None:
                     table.replay(readings, args.speed)
                     log.info("end of sensor log")
                     break
-                chosen = turn_until_asked(table, asked, config.poll_s)
+                chosen = turn_until_asked(table, asked, config.poll_s, far=far)
                 if chosen is None:
                     break
                 if session.thought is not None:
                     session.thought.cancel()
-                saved = chosen[1]
-                log.info("continuing %s from the load list", saved.path.name)
-                session = assembly.session(saved.game, {}, record=saved.path.name)
-                screen.console.session, screen.dirty = session, True
+                if chosen[0] == "far":
+                    link = chosen[1]
+                    session = assembly.session(link.game.game, link.game.options,
+                                               new=True, seats=link.seats())
+                else:
+                    if far is not None:
+                        far.leave(session)
+                    link = None
+                    saved = chosen[1]
+                    log.info("continuing %s from the load list", saved.path.name)
+                    session = assembly.session(saved.game, {}, record=saved.path.name)
+                if screen is not None:
+                    screen.console.session, screen.dirty = session, True
         except ServiceStop as stop:
             log.info("stopping on %s", stop)
         finally:
             notifier.stopping()
+            if far is not None:
+                far.stop()
             for part in (remote, assembly):
                 if part is not None:
                     part.close()
@@ -138,16 +178,35 @@ def _run(args) -> int:
 
 def turn_until_asked(table, asked: Asked, period: float,
                      clock: Callable[[], float] = time.monotonic,
-                     sleep: Callable[[float], None] = time.sleep):
+                     sleep: Callable[[float], None] = time.sleep, far=None):
     """Turn the table loop until a turn ends with a game asked for (returned, as
-    :meth:`Asked.take` gives it) or the screen asks to stop (``None``): a game is
-    changed between turns, never inside one."""
+    :meth:`Asked.take` gives it, or ``("far", link)``: a game agreed with a board far
+    away, from ``far``'s :meth:`~app.remote.play.FarPlay.take`) or the screen asks to
+    stop (``None``): a game is changed between turns, never inside one. The screen is
+    drawn again whenever the far game's invitation moves on (its code, its end)."""
+    shown = far.state if far is not None else None
     while table.turn(clock()):
         chosen = asked.take()
         if chosen is not None:
             return chosen
+        if far is not None:
+            link = far.take(table.session)
+            if link is not None:
+                return "far", link
+            if far.state != shown:
+                shown = far.state
+                if table.screen is not None:
+                    table.screen.dirty = True
         sleep(period)
     return None
+
+
+def far_config_of(config):
+    """``config``'s ``[remote]`` checked (``None``: the board plays no board far away);
+    a mistake is one line naming the file and the key."""
+    if config.remote is None:
+        return None
+    return remote_config.parse(config.remote, str(config.path or "the configuration"))
 
 
 def web_address_of(config) -> tuple[str, int] | None:

@@ -19,6 +19,11 @@ as a shell would, or a table ``[engines.blokus-duo]`` with ``command`` and a
 take for one answer (default 60 seconds); a program that fails is reported and our own
 engine plays on. A missing program is such a failure, not a configuration error: the
 board still plays.
+
+``[remote]`` says which MQTT broker the board plays boards far away through. The table
+keeps it as written (:attr:`Config.remote`) and ``tabletop run`` has it checked by
+:func:`app.remote.config.parse`, key by key in one line each as here: the table layer
+knows nothing of the link to a board far away.
 """
 
 from __future__ import annotations
@@ -76,6 +81,9 @@ class Config:
     #: code, or a new one at each start (``None``).
     web: str | None = field(default_factory=lambda: WEB_DEFAULT)
     pairing_code: str | None = None
+    #: ``[remote]`` as written, for :func:`app.remote.config.parse` (``None``: no such
+    #: table, the board plays no board far away).
+    remote: Mapping[str, Any] | None = None
 
     def options_for(self, game: str) -> dict[str, Any]:
         """The options for a new game of ``game`` (none given: its defaults)."""
@@ -244,7 +252,8 @@ class _Reader:
         return float(value)
 
     def config(self, environ: Mapping[str, str]) -> Config:
-        known = ("data_dir", "game", "options", "buttons", "loop", "leds", "engines", "web")
+        known = ("data_dir", "game", "options", "buttons", "loop", "leds", "engines", "web",
+                 "remote")
         for key in self.raw:
             if key not in known:
                 raise self.fail(key, f"unknown key (known: {', '.join(known)})")
@@ -285,4 +294,5 @@ class _Reader:
             self.value(game, "game.seed", "seed", int, None),
             self.value(game, "game.show_legal", "show_legal", bool, True),
             self.options(), dict(buttons), poll / 1000, blink / 1000,
-            None if brightness is None else float(brightness), self.engines(), *self.web())
+            None if brightness is None else float(brightness), self.engines(), *self.web(),
+            self.raw.get("remote"))

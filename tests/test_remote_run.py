@@ -1,0 +1,106 @@
+"""``tabletop run`` with ``[remote]``: its mistakes stop the board in one line, and the
+game with a board far away is continued after a power cut, through the command itself.
+
+The far board's test plays two processes through a real mosquitto: Anna's board is a
+session in this process (tests/test_remote.py's side), Ben's is ``tabletop run`` on a
+simulated ConHex board, killed as by a power cut and started again."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from app.cli import main
+from app.remote.far_board import FarGame
+from app.remote.play import far_game_path
+from app.table.store import RecordStore
+from tests.mosquitto import USERS
+from tests.test_layers import ROOT
+from tests.test_remote import LIMIT_S, Side, invite, mosquitto, until  # noqa: F401
+
+
+@pytest.mark.parametrize("remote, line", [
+    ('broker = "a b"', "remote.broker: must be a host name or address, or host:port, "
+                       "not 'a b'"),
+    ('broker = "h"\nclub = "a/#"', "remote.club: must be 1 to 32 lower-case letters, "
+                                   "digits, - or _, not 'a/#'"),
+    ('user = "anna"', "remote: broker is needed (the broker's host, or host:port)"),
+    ('broker = "h"\nport = 1', "remote.port: no such setting (there are broker, user, "
+                               "password, certificate, key, ca, tls, club, name)"),
+])
+def test_a_wrong_remote_setting_stops_the_board_in_one_line(remote, line, tmp_path, capsys):
+    config = tmp_path / "tabletop.toml"
+    config.write_text(f'data_dir = "{tmp_path / "data"}"\n[remote]\n{remote}\n')
+    assert main(["run", "--profile", "conhex-sim", "--config", str(config)]) == 2
+    assert capsys.readouterr().err == f"tabletop run: {config}: {line}\n"
+    assert RecordStore(tmp_path / "data").records() == []
+
+
+class Run:
+    """``tabletop run`` in a process of its own, its journal (standard output) read
+    line by line as it comes."""
+
+    def __init__(self, config) -> None:
+        self.lines: list[str] = []
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "app.cli", "run", "--profile", "conhex-sim", "--config",
+             str(config)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            text=True, env={**os.environ, "SDL_VIDEODRIVER": "dummy"})
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        for line in self.process.stdout:
+            self.lines.append(line.rstrip("\n"))
+
+    def said(self, words: str) -> bool:
+        assert self.process.poll() is None, "\n".join(self.lines[-20:])
+        return any(words in line for line in self.lines)
+
+    def kill(self) -> None:
+        """A power cut: no clean stop, no last word to the broker."""
+        self.process.kill()
+        self.process.wait(timeout=LIMIT_S)
+        self._reader.join(timeout=LIMIT_S)
+        self.process.stdout.close()
+
+
+def test_a_board_restarted_by_tabletop_run_comes_back_into_the_far_game(mosquitto, tmp_path):
+    anna_game, ben_game = invite(mosquitto, tmp_path, "conhex")
+    ben_data = tmp_path / "ben-data"
+    kept = far_game_path(ben_data)  # where Ben's board keeps the game it agreed
+    ben_game.path = kept
+    ben_game.save()
+    config = tmp_path / "ben.toml"
+    config.write_text(
+        f'data_dir = "{ben_data}"\n[web]\nenabled = false\n[remote]\n'
+        f'broker = "localhost:{mosquitto.port}"\nuser = "ben"\n'
+        f'password = "{USERS["ben"]}"\nca = "{mosquitto.ca}"\nclub = "riverside"\n'
+        f'name = "Ben"\n')
+    anna = Side(anna_game, mosquitto.config("anna"), physical=False)
+    ben = Run(config)
+    try:
+        until(lambda: anna.link.peer_online, anna, what="Ben's board online")
+        assert ben.said("resuming the game with Anna's board")
+        ben.kill()
+        until(lambda: not anna.link.peer_online, anna, what="Ben's board offline")
+        connections = FarGame.load(kept).conn
+
+        ben = Run(config)  # the board comes back, as after a power cut
+        until(lambda: anna.link.peer_online, anna, what="Ben's board back online")
+        assert ben.said("resumed 000001-conhex.sgf at move 0")  # its own game, no new one
+        assert FarGame.load(kept).conn == connections + 1  # its counts kept, not begun anew
+        move = "f6"
+        anna.session.confirm(move)  # a move made after the restart reaches Ben's board
+        until(lambda: ben.said(f"plays {move} from Anna's board: place it there"), anna,
+              what="Anna's move lit on Ben's board")
+        assert [r.name for r in RecordStore(ben_data).records()] == ["000001-conhex.sgf"]
+        assert "SEATB[board]" in (RecordStore(ben_data).records()[0]).read_text()
+    finally:
+        anna.link.stop()
+        ben.kill()
