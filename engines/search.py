@@ -25,8 +25,11 @@ the minimax of the values found below it and mix it into the selection
 rather than after enough walks to outweigh the average); the other games select by the
 average alone. Turns need not alternate: each node knows who moved into it.
 
-Budgets: ``playouts`` (the node budget: walks from the root, deterministic for a seeded
-``rng``) and ``seconds`` (a clock, for a cap); at least one is given. ``progress`` is
+A game's compiled core may grow the whole tree in C (:meth:`Policy.native_tree`, Blokus
+Duo's), walk for walk as :class:`Tree` does; the Python tree stays the reference.
+
+Budgets: ``playouts`` (the node budget: walks from the root, in steps of
+:data:`CHECK_EVERY`, deterministic for a seeded ``rng``) and ``seconds`` (a clock, for a cap); at least one is given. ``progress`` is
 called with the fraction done every so often; a caller that no longer wants the answer
 raises from it, and the exception leaves the search.
 """
@@ -87,6 +90,12 @@ class Policy:
 
     def priors(self, board: Board, moves: Sequence[Hashable]) -> Sequence[float] | None:
         """A score from 0 to 1 per move of the player to move, or ``None`` for none."""
+        return None
+
+    def native_tree(self, board: Board, rng: random.Random) -> "Tree | None":
+        """A tree grown by the game's compiled core for ``board`` (the search's own copy),
+        or ``None`` for the Python :class:`Tree`. A core's tree walks as the Python one
+        does, draw for draw from ``rng``, so a seed chooses the same move on either."""
         return None
 
     def expansion(self, board: Board, rng: random.Random) -> list[tuple[Hashable, float]]:
@@ -181,25 +190,47 @@ def search(board: Board, rng: random.Random, playouts: int | None = None,
         return None
     board = board.copy()
     policy = policy_of(board)
-    root = Node(None, None)
-    root.expand_moves(board, policy, rng)
-    if len(root.untried) == 1:
+    tree = policy.native_tree(board, rng) or Tree(board, policy, rng)
+    only = tree.only_move()
+    if only is not None:
         if stats is not None:
             stats["walks"] = 0
-        return root.untried[0][0]
+        return only
     started, walks = time.perf_counter(), 0
     while True:
-        if walks % CHECK_EVERY == 0:
-            done = _fraction(walks, playouts, time.perf_counter() - started, seconds)
-            if done >= 1.0:
-                break
-            if progress is not None:
-                progress(done)
-        _walk(board, root, policy, rng)
-        walks += 1
+        done = _fraction(walks, playouts, time.perf_counter() - started, seconds)
+        if done >= 1.0:
+            break
+        if progress is not None:
+            progress(done)
+        tree.walk(CHECK_EVERY)
+        walks += CHECK_EVERY
     if stats is not None:
         stats["walks"] = walks
-    return max(root.children, key=lambda child: child.visits).move
+    return tree.best_move()
+
+
+class Tree:
+    """The search's tree over a board of its own (a copy): the root expanded at once,
+    grown a walk at a time. A game's compiled core may grow the same tree in C
+    (:meth:`Policy.native_tree`), with these three methods."""
+
+    def __init__(self, board: Board, policy: Policy, rng: random.Random) -> None:
+        self.board, self.policy, self.rng = board, policy, rng
+        self.root = Node(None, None)
+        self.root.expand_moves(board, policy, rng)
+
+    def only_move(self) -> Hashable | None:
+        """The move when there is only one (then no walk is needed), else ``None``."""
+        return self.root.untried[0][0] if len(self.root.untried) == 1 else None
+
+    def walk(self, count: int) -> None:
+        for _ in range(count):
+            _walk(self.board, self.root, self.policy, self.rng)
+
+    def best_move(self) -> Hashable:
+        """The root's most visited child's move (the first of them on a tie)."""
+        return max(self.root.children, key=lambda child: child.visits).move
 
 
 def _fraction(walks: int, playouts: int | None, elapsed: float,
