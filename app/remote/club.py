@@ -239,7 +239,7 @@ def check(record: Any) -> dict[str, Any]:
     if "game" not in record and not online:
         return checked  # a last will: offline, no game
     game = record.get("game")
-    if game not in GAMES:
+    if not isinstance(game, str) or game not in GAMES:
         raise Malformed("no such game")
     options = record.get("options")
     if not isinstance(options, dict) or len(options) > 16 or not all(
