@@ -99,6 +99,9 @@ class FarPlay:
         self._broker: Broker | None = None
         self._host: Host | None = None
         self._agreed: FarGame | None = None
+        #: Games agreed and taken so far: a front end that shows an invitation closes
+        #: once this moves on.
+        self.taken = 0
 
     @property
     def state(self) -> FarState:
@@ -221,6 +224,7 @@ class FarPlay:
         game.path = self.path
         self.link = FarLink(game, self.config, self._connect(self.config, game.client_id))
         self._state = FarState(line=playing_with(game))
+        self.taken += 1
         log.info("a game of %s with %s's board, this board playing %s", game.game,
                  game.peer, game.colour)
         return self.link

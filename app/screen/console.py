@@ -8,6 +8,9 @@ and the desktop simulator both use it, so a tap does the same on both.
 With a ``load`` callback the menu also lists the games saved in the session's store
 (every game and board but the one being played), and a saved game picked there goes to
 ``load``: continuing it means a new session, which whoever runs the table loop makes.
+With ``far`` (:class:`app.remote.play.FarPlay`, set by ``tabletop run`` when the board
+has ``[remote]``) the menu offers games with boards far away, and closes once one is
+agreed and on the table.
 """
 
 from __future__ import annotations
@@ -71,11 +74,15 @@ class Console:
         #: A line about the table that no game says (where its web page is, and the
         #: pairing code that lets a browser change the table).
         self.note = ""
+        #: The flow of games with boards far away (``None``: the board plays none).
+        self.far = None
         #: The colour whose Resign was tapped, while the screen asks whether to resign
         #: (the question lasts only while that colour may resign).
         self.resigning: str | None = None
 
     def draw(self, surface: pygame.Surface, area: pygame.Rect | None = None) -> Drawn:
+        if self.menu is not None and self.menu.done:
+            self.menu = None  # the far game agreed on its pages is on the table
         if self.menu is not None:
             self.drawn = self.menu.draw(surface, area)
         else:
@@ -125,7 +132,7 @@ class Console:
         """The new-game menu, with the load list when there is a ``load`` to take it."""
         store = self.session.store
         if self.load is None or store is None:
-            return Menu(self.games, current_choice(self.session))
+            return Menu(self.games, current_choice(self.session), far=self.far)
         saved = [s for s in store.saved() if s.path != store.current]
         return Menu(self.games, current_choice(self.session), saved=saved,
-                    describe=lambda item: describe_saved(store, item))
+                    describe=lambda item: describe_saved(store, item), far=self.far)

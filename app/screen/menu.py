@@ -8,6 +8,11 @@ a longer one (Kulami's layouts) steps through its values with arrows. The menu d
 like the status screen, in 800x480 design units, and answers taps with a
 :class:`Choice` once the player presses Start.
 
+Given a flow for boards far away (``far``, :class:`app.remote.play.FarPlay`: the board's
+configuration has ``[remote]``), the menu offers "Far board": the pages of
+:mod:`app.screen.far`, which invite a board far away to the game picked here, or join
+another board's game.
+
 Given saved games, the menu offers them under "Saved games", newest first, a page at a
 time: one button each, in the words ``describe`` gives it (only the page shown is
 described, as describing reads the record), and a tap answers :class:`Continue`. The
@@ -30,6 +35,7 @@ from engines.players import DEFAULT_LEVEL, LEVEL_WORDS, LEVELS, MAX_LEVEL
 
 SET, START, BACK = "menu-set", "menu-start", "menu-back"
 SAVED, PAGE, LOAD = "menu-saved", "menu-page", "menu-load"
+FAR = "menu-far"
 #: A row with more values than this steps through them instead of showing them all.
 MOST_BUTTONS = 4
 #: Saved games on one page of the load list.
@@ -84,7 +90,8 @@ class Menu:
 
     def __init__(self, games: Sequence[str], current: Choice | None = None,
                  saved: Sequence[Any] = (),
-                 describe: Callable[[Any], tuple[str, bool]] | None = None) -> None:
+                 describe: Callable[[Any], tuple[str, bool]] | None = None,
+                 far: Any = None) -> None:
         if not games:
             raise ValueError("the menu needs at least one game")
         self.games = tuple(games)
@@ -94,6 +101,9 @@ class Menu:
         self._described: dict[int, tuple[str, bool]] = {}
         #: The page of the load list shown, or ``None`` while the new-game rows are.
         self.page: int | None = None
+        self.far = far
+        #: The far board's pages while they are shown (:mod:`app.screen.far`).
+        self.far_pages = None
         self.values: dict[str, Any] = {"game": self.games[0], "seat_b": "person",
                                        "seat_w": "engine", "level": DEFAULT_LEVEL}
         if current is not None and current.game in self.games:
@@ -129,6 +139,15 @@ class Menu:
         close, else ``None``. Back from the load list returns to the new-game rows."""
         if action is None:
             return None
+        if self.far_pages is not None:
+            if self.far_pages.press(action):  # back to the new-game rows
+                self.far_pages = None
+            return None
+        if action.name == FAR and self.far is not None:
+            from app.screen.far import FarPages  # the remote extra: only with [remote]
+            choice = self.choice()
+            self.far_pages = FarPages(self.far, choice.game, choice.options)
+            return None
         if action.name == START:
             return self.choice()
         if action.name == BACK:
@@ -150,6 +169,12 @@ class Menu:
                 self._options.setdefault(self.values["game"], {})[key] = value
         return None
 
+    @property
+    def done(self) -> bool:
+        """Whether the menu has nothing more to ask: a game with a far board was agreed
+        on its pages and is on the table."""
+        return self.far_pages is not None and self.far_pages.done
+
     def choice(self) -> Choice:
         game = self.values["game"]
         # A value drawn at random (Kulami's "random" layout) is the game's to draw, as
@@ -166,6 +191,8 @@ class Menu:
         return self._described[index]
 
     def draw(self, surface: pygame.Surface, area: pygame.Rect | None = None) -> Drawn:
+        if self.far_pages is not None:
+            return self.far_pages.draw(surface, area)
         paint = Painter(surface, area)
         paint.fill(paint.area, BACKGROUND)
         if self.page is not None:
@@ -176,7 +203,10 @@ class Menu:
         row_h = min(60, 336 / max(len(rows), 1))
         for i, row in enumerate(rows):
             self._row(paint, row, 60 + i * row_h, row_h)
-        buttons = [("Back", BACK), ("Saved games", SAVED), ("Start", START)]
+        buttons = [("Back", BACK), ("Saved games", SAVED), ("Far board", FAR),
+                   ("Start", START)]
+        if self.far is None:
+            del buttons[2]
         if not self.saved:
             del buttons[1]
         for (left, width), (label, name) in zip(columns(16, 768, len(buttons), 12), buttons):
