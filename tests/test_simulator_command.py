@@ -499,3 +499,76 @@ def test_simulate_plays_the_configuration_s_seats_level_options_and_outside_engi
     assert choice.seats == {"b": "person", "w": "person"} and choice.level == 1
     assert choice.options["pie"] is False and choice.options["handicap"] == 2
     made["thinker"].close()
+
+
+def test_simulate_web_serves_the_page_where_the_configuration_s_web_says(
+        tmp_path, monkeypatch, capsys):
+    """``--web`` took only the pairing code of ``[web]``; the host and port, and
+    ``[game] show_legal``, were ``tabletop run``'s alone. Now ``--web`` with no address
+    serves the page where the file's ``[web]`` serves a board's (read and served as run
+    does), ``--web HOST:PORT`` overrides it, and a mistake is the file's one line."""
+    import socket
+    from app.screen import simulator as simulator_module
+    made = {}
+
+    class Recorder:
+        def __init__(self, choice, **kwargs):
+            remote = kwargs["remote"]
+            made.update(kwargs, url=remote and remote.url, note=remote and remote.note)
+            self.console = type("Console", (), {})()
+
+        def run(self, surface):
+            made["thinker"].close()
+
+    monkeypatch.setattr(display, "choose_display",
+                        lambda: display.DisplayChoice("dummy", False))
+    monkeypatch.setattr(simulator_module, "Simulator", Recorder)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    config = tmp_path / "tabletop.toml"
+    config.write_text(f'data_dir = "{tmp_path / "data"}"\n[game]\nshow_legal = false\n'
+                      f'[web]\nhost = "127.0.0.1"\nport = {port}\npairing_code = "135790"\n')
+    assert main(["simulate", "--config", str(config), "--web"]) == 0
+    assert made["url"] == f"http://127.0.0.1:{port}/" and made["note"] == "web code 135790"
+    assert made["settings"]["show_legal"] is False
+    # No --web, no page, whatever the file says: the simulator serves one when asked.
+    assert main(["simulate", "--config", str(config)]) == 0
+    assert made["remote"] is None
+    # The flag's address over the file's.
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        other = probe.getsockname()[1]
+    assert main(["simulate", "--config", str(config), "--web", f"127.0.0.1:{other}"]) == 0
+    assert made["url"] == f"http://127.0.0.1:{other}/" and made["note"] == "web code 135790"
+    capsys.readouterr()
+    config.write_text('[web]\nhost = "no-such-host.invalid"\n')
+    assert main(["simulate", "--config", str(config), "--web"]) == 2
+    assert capsys.readouterr().err == (
+        f"tabletop simulate: {config}: web: 'no-such-host.invalid' is neither \"lan\" nor "
+        f"an address or name of this machine\n")
+
+
+def test_simulate_web_without_a_configuration_file_or_with_its_page_off_is_port_8080():
+    """Port 80, a board's, is not a desktop user's: the simulator's own default stands
+    where no file gives an address."""
+    from app.cli.simulate import _web_address
+    from app.table.config import Config
+    assert _web_address("", Config(None, "/tmp")) == ("lan", 8080)
+    assert _web_address("", Config("/etc/x.toml", "/tmp", web=None)) == ("lan", 8080)
+    assert _web_address("", Config("/etc/x.toml", "/tmp", web="lan:8123")) == ("lan", 8123)
+    assert _web_address(None, Config("/etc/x.toml", "/tmp")) is None
+
+
+def test_the_simulator_gives_every_session_the_configuration_s_show_legal():
+    from app.screen.menu import Choice
+    from app.table.thinker import InlineThinker
+    people = {"b": "person", "w": "person"}
+    sim = Simulator(Choice("kulami", {"layout": "square-1"}, people, 2),
+                    thinker=InlineThinker(), settings={"show_legal": False})
+    try:
+        assert sim.session.show_legal is False
+        sim.choose(Choice("conhex", {}, people, 2))
+        assert sim.session.show_legal is False and not sim.session.view().scene.named("legal")
+    finally:
+        sim.close()

@@ -2,9 +2,11 @@
 
 It reads the configuration file ``tabletop run`` reads (``--config``, else
 /etc/tabletop/tabletop.toml if there is one): the seats, the engine's level and seed,
-the game's ``[options]`` for a new game, the outside engines of ``[engines]`` and the
-web page's pairing code; its own flags (``--opponent``, ``--level``, options on the
-command line) override the file's. Every game is saved as it is played, in the data
+the game's ``[options]`` for a new game, ``show_legal``, the outside engines of
+``[engines]``, and with ``--web`` the page's ``[web]`` (its host, port and pairing code,
+read as ``tabletop run`` reads them, and the page served the way run serves it); its own
+flags (``--opponent``, ``--level``, ``--web HOST:PORT``, options on the command line)
+override the file's. Every game is saved as it is played, in the data
 directory as ``tabletop run`` saves its own, each under its simulated board's profile (``kulami-sim``). Started with no
 options, the simulator continues the newest unfinished game of the game named (after a
 crash too); given options, or ``--new``, it starts a new one. The menu's load list
@@ -79,11 +81,13 @@ def register(subparsers) -> None:
     parser.add_argument("--serial", action="store_true",
                         help="the board is a virtual sensor board read by the real serial "
                              "driver, over a pseudo-terminal (the mouse sets its sensors)")
-    parser.add_argument("--web", nargs="?", const="lan:8080", default=None,
+    parser.add_argument("--web", nargs="?", const=CONFIGURED, default=None,
                         metavar="[HOST:]PORT",
-                        help="serve the board's web page too, on every address of this "
-                             "machine and port 8080 unless told (the pairing code is on "
-                             "the status screen)")
+                        help="serve the board's web page too: at [HOST:]PORT, else where "
+                             "the configuration's [web] serves a board's (its host and "
+                             "port), else on every address of this machine and port "
+                             f"{SIMULATOR_PORT}; the pairing code is the configuration's, "
+                             "else a new one on the status screen")
     parser.add_argument("--pause", type=seconds, default=0.3, metavar="SECONDS",
                         help="seconds between moves of the terminal demo (default 0.3)")
     pictures = parser.add_argument_group(
@@ -113,6 +117,11 @@ def register(subparsers) -> None:
     parser.set_defaults(run=run)
 
 
+#: ``--web`` given without an address: the page goes where the configuration says.
+CONFIGURED = ""
+#: The simulator's page without an address from the flag or a configuration file: not
+#: a board's port 80, which a desktop user may not have.
+SIMULATOR_PORT = 8080
 #: The browser window the web page is pictured in: a laptop's.
 PAGE_SIZE = (1280, 860)
 #: A number of moves to play, 0 or more.
@@ -140,7 +149,7 @@ def run(args) -> int:
     args.level = args.level or config.level
     args.seed = args.seed if args.seed is not None else config.seed
     args.seats = _seats(args, config.seats)
-    args.address = _web_address(args.web)
+    args.address = _web_address(args.web, config)
     if any(path is not None for path in (args.screenshot, args.screen, args.page)):
         if args.web is not None:
             raise TabletopError("--web serves a window's board: it takes no pictures")
@@ -181,11 +190,19 @@ def _seats(args, configured=None) -> dict[str, str]:
                     {"b": you, "w": opponent})
 
 
-def _web_address(text: str | None) -> tuple[str, int] | None:
-    """``--web``'s ``[HOST:]PORT``, or one line saying what is wrong with it."""
+def _web_address(text: str | None, config) -> tuple[str, int] | None:
+    """Where ``--web`` serves the page (``None``: no ``--web``, no page): at its
+    ``[HOST:]PORT``, else where ``config``'s ``[web]`` serves a board's, read as
+    ``tabletop run`` reads it (:func:`app.cli.run.web_address_of`), else on every address
+    and :data:`SIMULATOR_PORT` when no file was read or its page is off. A mistake is one
+    line: the flag's, or the file's naming its key."""
     if text is None:
         return None
-    from app.web.address import web_address
+    from app.cli.run import web_address_of
+    from app.web.address import LAN, web_address
+    if text == CONFIGURED:
+        configured = web_address_of(config) if config.path is not None else None
+        return configured or (LAN, SIMULATOR_PORT)
     try:
         return web_address(text)
     except ValueError as error:
@@ -214,8 +231,8 @@ def _simulate(board, display, args, seats, config) -> int:
     from app.screen.display import open_display
     from app.screen.menu import Choice
     from app.screen.simulator import WINDOW, Simulator
+    from app.table.assembly import Assembly
     from app.table.engine_process import ProcessThinker
-    from app.table.outside_engine import OutsideEngines
     from app.table.store import RecordStore
 
     surface = open_display(display, WINDOW, caption="Tabletop simulator")
@@ -224,14 +241,16 @@ def _simulate(board, display, args, seats, config) -> int:
     remote = simulator = None
     if args.address is not None:
         remote = _web_page(args.address, store, lambda: simulator, config.pairing_code)
-    # The configuration's outside engines play their games, our own search the others.
-    thinker = (OutsideEngines(config.engines, ProcessThinker()) if config.engines
-               else ProcessThinker())
+    # The table as the configuration describes it, as run assembles a board's: the
+    # outside engines of [engines] play their games and our own search the others, and
+    # what every session is given ([game] show_legal) is the file's.
+    table = Assembly.configured(config, store, thinker=ProcessThinker(), seats=seats,
+                                level=args.level, seed=args.seed)
     try:
         simulator = Simulator(Choice(board.game, dict(board.options), seats, args.level),
-                              seed=args.seed, store=store, thinker=thinker,
+                              seed=args.seed, store=store, thinker=table.thinker,
                               resume=not (args.new or args.options), serial=args.serial,
-                              remote=remote)
+                              remote=remote, settings=table.settings)
         if remote is not None:
             simulator.console.note = remote.note
         if args.serial:

@@ -47,7 +47,8 @@ to end on a desktop.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import pygame
 
@@ -60,7 +61,7 @@ from app.screen.scoresheet import winning_areas
 from app.screen.supplies import draw_supplies, has_supplies, split as split_supplies
 from app.screen.tray import FLIP, ROTATE, Tray, has_tray, split
 from app.screen.paint import BACKGROUND, MUTED, PANEL, TEXT, Action, Drawn, Painter, columns
-from app.table.assembly import Asked
+from app.table.assembly import Asked, Assembly
 from app.table.loop import BLINK_S, Remote
 from app.table.simulated_board import SimulatedBoard
 from app.table.store import RecordStore
@@ -112,7 +113,12 @@ class Simulator(SimulatedBoard):
     def __init__(self, choice: Choice, *, clock: Callable[[], float] = time.monotonic,
                  seed: int | None = None, store: RecordStore | None = None,
                  thinker: Thinker | None = None, resume: bool = False,
-                 serial: bool = False, remote: Remote | None = None) -> None:
+                 serial: bool = False, remote: Remote | None = None,
+                 settings: Mapping[str, Any] | None = None) -> None:
+        #: What every session of this board is given besides its game's seats, level
+        #: and seed (the configuration's: ``show_legal``, as
+        #: :meth:`~app.table.assembly.Assembly.configured` reads it for a board).
+        self.settings = dict(settings or {})
         self.surface: pygame.Surface | None = None
         self.drawn = Drawn()
         #: The leave dialog is open: Esc was pressed during a game.
@@ -137,6 +143,13 @@ class Simulator(SimulatedBoard):
         super().__init__(choice.game, choice.options, choice.seats, choice.level,
                          clock=clock, seed=seed, store=store, thinker=thinker,
                          resume=resume, serial=serial, remote=remote)
+
+    def _open(self, game: str) -> Assembly:
+        """The simulated board of ``game``, its sessions given :attr:`settings` under
+        the simulated board's own (a game's seats, level and seed are its choice's)."""
+        assembly = super()._open(game)
+        assembly.settings = {**self.settings, **assembly.settings}
+        return assembly
 
     def choose(self, choice: Choice) -> None:
         """A new game, at once."""
