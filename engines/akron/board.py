@@ -41,6 +41,7 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
+from engines.akron import compiled
 from engines.akron.distance import Layout
 from engines.akron.geometry import (ABOVE, AT, BELOW, COLUMNS, EDGES, GRID, HOLE_MASK,
                                     HOLES, HOLES_UNDER, INDEX, LEVEL, NAMES, OVER,
@@ -225,6 +226,10 @@ class AkronBoard(Board):
 
     piece_view = balls
 
+    def masks(self) -> tuple[int, int]:
+        """The balls of ``b`` and of ``w``, as masks of points (:mod:`.geometry`)."""
+        return self._own["b"], self._own["w"]
+
     def supply(self, player: str) -> int:
         """The balls ``player`` has left to add."""
         return self._supply[player]
@@ -290,6 +295,10 @@ class AkronBoard(Board):
 
     def generate_legal_moves(self, player: str) -> Iterator[Placement | Movement]:
         """The placements (while the supply lasts), then each movable ball's moves."""
+        if compiled.enabled():  # the same moves in the same order (compiled.py)
+            yield from compiled.legal_moves(self._own["b"], self._own["w"],
+                                            self._supply[player], player)
+            return
         if self._supply[player]:
             for hole in points_of(HOLE_MASK & ~self.position.occupied):
                 yield Placement(hole)
@@ -435,6 +444,9 @@ class AkronBoard(Board):
         (:mod:`.playout`). With ``trace``, appends each action played."""
         if self.is_game_over():
             return self.outcome().winner
+        if compiled.enabled() and compiled.draws_alike(rng):  # the same game (compiled.py)
+            return compiled.play_out(self._own["b"], self._own["w"], self._supply,
+                                     self.turn, self._passes, rng, limit, trace)
         return play_out(dict(self._own), dict(self._supply), self.turn, self._passes, rng,
                         limit, trace)
 
@@ -443,7 +455,11 @@ class AkronBoard(Board):
         """The player to move, when their visible chain joins their sides now."""
         if self._winner_at != self._changes:
             self._winner, self._winner_at = None, self._changes
-            if self.position.layout.joins(self.turn):
+            if compiled.enabled():  # the same answer (compiled.py)
+                joins = compiled.joins(self._own["b"], self._own["w"], self.turn)
+            else:
+                joins = self.position.layout.joins(self.turn)
+            if joins:
                 self._winner = self.turn
         return self._winner
 
@@ -566,5 +582,7 @@ class AkronBoard(Board):
         clone.set_up = self.set_up
         return clone
 
+
+compiled.setup(Placement, Movement)
 
 __all__ = ["AkronBoard", "Movement", "Placement", "SUPPLY"]

@@ -23,8 +23,10 @@ other replies have been outweighed.
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Hashable, Sequence
 
+from engines.akron import compiled
 from engines.akron.board import Movement, Placement
 from engines.akron.distance import GRID_BIT, Layout
 from engines.akron.geometry import LEVEL
@@ -40,6 +42,8 @@ def layout_of(board) -> Layout:
 
 def distances(board) -> tuple[int, int]:
     """The connection distances of ``b`` and ``w`` (:data:`.distance.WALL`: no path)."""
+    if compiled.enabled():  # the same distances (compiled.py)
+        return compiled.distances(*board.masks())
     layout = layout_of(board)
     return layout.distance("b"), layout.distance("w")
 
@@ -99,6 +103,17 @@ class AkronPolicy(Policy):
                 score -= 0.3
             priors.append(min(max(score, 0.05 if LEVEL[target] else 0.0), 1.0))
         return priors
+
+    def expansion(self, board, rng: random.Random) -> list[tuple[Hashable, float]]:
+        """:meth:`Policy.expansion`, in the compiled core when it is in use: listing a
+        new node's moves and ranking them by both shortest paths is most of a Python
+        search's time (the same moves in the same order for the same seed)."""
+        if compiled.enabled() and compiled.draws_alike(rng) and not board.is_game_over():
+            b, w = board.masks()
+            pairs = compiled.expansion(b, w, board.supply(board.turn), board.turn, rng)
+            if pairs:  # else the pass alone, which draws nothing
+                return pairs
+        return super().expansion(board, rng)
 
 
 __all__ = ["AkronPolicy", "distances", "layout_of"]
