@@ -18,6 +18,7 @@ import pytest
 from app.cli import main
 from app.remote.far_board import FarGame
 from app.remote.play import far_game_path
+from app.table.session import Session
 from app.table.store import RecordStore
 from tests.mosquitto import USERS
 from tests.test_layers import ROOT
@@ -104,3 +105,121 @@ def test_a_board_restarted_by_tabletop_run_comes_back_into_the_far_game(mosquitt
     finally:
         anna.link.stop()
         ben.kill()
+
+
+def test_a_game_joined_while_run_turns_takes_the_table_and_another_game_leaves_it(
+        mosquitto, tmp_path, monkeypatch):
+    """Ben's ``tabletop run`` joins Anna's invitation from its screen: the game takes
+    the table between two turns (a new record, the far board seated, the link started),
+    and a new game from the menu afterwards leaves it, said on Anna's board, so that the
+    next start plays the board's own game."""
+    from app.cli import run as run_command
+    from app.remote.far_board import FarBoard
+    from app.remote.play import OFFERING, FarPlay
+    from app.screen.menu import Choice
+    from app.table.service import ServiceStop
+    import signal
+
+    anna = FarPlay(mosquitto.config("anna", club="riverside", name="Anna"),
+                   far_game_path(tmp_path / "anna"), ("conhex",))
+    anna.offer("conhex", {"pie": False}, "b")
+    deadline = time.monotonic() + LIMIT_S
+    while anna.state.phase != OFFERING:
+        assert time.monotonic() < deadline, anna.state
+        time.sleep(0.01)
+    seen = {}
+
+    class Console:
+        def __init__(self, session):
+            self.session, self.far, self.note = session, None, ""
+            self.start = lambda choice: seen.setdefault("started", choice)
+
+    class Screen:
+        """Ben's screen, on which Ben types the code; Anna's table turns with it."""
+
+        shows_leds, dirty = False, False
+
+        def __init__(self, session, load, board, games):
+            self.console = Console(session)
+            self.anna = None  # Anna's table: (session, link) once her game is agreed
+            self.deadline = time.monotonic() + LIMIT_S
+
+        def pump(self):
+            assert time.monotonic() < self.deadline, (anna.state, self.console.far.state)
+            if "joined" not in seen:
+                seen["joined"] = self.console.session
+                self.console.far.join(anna.state.code)
+            link = anna.take(None)
+            if link is not None:
+                self.anna = (Session(link.game.board([]), seats=link.seats(),
+                                     physical=False), link)
+                link.start()
+            if self.anna is not None:
+                session, link = self.anna
+                for command in link.commands():
+                    command(self)
+                link.publish(session)
+                if link.game.stopped:
+                    seen["anna"] = session.message
+                    raise ServiceStop(signal.SIGTERM)
+                if link.peer_online and "left" not in seen:
+                    seen["left"] = self.console.session
+                    self.console.start(Choice("conhex", {}, {"b": "person",
+                                                             "w": "engine"}, 1))
+            return True
+
+        @property
+        def session(self):  # what the far link's commands on Anna's table are handed
+            return self.anna[0]
+
+        def redraw(self):
+            pass
+
+    ben_data = tmp_path / "ben-data"
+    config = tmp_path / "ben.toml"
+    config.write_text(
+        f'data_dir = "{ben_data}"\n[remote]\nbroker = "localhost:{mosquitto.port}"\n'
+        f'user = "ben"\npassword = "{USERS["ben"]}"\nca = "{mosquitto.ca}"\n'
+        f'club = "riverside"\nname = "Ben"\n')
+    monkeypatch.setattr(run_command, "status_screen", Screen)
+    try:
+        assert main(["run", "--profile", "conhex-sim", "--config", str(config)]) == 0
+    finally:
+        anna.stop()
+    far_session = seen["left"]
+    assert far_session is not seen["joined"]  # a new session, taken between turns
+    assert isinstance(far_session.seats["b"], FarBoard) and far_session.seats["w"].at_table
+    assert far_session.board.options["pie"] is False  # Anna's options, not the file's
+    assert seen["started"].seats == {"b": "person", "w": "engine"}  # the menu's game
+    assert seen["anna"] == "Ben's board stopped the game: its player started another game"
+    assert FarGame.load(far_game_path(ben_data)).stopped  # not resumed at the next start
+    assert [r.name for r in RecordStore(ben_data).records()] == ["000001-conhex.sgf",
+                                                                  "000002-conhex.sgf"]
+
+
+def test_the_screen_is_drawn_again_when_the_far_flow_moves_on(tmp_path):
+    """The code arrives, or the line changes, in the invitation's thread: no tap and
+    no move marks the screen, so the run loop does when the flow's state changes."""
+    from app.cli.run import turn_until_asked
+    from app.remote.config import RemoteConfig
+    from app.remote.play import FarPlay
+    from app.table.assembly import Asked
+
+    far = FarPlay(RemoteConfig("localhost", 1883, tls=False), far_game_path(tmp_path),
+                  ("kulami",))
+
+    class Screen:
+        dirty = False
+
+    class Table:
+        screen, session, turns = Screen(), None, 0
+
+        def turn(self, t):
+            self.turns += 1
+            if self.turns == 2:
+                far.join("K7Q")  # the flow's state changes (here at once: a code that is none)
+            return self.turns < 4
+
+    table = Table()
+    assert turn_until_asked(table, Asked(), 0, sleep=lambda s: None, far=far) is None
+    assert table.screen.dirty and far.state.phase == "failed"
