@@ -28,6 +28,19 @@ the game (game, options, who plays which colour) for B under the key, and remove
 offer. The key never leaves the two boards; each keeps it with the game in a file only
 its user can read (:mod:`app.remote.far_board`).
 
+The table's side (:mod:`app.remote.play`). ``tabletop run`` on a board whose
+configuration has ``[remote]`` (:mod:`app.remote.config`) offers and joins games from
+the touch screen's menu ("Far board": Invite shows the code, Join types it on a keypad
+of the code's alphabet). The invitation runs in a thread and a connection of its own
+while the board plays on; the agreed game takes the table between two turns of the loop,
+as a saved game picked on the screen does: a new record, the far board's seat, its
+link among the loop's front ends. The game is kept in ``data_dir/far/game.json`` and
+``tabletop run`` continues it at its next start (after a restart or a power cut) unless
+it was stopped; starting another game on the board (the menu, the load list, a new
+invitation) leaves it, said on both boards. A joining board refuses a game it does not
+play (a Kulami board invited to ConHex); the inviting board then waits for it in vain
+until its person starts another game.
+
 Messages (:mod:`app.remote.sealing`). Every message of a game is sealed with
 ChaCha20-Poly1305 under a key of its sender's colour (derived with HKDF from the agreed
 key), its topic bound in as associated data: a stranger can neither read nor forge one,
