@@ -223,3 +223,17 @@ def test_the_screen_is_drawn_again_when_the_far_flow_moves_on(tmp_path):
     table = Table()
     assert turn_until_asked(table, Asked(), 0, sleep=lambda s: None, far=far) is None
     assert table.screen.dirty and far.state.phase == "failed"
+
+
+def test_remote_without_its_library_stops_the_board_in_one_line(tmp_path, capsys,
+                                                                 monkeypatch):
+    for name in [n for n in sys.modules if n.startswith(("paho", "app.remote"))]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "paho", None)  # not installed
+    config = tmp_path / "tabletop.toml"
+    config.write_text(f'data_dir = "{tmp_path / "data"}"\n[remote]\nbroker = "h"\n')
+    assert main(["run", "--profile", "conhex-sim", "--config", str(config)]) == 2
+    line = capsys.readouterr().err
+    assert line.startswith(f"tabletop run: {config}: remote: needs the paho library: "
+                           f"install Tabletop's [remote] extra")
+    assert line.count("\n") == 1 and RecordStore(tmp_path / "data").records() == []

@@ -107,11 +107,7 @@ def _run(args) -> int:
                 remote = web_page(store, (profile.game,), address, config.pairing_code)
             link = None
             if far_config is not None and readings is None:
-                try:
-                    from app.remote.play import FarPlay, far_game_path
-                except ImportError as error:
-                    raise ConfigError(f"{config.path}: remote: needs the {error.name} "
-                                      f"library: {install_extra('remote')}") from None
+                from app.remote.play import FarPlay, far_game_path
                 far = FarPlay(far_config, far_game_path(config.data_dir), (profile.game,))
                 link = far.resume()  # the game with a board far away, if one was on
             if link is not None:
@@ -206,7 +202,15 @@ def far_config_of(config):
     a mistake is one line naming the file and the key."""
     if config.remote is None:
         return None
-    return remote_config.parse(config.remote, str(config.path or "the configuration"))
+    where = str(config.path or "the configuration")
+    parsed = remote_config.parse(config.remote, where)
+    try:  # the library before the devices, as any other mistake of the file
+        import app.remote.play  # noqa: F401
+    except ImportError as error:
+        raise ConfigError(f"{where}: remote: needs the "
+                          f"{(error.name or 'paho').partition('.')[0]} library: "
+                          f"{install_extra('remote')}") from None
+    return parsed
 
 
 def web_address_of(config) -> tuple[str, int] | None:
