@@ -211,3 +211,44 @@ def test_a_piece_chosen_turned_flipped_placed_and_confirmed_by_touch_on_a_phone(
             board.place(square)
         settle(board)
         assert len(game.move_stack) == 2 and game.piece_of(game.move_stack[-1]) == "L5"
+
+
+#: The page's requests for the pieces held until the test lets them go, as on a busy
+#: board that answers late.
+PIECES_HELD = """
+const fetchNow = window.fetch;
+window.held = [];
+window.fetch = (url, ...rest) => url === "/api/pieces"
+  ? new Promise((answer) => window.held.push(() => fetchNow(url, ...rest).then(answer)))
+  : fetchNow(url, ...rest);
+"""
+
+
+def test_the_picker_stays_while_the_pieces_of_a_new_position_are_on_their_way(
+        tmp_path, monkeypatch, browser):
+    """A change on the table (a message said) while the pieces for it are slow to come:
+    the picker stays on screen, the typed move does not take its place, and a tap on a
+    start square plays nothing (the page played the monomino at once there)."""
+    with served(tmp_path, monkeypatch, CODE, "blokus-duo", {"start": "fixed"}) as (
+            board, front):
+        orange_from_the_page(browser, board, front.url)
+        wait(browser, lambda d: len(names(d, "#picker [data-piece]", "data-piece")) == 21)
+        before = browser.execute_script("return document.body.dataset.revision")
+        browser.execute_script(PIECES_HELD)
+        board.session.say("a word from the table")
+        board.step()
+        wait(browser, lambda d: d.execute_script("return document.body.dataset.revision")
+             != before and d.execute_script("return window.held.length") == 1)
+        assert browser.find_element(By.ID, "picker").is_displayed()
+        assert not browser.find_element(By.ID, "move-form").is_displayed()
+        click(browser, '#board [data-hole="j5"]')
+        for _ in range(5):
+            board.step()
+            time.sleep(0.05)
+        assert board.session.pending is None
+        # The answer comes: the picker plays again.
+        browser.execute_script("window.held.forEach((go) => go())")
+        click(browser, '#picker [data-piece="X"]')
+        click(browser, '#board [data-hole="j5"]')
+        wait(browser, lambda d: not d.find_element(By.ID, "picker-confirm")
+             .get_attribute("disabled"))

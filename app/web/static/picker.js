@@ -98,12 +98,16 @@ const picker = (() => {
   }
 
   function render() {
-    box.hidden = !active();
+    // Shown from the first answer for this game on, kept (as it was) while the answer
+    // for a newer position is on its way: hiding it until then let the typed move and
+    // its input take its place for that while, at every change.
+    box.hidden = !shown();
     const form = document.getElementById("move-form");
-    if (form && active()) form.hidden = true;  // the picker replaces typing squares
+    if (form && shown()) form.hidden = true;  // the picker replaces typing squares
     if (!active()) { drawPreview(); return; }
     const left = data.left[seat];
     if (chosen && !left.includes(chosen)) chosen = cells = put = null;
+    if (put) put.move = moveFor(put.squares);  // what is legal now, not at the last change
     const colour = state.players[seat].colour;
     const list = document.createElement("div");
     list.className = "picker-pieces";
@@ -171,8 +175,9 @@ const picker = (() => {
     render();
   }
 
-  const active = () => Boolean(state && seat && data && data.left && Object.keys(data.shapes).length
-                               && data.revision === state.revision);
+  const shown = () => Boolean(state && seat && data && data.left && Object.keys(data.shapes).length
+                              && data.game === state.game);
+  const active = () => shown() && data.revision === state.revision;
   const myTurn = () => active() && data.player === seat;
   const holeOf = (event) => {
     const target = event.target.closest && event.target.closest("#board [data-hole], #board [data-light], #board [data-piece], #board [data-preview], #board [data-fits]");
@@ -181,9 +186,10 @@ const picker = (() => {
     return d.hole || d.light || d.piece || d.preview || d.fits;
   };
 
-  // A tap on the board is the picker's while it is shown (app.js's plays a hole at once).
+  // A tap on the board is the picker's while it is shown (app.js's plays a hole at once),
+  // and waits for nothing while the picker's answer for a new position is on its way.
   document.addEventListener("click", (event) => {
-    if (!active() || !event.target.closest || !event.target.closest("#board")) return;
+    if (!shown() || !event.target.closest || !event.target.closest("#board")) return;
     event.stopPropagation();
     const hole = holeOf(event);
     if (hole && chosen && myTurn()) putAt(hole);
@@ -214,13 +220,14 @@ const picker = (() => {
       const seats = document.getElementById("seats");
       if (seats) seats.after(box);
     }
+    render();  // at once, with the pieces known so far (see render)
     if (seat && (!data || data.revision !== state.revision) && asked !== state.revision) {
       asked = state.revision;
       const answer = await fetch("/api/pieces");
       if (answer.ok) data = await answer.json();
-      if (data.revision !== state.revision) asked = null;
+      if (!data || data.revision !== state.revision) asked = null;
+      render();
     }
-    render();
   }
   return {show};
 })();
