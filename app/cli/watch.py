@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sys
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -27,7 +28,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from app.cli import logging_to_stdout
-from app.errors import ConfigError
+from app.errors import ConfigError, describe
 from app.games import game as game_info
 from app.web.snapshot import board_view, players
 
@@ -37,8 +38,8 @@ STATIC = Path(__file__).resolve().parents[1] / "web" / "static"
 #: The page's own files, and the board page's style sheet it shares.
 FILES = {"/": ("club.html", "text/html"), "/static/club.js": ("club.js", "text/javascript"),
          "/static/style.css": ("style.css", "text/css")}
-#: Where ``app.js``'s drawing of a board begins and ends.
-DRAWING = ("// --- drawing a board", "// --- the live view")
+#: Where ``app.js``'s drawing of a board ends.
+DRAWING_END = "// --- the live view"
 #: Longest a request waits for a change, in seconds.
 WAIT_S = 20.0
 DEFAULT_PORT = 8090
@@ -118,15 +119,14 @@ def run(args) -> int:
 
 
 def drawing_code() -> bytes:
-    """``drawBoard`` and its helpers, cut from the board's page's ``app.js`` as they are,
-    so both pages draw a board with the one code (the rest of ``app.js`` runs the board's
-    own page)."""
+    """The board's page's ``app.js`` as it is, up to where its drawing of a board ends
+    (its constants, ``drawBoard`` and its helpers), so both pages draw a board with the
+    one code; the rest of ``app.js`` runs the board's own page."""
     text = (STATIC / "app.js").read_text(encoding="utf-8")
-    start, end = text.find(DRAWING[0]), text.find(DRAWING[1])
-    if start < 0 or end < start or "function drawBoard(" not in text[start:end]:
-        raise RuntimeError("app.js no longer has its drawing of a board between "
-                           f"{DRAWING[0]!r} and {DRAWING[1]!r}")
-    return ('"use strict";\n' + text[start:end]).encode()
+    end = text.find(DRAWING_END)
+    if end < 0 or "function drawBoard(" not in text[:end]:
+        raise RuntimeError(f"app.js no longer draws a board before {DRAWING_END!r}")
+    return text[:end].encode()
 
 
 def summary(board) -> dict[str, Any]:
@@ -154,7 +154,7 @@ def detail(board) -> dict[str, Any]:
             "view": board_view(board.board) if board.board is not None else None}
 
 
-def page_server(spectator, address: str, port: int) -> ThreadingHTTPServer:
+def page_server(spectator, address: str, port: int) -> PageServer:
     """The page's server for ``spectator``, listening (not yet serving)."""
     drawing = drawing_code()
 
@@ -211,7 +211,16 @@ def page_server(spectator, address: str, port: int) -> ThreadingHTTPServer:
         def log_message(self, format: str, *args: Any) -> None:
             pass  # a request a second from every page open is no news
 
-    server = ThreadingHTTPServer((address, port), Page)
-    server.daemon_threads = True
-    return server
+    return PageServer((address, port), Page)
+
+
+class PageServer(ThreadingHTTPServer):
+    """The standard library's threaded server, which says a request that failed (a page
+    closed while it waited for a change) in one line of the log, not a traceback."""
+
+    daemon_threads = True
+
+    def handle_error(self, request, client_address) -> None:
+        log.debug("the page at %s went away: %s", client_address[0],
+                  describe(sys.exc_info()[1]))
 

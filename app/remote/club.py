@@ -121,8 +121,7 @@ class LiveFeed:
                  interval: float = INTERVAL_S) -> None:
         self.name, self.interval = config.name, interval
         self.topic = board_topic(config.club, config.name)
-        self.broker = broker or Broker(config, f"tabletop-live-{secrets.token_hex(6)}",
-                                       limit=MAX_LIVE)
+        self.broker = broker or Broker(config, f"tabletop-live-{secrets.token_hex(6)}")
         self._wake = threading.Condition()
         self._pending: bytes | None = None  # the newest record, not sent yet
         self._last: dict[str, Any] | None = None  # the newest record, sent or not
