@@ -252,3 +252,32 @@ def test_the_picker_stays_while_the_pieces_of_a_new_position_are_on_their_way(
         click(browser, '#board [data-hole="j5"]')
         wait(browser, lambda d: not d.find_element(By.ID, "picker-confirm")
              .get_attribute("disabled"))
+
+
+def test_a_refused_first_answer_for_the_pieces_is_asked_again(tmp_path, monkeypatch,
+                                                              browser):
+    """The server too busy to answer the picker's first request (a 503): no error in the
+    page (it read the revision of pieces it never had), and the next change asks again."""
+    with served(tmp_path, monkeypatch, CODE, "blokus-duo", {"start": "fixed"}) as (
+            board, front):
+        paired_page(browser, front.url, CODE)
+        browser.execute_script("""
+          window.errors = [];
+          window.addEventListener("unhandledrejection", (e) => window.errors.push(String(e.reason)));
+          const fetchNow = window.fetch;
+          let refused = 0;
+          window.fetch = (url, ...rest) => url === "/api/pieces" && refused++ === 0
+            ? Promise.resolve(new Response('{"error": "busy"}', {status: 503}))
+            : fetchNow(url, ...rest);""")
+        wait(browser, lambda d: d.execute_script(
+            "const b = [...document.querySelectorAll('#seats button')]"
+            ".find(b => b.textContent === 'Play orange from here');"
+            "if (b) b.click(); return Boolean(b);"))
+        deadline = time.monotonic() + 10
+        while words_of(board.session.seats)["w"] != "remote" and time.monotonic() < deadline:
+            board.step()
+            time.sleep(0.02)
+        board.place("e10")
+        settle(board)
+        wait(browser, lambda d: len(names(d, "#picker [data-piece]", "data-piece")) == 21)
+        assert browser.execute_script("return window.errors") == []
