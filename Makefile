@@ -49,6 +49,10 @@ system-tools:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  echo "installing mosquitto (for the far boards' tests)"; \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq mosquitto >/dev/null; }
+	@command -v openssl >/dev/null || { \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  echo "installing openssl (for install.sh --broker's authority, systemd/broker.sh)"; \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq openssl >/dev/null; }
 
 # The firmware's checks under real MicroPython (its WebAssembly port) need node and npm;
 # without them those tests are skipped and say so.

@@ -2,7 +2,11 @@
 # Install Tabletop as a service on Raspberry Pi OS (Bookworm or later), or take it away
 # again. Run as root from a checkout:
 #   sudo systemd/install.sh [PROFILE]      (PROFILE defaults to kulami)
+#   sudo systemd/install.sh --broker [PROFILE]
 #   sudo systemd/install.sh --uninstall
+# --broker also makes this board the MQTT broker (Debian's mosquitto) of the boards of
+# one home that play each other (systemd/broker.sh): password accounts, TLS with an
+# authority of the home's own, and this board's [remote] set to play through it.
 # Running it again is safe: it replaces what it wrote before and adds nothing twice.
 # Without a booted systemd (a chroot, as in make pi-check) it skips the steps that need
 # one and says so.
@@ -16,11 +20,23 @@ UNIT=/etc/systemd/system/tabletop.service
 STOPPED_UNIT=/etc/systemd/system/tabletop-stopped.service
 RULES=/etc/udev/rules.d/99-tabletop.rules
 DEFAULTS=/etc/default/tabletop
+CONFIG=/etc/tabletop/tabletop.toml
+# The home's broker (--broker): mosquitto's own files, its settings in conf.d, and the
+# home's authority where the tabletop user reads it.
+BROKER_DIR=/etc/mosquitto/tabletop
+BROKER_CONF=/etc/mosquitto/conf.d/tabletop.conf
+BROKER_CA=/etc/tabletop/home-broker-ca.pem
+BROKER_PORT=8883
 
 usage() {
-    echo "usage: sudo $0 [PROFILE]   or   sudo $0 --uninstall"
+    echo "usage: sudo $0 [--broker] [PROFILE]   or   sudo $0 --uninstall"
 }
 
+BROKER=no
+if [ "${1:-}" = --broker ]; then
+    BROKER=yes
+    shift
+fi
 case "${1:-}" in
     --uninstall) ACTION=uninstall ;;
     -h|--help) usage; exit 0 ;;
@@ -34,6 +50,10 @@ fi
 if [ "$(id -u)" -ne 0 ]; then
     echo "install.sh: run as root (sudo $0)" >&2
     exit 1
+fi
+if [ "$BROKER" = yes ]; then
+    # Refused before anything changes: the board plays through a broker of its own choosing.
+    sh "$SOURCE/systemd/broker.sh" check "$CONFIG"
 fi
 
 booted() {
@@ -59,6 +79,21 @@ if [ "$ACTION" = uninstall ]; then
         udevadm control --reload-rules
     else
         no_systemd "systemctl daemon-reload, udevadm control --reload-rules"
+    fi
+
+    if [ -e "$BROKER_DIR" ] || [ -e "$BROKER_CONF" ]; then
+        echo "== the home's broker"
+        sh "$SOURCE/systemd/broker.sh" unremote "$CONFIG"
+        WE_INSTALLED_MOSQUITTO=no
+        [ ! -e "$BROKER_DIR/installed-mosquitto" ] || WE_INSTALLED_MOSQUITTO=yes
+        rm -rf "$BROKER_DIR" "$BROKER_CONF" "$BROKER_CA"
+        if [ "$WE_INSTALLED_MOSQUITTO" = yes ]; then
+            apt-get remove -y mosquitto
+        elif booted; then
+            systemctl try-restart mosquitto.service
+        else
+            no_systemd "systemctl try-restart mosquitto"
+        fi
     fi
 
     echo "== the Pi's boot configuration"
@@ -88,6 +123,18 @@ PACKAGES="python3-venv python3-dev build-essential libdrm2 libgbm1 libegl1 libgl
 . "$SOURCE/systemd/userland.sh"
 userland_route python3
 PACKAGES="$PACKAGES${USERLAND_PACKAGES:+ $USERLAND_PACKAGES}"
+if [ "$BROKER" = yes ]; then
+    # mosquitto_passwd comes with mosquitto; openssl makes the home's authority. The board
+    # plays through the broker with the [remote] extra.
+    # --uninstall removes the package only where this script installed it.
+    if dpkg -s mosquitto >/dev/null 2>&1; then
+        MOSQUITTO_WAS_THERE=yes
+    else
+        MOSQUITTO_WAS_THERE=no
+    fi
+    PACKAGES="$PACKAGES mosquitto openssl"
+    PIP_EXTRAS="$PIP_EXTRAS,remote"
+fi
 apt-get update
 # shellcheck disable=SC2086 # one word per package
 apt-get install -y $PACKAGES
@@ -130,12 +177,12 @@ fi
 
 echo "== configuration"
 install -d -m 0755 /etc/tabletop
-if [ ! -e /etc/tabletop/tabletop.toml ]; then
+if [ ! -e "$CONFIG" ]; then
     # The example ships inside the installed package; take it from there.
     "$PREFIX/venv/bin/python" -c 'import importlib.resources as r; print(r.files("app.table").joinpath("tabletop.example.toml").read_text(encoding="utf-8"), end="")' \
-        > /etc/tabletop/tabletop.toml.new
-    chmod 0644 /etc/tabletop/tabletop.toml.new
-    mv /etc/tabletop/tabletop.toml.new /etc/tabletop/tabletop.toml
+        > "$CONFIG.new"
+    chmod 0644 "$CONFIG.new"
+    mv "$CONFIG.new" "$CONFIG"
 fi
 # The kernel's SPI buffer and the library's chunk must both hold one frame of the
 # profile's LEDs; the installed program knows how big that is (and refuses an unknown
@@ -143,6 +190,37 @@ fi
 BUFSIZ="$("$PREFIX/venv/bin/python" -m app.hardware.spi "$PROFILE")"
 # Ours alone, so written whole each time: one line of each, whatever ran before.
 printf 'TABLETOP_PROFILE=%s\nSPI_BUFSIZE=%s\n' "$PROFILE" "$BUFSIZ" > "$DEFAULTS"
+
+if [ "$BROKER" = yes ]; then
+    echo "== the home's broker (mosquitto on port $BROKER_PORT)"
+    HOST="$(hostname)"
+    # Every name and address the boards may dial: the board's mDNS name first (it stays
+    # when the router hands out another address; a second run adds new addresses).
+    # shellcheck disable=SC2046 # one word per address
+    sh "$SOURCE/systemd/broker.sh" config "$BROKER_DIR" "$BROKER_PORT" \
+        "$HOST.local" "$HOST" localhost 127.0.0.1 ::1 $(hostname -I 2>/dev/null || true)
+    [ "$MOSQUITTO_WAS_THERE" = yes ] || [ -e "$BROKER_DIR/installed-mosquitto" ] \
+        || touch "$BROKER_DIR/installed-mosquitto"
+    # mosquitto reads its files as its own user; the authority's key and the accounts
+    # in words stay root's.
+    chgrp -R mosquitto "$BROKER_DIR"
+    chmod 0750 "$BROKER_DIR" "$BROKER_DIR/tls"
+    chmod 0640 "$BROKER_DIR/passwd" "$BROKER_DIR/tls/server.key" "$BROKER_DIR/tls/server.pem" \
+        "$BROKER_DIR/tls/ca.pem" "$BROKER_DIR/tabletop.conf"
+    install -m 0644 "$BROKER_DIR/tabletop.conf" "$BROKER_CONF"
+    install -m 0644 "$BROKER_DIR/tls/ca.pem" "$BROKER_CA"
+    sh "$SOURCE/systemd/broker.sh" remote "$CONFIG" "localhost:$BROKER_PORT" board1 \
+        "$(awk '$1 == "board1" { print $2 }' "$BROKER_DIR/accounts")" "$BROKER_CA"
+    # The configuration holds a password now: the service's user reads it, nobody else.
+    chgrp tabletop "$CONFIG"
+    chmod 0640 "$CONFIG"
+    if booted; then
+        systemctl enable mosquitto.service
+        systemctl restart mosquitto.service
+    else
+        no_systemd "systemctl enable and restart mosquitto"
+    fi
+fi
 
 echo "== the Pi's boot configuration"
 # SPI on, the core clock held where SPI's clock follows it, spidev.bufsiz=$BUFSIZ; no
@@ -191,4 +269,8 @@ if booted; then
     fi
 else
     no_systemd "systemctl daemon-reload, enable and restart tabletop"
+fi
+if [ "$BROKER" = yes ]; then
+    echo
+    sh "$SOURCE/systemd/broker.sh" tell "$BROKER_DIR" "$(hostname).local:$BROKER_PORT"
 fi
