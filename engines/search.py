@@ -213,7 +213,7 @@ def search(board: Board, rng: random.Random, playouts: int | None = None,
 class Tree:
     """The search's tree over a board of its own (a copy): the root expanded at once,
     grown a walk at a time. A game's compiled core may grow the same tree in C
-    (:meth:`Policy.native_tree`), with these three methods."""
+    (:meth:`Policy.native_tree`), with these four methods."""
 
     def __init__(self, board: Board, policy: Policy, rng: random.Random) -> None:
         self.board, self.policy, self.rng = board, policy, rng
@@ -231,6 +231,11 @@ class Tree:
     def best_move(self) -> Hashable:
         """The root's most visited child's move (the first of them on a tie)."""
         return max(self.root.children, key=lambda child: child.visits).move
+
+    def visits(self) -> list[tuple[Hashable, float]]:
+        """The root's children's moves and visits, in the order grown (how sure the
+        search is; the tests compare a compiled tree's with these)."""
+        return [(child.move, child.visits) for child in self.root.children]
 
 
 def _fraction(walks: int, playouts: int | None, elapsed: float,

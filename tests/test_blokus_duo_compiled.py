@@ -21,7 +21,7 @@ from engines.blokus_duo.pieces import PIECES
 from engines.blokus_duo.playout import placements
 from engines.blokus_duo.policy import BlokusDuoPolicy
 from engines.players import playouts
-from engines.search import search
+from engines.search import CHECK_EVERY, Tree, search
 
 
 @pytest.fixture
@@ -115,6 +115,30 @@ def test_the_same_answer_whether_a_player_can_place(path):
             assert board.can_place(player) == in_python
             answers += not in_python
     assert answers > 10
+
+
+def test_the_compiled_tree_grows_as_the_python_tree(path):
+    """The search's tree grown in C and in Python over positions of whole games: the
+    same children of the root with the same visits after the same walks, and the same
+    move chosen (the Python tree here with the compiled moves and playouts, so that the
+    walk itself is compared)."""
+    policy, compared = BlokusDuoPolicy(), 0
+    for number, board in enumerate(positions(4, seed=5)):
+        if board.is_game_over() or number % 2:
+            continue
+        grown = []
+        for native in (False, True):
+            rng = random.Random(number)
+            tree = policy.native_tree(board.copy(), rng) if native else \
+                Tree(board.copy(), policy, rng)
+            assert (type(tree).__module__ == "engines.blokus_duo._playout") is native
+            if tree.only_move() is None:
+                tree.walk(3 * CHECK_EVERY)
+                grown.append((tree.visits(), tree.best_move(), rng.random()))
+        if grown:
+            assert grown[0] == grown[1], f"position {number}"
+            compared += 1
+    assert compared > 30
 
 
 @pytest.mark.parametrize("seed", range(3))

@@ -315,13 +315,70 @@ static PyObject *can_place(PyObject *self, PyObject *args) {
     return PyBool_FromLong(any_legal((uint32_t)left, &forbidden, &attach));
 }
 
+/* Plays the position out (the state arrays are changed), ``mover`` first, each placement
+ * from ``random`` (rng.random), guided or uniform; with ``trace`` (a list, else NULL)
+ * appends (player, mask words) per placement. The two scores in ``scores``; -1 with an
+ * exception set on failure. ``found`` is room for every placement number. */
+static int run_playout(mask_t own[2], mask_t forbidden[2], mask_t attach[2], uint32_t left[2],
+                       int last[2], mask_t recent[2], int mover, PyObject *random, int guided,
+                       PyObject *trace, int *found, int scores[2]) {
+    int done[2] = {!left[0], !left[1]};
+    mover &= 1;
+    while (!(done[0] && done[1])) {
+        int number = -1;
+        if (done[mover]) {
+        } else if (guided) {
+            int rival = mover ^ 1;
+            mask_t threat, contact;
+            for (int i = 0; i < WORDS; i++) threat.w[i] = recent[rival].w[i] & attach[rival].w[i];
+            mask_t around = edges_of(&threat);
+            for (int i = 0; i < WORDS; i++)
+                contact.w[i] = threat.w[i] | (around.w[i] & ~forbidden[rival].w[i]);
+            number = guided_choice(left[mover], &forbidden[mover], &attach[mover], contact,
+                                   random, found);
+            if (number == -2) return -1;
+        } else {
+            int count = legal(left[mover], &forbidden[mover], &attach[mover], found);
+            if (count) {
+                double r = draw(random);
+                if (r == -1.0 && PyErr_Occurred()) return -1;
+                number = found[PICK(r, count)];
+            }
+        }
+        if (number < 0) { done[mover] = 1; mover ^= 1; continue; }
+        const placement_t *chosen = &placements[number];
+        if (trace) {
+            PyObject *entry = Py_BuildValue("(iN)", mover, as_words(&chosen->mask));
+            if (!entry || PyList_Append(trace, entry)) { Py_XDECREF(entry); return -1; }
+            Py_DECREF(entry);
+        }
+        int rival = mover ^ 1;
+        int first = is_empty(&own[mover]);
+        for (int i = 0; i < WORDS; i++) {
+            own[mover].w[i] |= chosen->mask.w[i];
+            forbidden[mover].w[i] |= chosen->mask.w[i] | chosen->edges.w[i];
+            attach[mover].w[i] = ((first ? 0 : attach[mover].w[i]) | chosen->corners.w[i])
+                                 & ~forbidden[mover].w[i];
+            forbidden[rival].w[i] |= chosen->mask.w[i];
+            attach[rival].w[i] &= ~chosen->mask.w[i];
+        }
+        left[mover] &= ~((uint32_t)1 << chosen->piece);
+        last[mover] = chosen->piece;
+        recent[mover] = chosen->corners;
+        mover = rival;
+    }
+    scores[0] = score(left[0], last[0]);
+    scores[1] = score(left[1], last[1]);
+    return 0;
+}
+
 /* play_out(own, forbidden, attach, left, last, recent, mover, rng, trace, guided)
  * -> (score_b, score_w): the first six pairs by player; trace a list or None, given
  * (player, mask words); guided as playout._guided, else uniform. */
 static PyObject *play_out(PyObject *self, PyObject *args) {
     PyObject *own_in[2], *forbidden_in[2], *attach_in[2], *recent_in[2], *rng, *trace;
     unsigned long left_in[2];
-    int last[2], mover, guided;
+    int last[2], mover, guided, scores[2];
     mask_t own[2], forbidden[2], attach[2], recent[2];
     if (!ready) { PyErr_SetString(PyExc_RuntimeError, "setup first"); return NULL; }
     if (!PyArg_ParseTuple(args, "(OO)(OO)(OO)(kk)(ii)(OO)iOOp", &own_in[0], &own_in[1],
@@ -342,58 +399,11 @@ static PyObject *play_out(PyObject *self, PyObject *args) {
     if (!random) return NULL;
     int *found = malloc(sizeof(int) * (size_t)(placement_count ? placement_count : 1));
     if (!found) { Py_DECREF(random); return PyErr_NoMemory(); }
-    int done[2] = {!left[0], !left[1]};
-    mover &= 1;
-    while (!(done[0] && done[1])) {
-        int number = -1;
-        if (done[mover]) {
-        } else if (guided) {
-            int rival = mover ^ 1;
-            mask_t threat, contact;
-            for (int i = 0; i < WORDS; i++) threat.w[i] = recent[rival].w[i] & attach[rival].w[i];
-            mask_t around = edges_of(&threat);
-            for (int i = 0; i < WORDS; i++)
-                contact.w[i] = threat.w[i] | (around.w[i] & ~forbidden[rival].w[i]);
-            number = guided_choice(left[mover], &forbidden[mover], &attach[mover], contact,
-                                   random, found);
-            if (number == -2) goto fail;
-        } else {
-            int count = legal(left[mover], &forbidden[mover], &attach[mover], found);
-            if (count) {
-                double r = draw(random);
-                if (r == -1.0 && PyErr_Occurred()) goto fail;
-                number = found[PICK(r, count)];
-            }
-        }
-        if (number < 0) { done[mover] = 1; mover ^= 1; continue; }
-        const placement_t *chosen = &placements[number];
-        if (trace != Py_None) {
-            PyObject *entry = Py_BuildValue("(iN)", mover, as_words(&chosen->mask));
-            if (!entry || PyList_Append(trace, entry)) { Py_XDECREF(entry); goto fail; }
-            Py_DECREF(entry);
-        }
-        int rival = mover ^ 1;
-        int first = !(own[mover].w[0] | own[mover].w[1] | own[mover].w[2] | own[mover].w[3]);
-        for (int i = 0; i < WORDS; i++) {
-            own[mover].w[i] |= chosen->mask.w[i];
-            forbidden[mover].w[i] |= chosen->mask.w[i] | chosen->edges.w[i];
-            attach[mover].w[i] = ((first ? 0 : attach[mover].w[i]) | chosen->corners.w[i])
-                                 & ~forbidden[mover].w[i];
-            forbidden[rival].w[i] |= chosen->mask.w[i];
-            attach[rival].w[i] &= ~chosen->mask.w[i];
-        }
-        left[mover] &= ~((uint32_t)1 << chosen->piece);
-        last[mover] = chosen->piece;
-        recent[mover] = chosen->corners;
-        mover = rival;
-    }
+    int failed = run_playout(own, forbidden, attach, left, last, recent, mover, random, guided,
+                             trace == Py_None ? NULL : trace, found, scores);
     free(found);
     Py_DECREF(random);
-    return Py_BuildValue("(ii)", score(left[0], last[0]), score(left[1], last[1]));
-fail:
-    free(found);
-    Py_DECREF(random);
-    return NULL;
+    return failed ? NULL : Py_BuildValue("(ii)", scores[0], scores[1]);
 }
 
 /* --- A new node's moves for the search (policy.BlokusDuoPolicy.expansion) ------------
@@ -576,8 +586,8 @@ typedef struct {
 
 static PyTypeObject untried_type;
 
-/* The sorted moves taken from expand: ``order`` positions in ``found``/``units``. */
-static PyObject *untried_new(const int *found, const int *units, const int *order, int count) {
+/* The sorted moves of rank_moves (copied). */
+static PyObject *untried_new(const int *numbers, const int *units, int count) {
     untried_t *self = PyObject_New(untried_t, &untried_type);
     if (!self) return NULL;
     self->count = count;
@@ -587,10 +597,8 @@ static PyObject *untried_new(const int *found, const int *units, const int *orde
         Py_DECREF(self);
         return PyErr_NoMemory();
     }
-    for (int i = 0; i < count; i++) {
-        self->numbers[i] = found[order[i]];
-        self->units[i] = units[order[i]];
-    }
+    memcpy(self->numbers, numbers, sizeof(int) * (size_t)count);
+    memcpy(self->units, units, sizeof(int) * (size_t)count);
     self->best = count ? self->units[count - 1] : 0;
     return (PyObject *)self;
 }
@@ -644,6 +652,30 @@ static PyTypeObject untried_type = {
     .tp_doc = "A node's moves not grown yet, best last (see expand).",
 };
 
+/* A position's legal moves as a new node grows them: listed, shuffled by
+ * ``getrandbits`` (rng.getrandbits), scored, and sorted by score into ``numbers`` and
+ * ``units`` (lowest first; each room for every placement), their count returned; -1 with
+ * an exception set on failure. ``scratch`` is room for two lists of every placement. */
+static int rank_moves(uint32_t left, const mask_t *forbidden, const mask_t *attach,
+                      const mask_t *zone, const mask_t *recent, int early,
+                      PyObject *getrandbits, int *numbers, int *units, int *scratch) {
+    int *found = scratch, *order = scratch + placement_count;
+    int count = legal(left, forbidden, attach, found);
+    if (shuffle(found, count, getrandbits)) return -1;
+    context_t context;
+    make_context(&context, forbidden, attach, zone, recent, early);
+    for (int i = 0; i < count; i++) units[i] = move_units(found[i], &context);
+    if (sort_by_units(units, count, order)) { PyErr_NoMemory(); return -1; }
+    /* numbers[] and the sorted units: ``units`` is read through ``order``, so the
+     * sorted scores go to the end of ``scratch``'s second half first. */
+    for (int i = 0; i < count; i++) {
+        numbers[i] = found[order[i]];
+        order[i] = units[order[i]];
+    }
+    memcpy(units, order, sizeof(int) * (size_t)count);
+    return count;
+}
+
 /* expand(left, forbidden, attach, zone, recent, early, rng) -> Untried: the moves of
  * search.Policy.expansion with the policy's priors, exp((score - best) / unit). */
 static PyObject *expand(PyObject *self, PyObject *args) {
@@ -657,28 +689,389 @@ static PyObject *expand(PyObject *self, PyObject *args) {
         || read_mask(r, &recent))
         return NULL;
     size_t room = (size_t)(placement_count ? placement_count : 1);
-    int *found = malloc(sizeof(int) * room), *units = malloc(sizeof(int) * room);
-    int *order = malloc(sizeof(int) * room);
+    int *numbers = malloc(sizeof(int) * room), *units = malloc(sizeof(int) * room);
+    int *scratch = malloc(2 * sizeof(int) * room);
     PyObject *getrandbits = PyObject_GetAttrString(rng, "getrandbits");
     PyObject *out = NULL;
-    if (!found || !units || !order || !getrandbits) {
+    if (!numbers || !units || !scratch || !getrandbits) {
         if (!PyErr_Occurred()) PyErr_NoMemory();
-        goto done;
+    } else {
+        int count = rank_moves((uint32_t)left, &forbidden, &attach, &zone, &recent, early,
+                               getrandbits, numbers, units, scratch);
+        if (count >= 0) out = untried_new(numbers, units, count);
     }
-    int count = legal((uint32_t)left, &forbidden, &attach, found);
-    if (shuffle(found, count, getrandbits)) goto done;
-    context_t context;
-    make_context(&context, &forbidden, &attach, &zone, &recent, early);
-    for (int i = 0; i < count; i++) units[i] = move_units(found[i], &context);
-    if (sort_by_units(units, count, order)) { PyErr_NoMemory(); goto done; }
-    out = untried_new(found, units, order, count);
-done:
-    free(found);
+    free(numbers);
     free(units);
-    free(order);
+    free(scratch);
     Py_XDECREF(getrandbits);
     return out;
 }
+
+/* --- The search's tree in C (search.Tree, policy.BlokusDuoPolicy.native_tree) ---------
+ * With the moves and the playouts in C, a Python walk down the tree (choosing children,
+ * pushing moves on the board and taking them back, reading masks into words) cost more
+ * than both. This tree walks as search._walk does, draw for draw from the same
+ * random.Random and with the same arithmetic, so a seed chooses the same move on either
+ * path; the Python search stays the reference. Only what Blokus Duo's policy uses is
+ * here: progressive widening, priors as starting visits, the guided playout's value,
+ * and no minimax. */
+
+/* A position as the board keeps it, with its two latest moves for recent_corners. */
+typedef struct {
+    mask_t own[2], forbidden[2], attach[2];
+    uint32_t left[2];
+    int last[2];              /* the last piece each placed, -1 none */
+    int turn, over;
+    int latest[2][2];         /* (mover, placement) of the latest move, then the one
+                                 before; mover -1 where there is none */
+} position_t;
+
+/* board._apply and _turn_after: the mover places ``number``; the rival moves next if
+ * they can place, else the mover again if they can, else the game is over. */
+static void apply(position_t *p, int number) {
+    const placement_t *chosen = &placements[number];
+    int mover = p->turn, rival = mover ^ 1;
+    int first = is_empty(&p->own[mover]);
+    for (int i = 0; i < WORDS; i++) {
+        p->own[mover].w[i] |= chosen->mask.w[i];
+        p->forbidden[mover].w[i] |= chosen->mask.w[i] | chosen->edges.w[i];
+        p->attach[mover].w[i] = ((first ? 0 : p->attach[mover].w[i]) | chosen->corners.w[i])
+                                & ~p->forbidden[mover].w[i];
+        p->forbidden[rival].w[i] |= chosen->mask.w[i];
+        p->attach[rival].w[i] &= ~chosen->mask.w[i];
+    }
+    p->left[mover] &= ~((uint32_t)1 << chosen->piece);
+    p->last[mover] = chosen->piece;
+    p->latest[1][0] = p->latest[0][0];
+    p->latest[1][1] = p->latest[0][1];
+    p->latest[0][0] = mover;
+    p->latest[0][1] = number;
+    if (any_legal(p->left[rival], &p->forbidden[rival], &p->attach[rival])) {
+        p->turn = rival;
+    } else if (!any_legal(p->left[mover], &p->forbidden[mover], &p->attach[mover])) {
+        p->over = 1;
+        p->turn = rival;
+    }
+}
+
+/* board.recent_corners: the corners ``player``'s latest piece opened, still open to
+ * them, if that piece is one of the last two moves; else nothing. */
+static mask_t recent_corners(const position_t *p, int player) {
+    mask_t out = {{0, 0, 0, 0}};
+    for (int back = 0; back < 2; back++)
+        if (p->latest[back][0] == player) {
+            const mask_t *corners = &placements[p->latest[back][1]].corners;
+            for (int i = 0; i < WORDS; i++) out.w[i] = corners->w[i] & p->attach[player].w[i];
+            break;
+        }
+    return out;
+}
+
+/* One node: reached by ``move`` (placement number), played by ``mover`` (-1 the root);
+ * its children by index into the tree's nodes (they move as the array grows); its
+ * moves not grown yet sorted by score, the next last. */
+typedef struct {
+    int move, mover;
+    double visits, wins, prior;
+    int *children, child_count, child_room;
+    int *untried, *untried_units, untried_count, best_units;
+    int expanded;
+} node_t;
+
+typedef struct {
+    PyObject_HEAD
+    node_t *nodes;
+    int node_count, node_room;
+    position_t root;
+    PyObject *random, *getrandbits;        /* the rng's bound methods */
+    double exploration, prior_weight, widening, prior_visits, prior_value;
+    double margin_weight, margin_scale;    /* the policy's value of a playout */
+    int widens, centre_moves;
+    int *scratch;                           /* room for rank_moves (four lists of every
+                                               placement) and the playouts (one) */
+} tree_t;
+
+static PyTypeObject tree_type;
+
+/* A new node's index, -1 out of memory (with the exception set). */
+static int new_node(tree_t *t, int move, int mover, double prior) {
+    if (t->node_count == t->node_room) {
+        int room = t->node_room ? 2 * t->node_room : 256;
+        node_t *grown = realloc(t->nodes, sizeof(node_t) * (size_t)room);
+        if (!grown) { PyErr_NoMemory(); return -1; }
+        t->nodes = grown;
+        t->node_room = room;
+    }
+    node_t *n = &t->nodes[t->node_count];
+    memset(n, 0, sizeof(node_t));
+    n->move = move;
+    n->mover = mover;
+    n->prior = prior;
+    return t->node_count++;
+}
+
+/* Node.expand_moves: the moves of the position at node ``index`` with their scores. */
+static int expand_node(tree_t *t, int index, const position_t *p) {
+    int player = p->turn, rival = player ^ 1;
+    mask_t zone, around = edges_of(&p->attach[rival]), recent = recent_corners(p, rival);
+    for (int i = 0; i < WORDS; i++)
+        zone.w[i] = p->attach[rival].w[i] | (around.w[i] & ~p->forbidden[rival].w[i]);
+    int early = PIECES - __builtin_popcount(p->left[player]) < t->centre_moves;
+    int *ranked = t->scratch + 2 * placement_count, *ranked_units = ranked + placement_count;
+    int count = rank_moves(p->left[player], &p->forbidden[player], &p->attach[player], &zone,
+                           &recent, early, t->getrandbits, ranked, ranked_units, t->scratch);
+    if (count < 0) return -1;
+    /* A node keeps only its own moves: thousands of nodes a search. */
+    int *numbers = malloc(sizeof(int) * (size_t)(count ? count : 1));
+    int *units = malloc(sizeof(int) * (size_t)(count ? count : 1));
+    if (!numbers || !units) { free(numbers); free(units); PyErr_NoMemory(); return -1; }
+    memcpy(numbers, ranked, sizeof(int) * (size_t)count);
+    memcpy(units, ranked_units, sizeof(int) * (size_t)count);
+    node_t *n = &t->nodes[index];
+    n->untried = numbers;
+    n->untried_units = units;
+    n->untried_count = count;
+    n->best_units = count ? units[count - 1] : 0;
+    n->expanded = 1;
+    return 0;
+}
+
+/* Node.may_grow: moves left to grow, and (with widening) fewer children than
+ * 1 + widening * sqrt(visits). */
+static int may_grow(const tree_t *t, const node_t *n) {
+    if (!n->untried_count) return 0;
+    return !t->widens || (double)n->child_count < 1 + t->widening * sqrt(n->visits);
+}
+
+/* Grows node ``index``'s next move as a child started from its prior; the child's index,
+ * -1 out of memory. */
+static int grow(tree_t *t, int index, int mover) {
+    node_t *n = &t->nodes[index];
+    if (n->child_count == n->child_room) {
+        int room = n->child_room ? 2 * n->child_room : 4;
+        int *grown = realloc(n->children, sizeof(int) * (size_t)room);
+        if (!grown) { PyErr_NoMemory(); return -1; }
+        n->children = grown;
+        n->child_room = room;
+    }
+    n->untried_count--;
+    int move = n->untried[n->untried_count];
+    double prior = exp((double)(n->untried_units[n->untried_count] - n->best_units) / unit);
+    int child = new_node(t, move, mover, prior);   /* may move the nodes: n is stale */
+    if (child < 0) return -1;
+    node_t *c = &t->nodes[child];
+    if (t->prior_visits) {
+        c->visits = t->prior_visits;
+        c->wins = t->prior_visits * t->prior_value * sqrt(prior);
+    }
+    n = &t->nodes[index];
+    n->children[n->child_count++] = child;
+    return child;
+}
+
+/* Node.best_child (no minimax): the best average plus exploration plus the fading
+ * prior, the first of equals. */
+static int best_child(const tree_t *t, const node_t *n) {
+    double log_visits = log(n->visits), best_score = -1.0;
+    int best = -1;
+    for (int k = 0; k < n->child_count; k++) {
+        const node_t *c = &t->nodes[n->children[k]];
+        double visits = c->visits;
+        double score = c->wins / visits + t->exploration * sqrt(log_visits / visits)
+                       + t->prior_weight * c->prior / (visits + 1);
+        if (score > best_score) { best = n->children[k]; best_score = score; }
+    }
+    return best;
+}
+
+/* The value for b of the position: the result where the game is over, else
+ * BlokusDuoPolicy.value of a guided playout (the winner, a share for the margin). */
+static int value_for_b(tree_t *t, const position_t *p, double *value) {
+    int scores[2];
+    if (p->over) {
+        scores[0] = score(p->left[0], p->last[0]);
+        scores[1] = score(p->left[1], p->last[1]);
+        *value = scores[0] > scores[1] ? 1.0 : scores[0] < scores[1] ? 0.0 : 0.5;
+        return 0;
+    }
+    position_t q = *p;
+    mask_t recent[2] = {recent_corners(p, 0), recent_corners(p, 1)};
+    if (run_playout(q.own, q.forbidden, q.attach, q.left, q.last, recent, q.turn, t->random,
+                    1, NULL, t->scratch, scores))
+        return -1;
+    int margin = scores[0] - scores[1];
+    double won = margin > 0 ? 1.0 : margin < 0 ? 0.0 : 0.5;
+    *value = (1.0 - t->margin_weight) * won
+             + t->margin_weight * (0.5 + 0.5 * tanh(margin / t->margin_scale));
+    return 0;
+}
+
+/* search._walk: select down the tree, grow one child, play out, count the result up
+ * the path. -1 with an exception set on failure. */
+static int walk(tree_t *t) {
+    position_t p = t->root;
+    int path[PIECES * 2 + 2], depth = 0, index = 0;
+    path[depth++] = 0;
+    while (!p.over) {
+        if (!t->nodes[index].expanded && expand_node(t, index, &p)) return -1;
+        if (may_grow(t, &t->nodes[index])) {
+            int child = grow(t, index, p.turn);
+            if (child < 0) return -1;
+            apply(&p, t->nodes[child].move);
+            path[depth++] = child;
+            break;
+        }
+        if (!t->nodes[index].child_count) break;
+        index = best_child(t, &t->nodes[index]);
+        apply(&p, t->nodes[index].move);
+        path[depth++] = index;
+    }
+    double value_b;
+    if (value_for_b(t, &p, &value_b)) return -1;
+    for (int k = 0; k < depth; k++) {
+        node_t *n = &t->nodes[path[k]];
+        n->visits += 1;
+        if (n->mover >= 0) n->wins += n->mover == 0 ? value_b : 1.0 - value_b;
+    }
+    return 0;
+}
+
+static void tree_dealloc(tree_t *t) {
+    for (int i = 0; i < t->node_count; i++) {
+        free(t->nodes[i].children);
+        free(t->nodes[i].untried);
+        free(t->nodes[i].untried_units);
+    }
+    free(t->nodes);
+    free(t->scratch);
+    Py_XDECREF(t->random);
+    Py_XDECREF(t->getrandbits);
+    PyObject_Free(t);
+}
+
+/* Tree(position, policy, rng): position (own, forbidden, attach as pairs of mask words,
+ * left, last, turn, latest as ((mover, placement), (mover, placement))); policy
+ * (exploration, prior_weight, widening or None, prior_visits, prior_value,
+ * margin_weight, margin_scale, centre_moves). The root is expanded at once, as
+ * search.Tree's is. */
+static PyObject *tree_create(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    PyObject *own_in[2], *forbidden_in[2], *attach_in[2], *widening, *rng;
+    unsigned long left[2];
+    int last[2], turn, latest[2][2], centre_moves;
+    double exploration, prior_weight, prior_visits, prior_value, margin_weight, margin_scale;
+    if (!ready || !shapes) { PyErr_SetString(PyExc_RuntimeError, "setup and weigh first"); return NULL; }
+    if (!PyArg_ParseTuple(args, "((OO)(OO)(OO)(kk)(ii)i((ii)(ii)))(ddOddddi)O",
+                          &own_in[0], &own_in[1], &forbidden_in[0], &forbidden_in[1],
+                          &attach_in[0], &attach_in[1], &left[0], &left[1], &last[0], &last[1],
+                          &turn, &latest[0][0], &latest[0][1], &latest[1][0], &latest[1][1],
+                          &exploration, &prior_weight, &widening, &prior_visits, &prior_value,
+                          &margin_weight, &margin_scale, &centre_moves, &rng))
+        return NULL;
+    tree_t *t = PyObject_New(tree_t, type);
+    if (!t) return NULL;
+    t->nodes = NULL;
+    t->node_count = t->node_room = 0;
+    t->random = t->getrandbits = NULL;
+    /* rank_moves's two lists, then its results (a node copies its share) */
+    t->scratch = malloc(4 * sizeof(int) * (size_t)(placement_count ? placement_count : 1));
+    position_t *p = &t->root;
+    memset(p, 0, sizeof(position_t));
+    for (int k = 0; k < 2; k++) {
+        if (read_mask(own_in[k], &p->own[k]) || read_mask(forbidden_in[k], &p->forbidden[k])
+            || read_mask(attach_in[k], &p->attach[k]))
+            goto fail;
+        p->left[k] = (uint32_t)left[k];
+        p->last[k] = last[k];
+        p->latest[k][0] = latest[k][0];
+        p->latest[k][1] = latest[k][1];
+        if (latest[k][0] >= 0 && (latest[k][1] < 0 || latest[k][1] >= placement_count)) {
+            PyErr_SetString(PyExc_ValueError, "no such placement");
+            goto fail;
+        }
+    }
+    p->turn = turn & 1;
+    t->exploration = exploration;
+    t->prior_weight = prior_weight;
+    t->widens = widening != Py_None;
+    t->widening = t->widens ? PyFloat_AsDouble(widening) : 0.0;
+    t->prior_visits = prior_visits;
+    t->prior_value = prior_value;
+    t->margin_weight = margin_weight;
+    t->margin_scale = margin_scale;
+    t->centre_moves = centre_moves;
+    t->random = PyObject_GetAttrString(rng, "random");
+    t->getrandbits = PyObject_GetAttrString(rng, "getrandbits");
+    if (PyErr_Occurred() || !t->random || !t->getrandbits) goto fail;
+    if (!t->scratch) { PyErr_NoMemory(); goto fail; }
+    if (new_node(t, -1, -1, 0.0) < 0 || expand_node(t, 0, p)) goto fail;
+    return (PyObject *)t;
+fail:
+    Py_DECREF(t);
+    return NULL;
+}
+
+/* only_move() -> the move when the root has only one, else None. */
+static PyObject *tree_only_move(tree_t *t, PyObject *unused) {
+    if (t->nodes[0].untried_count != 1 || t->nodes[0].child_count) Py_RETURN_NONE;
+    PyObject *move = PyTuple_GET_ITEM(placement_objects, t->nodes[0].untried[0]);
+    Py_INCREF(move);
+    return move;
+}
+
+/* walk(count): ``count`` walks from the root. */
+static PyObject *tree_walk(tree_t *t, PyObject *arg) {
+    long count = PyLong_AsLong(arg);
+    if (count == -1 && PyErr_Occurred()) return NULL;
+    for (long k = 0; k < count; k++)
+        if (walk(t)) return NULL;
+    Py_RETURN_NONE;
+}
+
+/* best_move() -> the root's most visited child's move, the first of equals. */
+static PyObject *tree_best_move(tree_t *t, PyObject *unused) {
+    const node_t *root = &t->nodes[0];
+    int best = -1;
+    for (int k = 0; k < root->child_count; k++)
+        if (best < 0 || t->nodes[root->children[k]].visits > t->nodes[best].visits)
+            best = root->children[k];
+    if (best < 0) { PyErr_SetString(PyExc_ValueError, "no walk made"); return NULL; }
+    PyObject *move = PyTuple_GET_ITEM(placement_objects, t->nodes[best].move);
+    Py_INCREF(move);
+    return move;
+}
+
+/* visits() -> [(move, visits)] of the root's children, in the order grown. */
+static PyObject *tree_visits(tree_t *t, PyObject *unused) {
+    const node_t *root = &t->nodes[0];
+    PyObject *out = PyList_New(root->child_count);
+    for (int k = 0; out && k < root->child_count; k++) {
+        const node_t *c = &t->nodes[root->children[k]];
+        PyObject *pair = Py_BuildValue("(Od)", PyTuple_GET_ITEM(placement_objects, c->move),
+                                       c->visits);
+        if (!pair) { Py_CLEAR(out); break; }
+        PyList_SET_ITEM(out, k, pair);
+    }
+    return out;
+}
+
+static PyMethodDef tree_methods[] = {
+    {"visits", (PyCFunction)tree_visits, METH_NOARGS, "The root's children's visits."},
+    {"only_move", (PyCFunction)tree_only_move, METH_NOARGS, "The only move, or None."},
+    {"walk", (PyCFunction)tree_walk, METH_O, "Walk the tree so many times."},
+    {"best_move", (PyCFunction)tree_best_move, METH_NOARGS, "The most visited move."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject tree_type = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "engines.blokus_duo._playout.Tree",
+    .tp_basicsize = sizeof(tree_t),
+    .tp_dealloc = (destructor)tree_dealloc,
+    .tp_methods = tree_methods,
+    .tp_new = tree_create,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The search's tree grown in C (search.Tree's methods).",
+};
 
 static PyMethodDef methods[] = {
     {"setup", setup, METH_VARARGS, "Take the placements' tables from pieces.py."},
@@ -695,6 +1088,8 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_playout",
                                     methods};
 
 PyMODINIT_FUNC PyInit__playout(void) {
-    if (PyType_Ready(&untried_type) < 0) return NULL;
-    return PyModule_Create(&module);
+    if (PyType_Ready(&untried_type) < 0 || PyType_Ready(&tree_type) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m && PyModule_AddObjectRef(m, "Tree", (PyObject *)&tree_type) < 0) Py_CLEAR(m);
+    return m;
 }

@@ -151,6 +151,10 @@ class BlokusDuoBoard(Board):
         return (self._own[player], self._forbidden[player], self._attach[player],
                 self._left[player])
 
+    def last_placed(self, player: str) -> int | None:
+        """The number of the piece ``player`` placed last (the monomino's bonus), if any."""
+        return self._last[player]
+
     def placed(self, player: str) -> int:
         """How many pieces ``player`` has placed."""
         return len(PIECES) - self._left[player].bit_count()

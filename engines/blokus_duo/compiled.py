@@ -26,6 +26,7 @@ import logging
 import os
 import random
 
+from engines.core import PLAYERS
 from engines.blokus_duo.pieces import (BOARD, COVERING, PIECE_INDEX, PIECES, PLACEMENTS,
                                        STRIDE, Placement, corners, edges)
 
@@ -120,3 +121,26 @@ def play_out(state: dict, mover: int, rng: random.Random, trace: list | None = N
     if trace is not None:
         trace.extend((player, _mask(words)) for player, words in steps)
     return scores
+
+
+def tree(board, settings: tuple, rng: random.Random):
+    """The search's tree for ``board`` grown in C (:class:`engines.search.Tree`'s methods),
+    walk for walk as the Python tree, the root expanded. ``settings``: the search's
+    exploration constant and the policy's ``prior_weight``, ``widening``,
+    ``prior_visits``, ``prior_value``, ``margin_weight``, ``margin_scale`` and
+    ``CENTRE_MOVES`` (:meth:`.policy.BlokusDuoPolicy.native_tree`)."""
+    def latest(back: int) -> tuple[int, int]:
+        stack = board.move_stack
+        if len(stack) < back:
+            return -1, -1
+        return PLAYERS.index(board.mover(-back)), _NUMBER[stack[-back].mask]
+
+    masks = [board.masks(player) for player in PLAYERS]
+    last = [board.last_placed(player) for player in PLAYERS]
+    position = (tuple(_words(own) for own, _, _, _ in masks),
+                tuple(_words(forbidden) for _, forbidden, _, _ in masks),
+                tuple(_words(attach) for _, _, attach, _ in masks),
+                tuple(left for _, _, _, left in masks),
+                tuple(-1 if number is None else number for number in last),
+                PLAYERS.index(board.turn), (latest(1), latest(2)))
+    return _playout.Tree(position, settings, rng)

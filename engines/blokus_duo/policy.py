@@ -47,7 +47,7 @@ from collections.abc import Hashable, Sequence
 from engines.bits import indices
 from engines.blokus_duo import compiled
 from engines.blokus_duo.pieces import BOARD, PLACEMENTS, STRIDE, corners, edges
-from engines.search import Policy
+from engines.search import EXPLORATION, Policy
 
 #: Per piece size: the log-weight of placing a piece of that size.
 SIZE_WEIGHT = {1: 0.7, 2: 0.3, 3: 0.3, 4: 1.4, 5: 3.4}
@@ -282,6 +282,21 @@ class BlokusDuoPolicy(Policy):
         if compiled.enabled() and type(rng) is random.Random:
             return compiled.expansion(prior_context(board), rng)
         return super().expansion(board, rng)
+
+    def native_tree(self, board, rng: random.Random):
+        """The whole tree in the compiled core when it is in use (the same walks as the
+        Python tree for the same seed): with the moves and the playouts in C, walking
+        the tree in Python cost more than both. The core plays the guided playout only,
+        and selects without minimax."""
+        if (compiled.enabled() and type(rng) is random.Random and self.guided
+                and not self.minimax_weight
+                and type(self).value is BlokusDuoPolicy.value
+                and type(self).expansion is BlokusDuoPolicy.expansion):
+            return compiled.tree(board, (EXPLORATION, self.prior_weight, self.widening,
+                                         self.prior_visits, self.prior_value,
+                                         self.margin_weight, self.margin_scale,
+                                         CENTRE_MOVES), rng)
+        return None
 
 
 def priors_of(units: Sequence[int]) -> list[float]:
