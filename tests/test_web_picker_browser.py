@@ -281,3 +281,32 @@ def test_a_refused_first_answer_for_the_pieces_is_asked_again(tmp_path, monkeypa
         settle(board)
         wait(browser, lambda d: len(names(d, "#picker [data-piece]", "data-piece")) == 21)
         assert browser.execute_script("return window.errors") == []
+
+
+def test_a_piece_put_down_is_judged_again_by_the_pieces_of_a_new_position(
+        tmp_path, monkeypatch, browser):
+    """The X put on j5, then a change after which the engine no longer lists it there (the
+    answer for the new position stripped of it here, as a takeback or a new game would
+    leave it): Confirm is no longer offered for the move of the old position."""
+    with served(tmp_path, monkeypatch, CODE, "blokus-duo", {"start": "fixed"}) as (
+            board, front):
+        orange_from_the_page(browser, board, front.url)
+        click(browser, '#picker [data-piece="X"]')
+        click(browser, '#board [data-hole="j5"]')
+        wait(browser, lambda d: not d.find_element(By.ID, "picker-confirm")
+             .get_attribute("disabled"))
+        browser.execute_script("""
+          const fetchNow = window.fetch;
+          window.fetch = (url, ...rest) => url !== "/api/pieces" ? fetchNow(url, ...rest)
+            : fetchNow(url, ...rest).then((r) => r.json()).then((pieces) => {
+                pieces.placements.X = [];
+                return new Response(JSON.stringify(pieces));
+              });""")
+        before = browser.execute_script("return document.body.dataset.revision")
+        board.session.say("a word from the table")
+        board.step()
+        wait(browser, lambda d: d.execute_script("return document.body.dataset.revision")
+             != before)
+        wait(browser, lambda d: d.find_element(By.ID, "picker-confirm")
+             .get_attribute("disabled"))
+        assert browser.find_element(By.ID, "picker-note").text == "X cannot go there"
