@@ -374,3 +374,19 @@ def test_tabletop_watch_serves_the_club_it_watches(mosquitto):
         process.stdout.close()
         process.stderr.close()
         board.feed.close()
+
+
+def test_after_a_broker_restart_the_board_is_listed_again_with_its_newest_game(
+        mosquitto, spectator):
+    board = Board(mosquitto, "Through it all", "conhex")
+    try:
+        board.play(2)
+        until(lambda: follows(spectator, board), "the board listed")
+        mosquitto.stop()
+        until(lambda: not board.feed.broker.connected.is_set(), "the link lost")
+        board.play()  # while the broker is away: sent once it is back
+        mosquitto.start()
+        until(lambda: follows(spectator, board) and seen(spectator, board.feed).online,
+              "the newest game listed again")
+    finally:
+        board.feed.close()

@@ -123,7 +123,7 @@ class LiveFeed:
         self.topic = board_topic(config.club, config.name)
         self.broker = broker or Broker(config, f"tabletop-live-{secrets.token_hex(6)}")
         self._wake = threading.Condition()
-        self._pending: bytes | None = None  # the newest record, not sent yet
+        self._pending: dict[str, Any] | None = None  # the newest record, not sent yet
         self._last: dict[str, Any] | None = None  # the newest record, sent or not
         self._closing = False
         #: Records handed to the broker.
@@ -140,10 +140,12 @@ class LiveFeed:
         return self
 
     def publish(self, session: Any) -> None:
-        """The session changed (the loop's thread): its record is the one to send."""
+        """The session changed (the loop's thread): its record is the one to send (made
+        here, from the session the loop owns; encoded in the feed's thread, if it is
+        still the newest when its turn comes)."""
         record = live_record(self.name, session)
         with self._wake:
-            self._last, self._pending = record, encode(record)
+            self._last = self._pending = record
             self._wake.notify()
 
     def commands(self) -> list:
@@ -166,7 +168,7 @@ class LiveFeed:
         published the last will, or lost everything, while the link was down."""
         with self._wake:
             if self._last is not None:
-                self._pending = encode(self._last)
+                self._pending = self._last
                 self._wake.notify()
 
     def _send(self) -> None:
@@ -180,9 +182,9 @@ class LiveFeed:
                     return
                 if self._pending is None or time.monotonic() < due:
                     continue
-                payload, self._pending = self._pending, None
+                record, self._pending = self._pending, None
             if self.broker.connected.is_set():  # else it goes when the link is back
-                self.broker.publish(self.topic, payload, retain=True)
+                self.broker.publish(self.topic, encode(record), retain=True)
                 self.sent += 1
                 due = time.monotonic() + self.interval
 
