@@ -119,12 +119,24 @@ def test_a_drawer_draws_it_from_the_board_s_places():
     assert tuple(surface.get_at(drawer.centres["C3"]))[:3] == (0, 255, 128)
 
 
-def test_the_terminal_shows_its_own_drawing_and_gogui_is_not_offered():
-    """A board that is not a square grid: the terminal prints the board's own text, and
-    GTP's GoGui commands (a square grid's) are not offered."""
-    from app.cli.terminal import render
-    board = played("B2")
-    assert render(board, colour=False) == board.ascii()
+def test_the_terminal_draws_it_row_by_row_from_its_places_and_gogui_is_not_offered():
+    """A board that is not a square grid: the terminal draws the session's view, each
+    row of cells on a line, each cell at its place across in half steps (the rows shift
+    as the board's do), named by the board's own axes; what the view lights is marked
+    (a hint too). GTP's GoGui commands (a square grid's) are not offered."""
+    from app.cli.terminal import key, render
+    from app.table.session import Session
+    session = Session(played("B2", "A1"), seats={"b": "person", "w": "person"},
+                      physical=False)
+    assert render(session.view(), colour=False).splitlines() == [
+        " 3   \u00b7 \u00b7 \u00b7",
+        " 2  \u00b7 R \u00b7",
+        " 1 B \u00b7 \u00b7",
+        "   A B C"]
+    session.hint()
+    drawn = render(session.view(), colour=False)
+    assert drawn.count("\u25c7") == 1 and drawn.count("\u00b7") == 6
+    assert "\u25c7 Hint" in key(session.view(), colour=False)
     assert not moves_are_points(honeycomb.HoneycombBoard)
 
 

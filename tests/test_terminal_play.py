@@ -22,6 +22,7 @@ from app.table.seats import words_of
 from app.table.session import Session
 from app.table.thinker import InlineThinker
 from app.table.store import RecordStore, default_data_dir
+from app.table.view import BoardView
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 PEOPLE = {"b": "person", "w": "person"}
@@ -30,6 +31,16 @@ AGAINST_ENGINE = {"b": "person", "w": "engine"}
 
 def plain(text):
     return ANSI.sub("", text)
+
+
+def view_of(board):
+    """The view the terminal draws: a session's of ``board``, two people at it."""
+    return Session(board, seats=dict(PEOPLE), physical=False).view()
+
+
+def draw(board, colour=True):
+    """``board`` as the terminal draws it."""
+    return render(view_of(board), colour)
 
 
 def terminal_session(board, seats, seed=1, store=None):
@@ -219,7 +230,7 @@ def help_words(line):
 @pytest.mark.parametrize("name", ["kulami", "conhex", "akron"])
 def test_every_notation_the_help_line_shows_is_accepted(name):
     board = new_game(name)
-    example, words, commands = help_words(help_line(board))
+    example, words, commands = help_words(help_line(board, view_of(board)))
     assert commands == ["hint", "undo", "help", "quit"] and words == []
     # the example move is played
     played, text = run_game([example, "quit"], PEOPLE, name=name)
@@ -237,13 +248,13 @@ def test_every_notation_the_help_line_shows_is_accepted(name):
 def test_the_swap_is_offered_while_legal_and_accepted_as_shown():
     board = new_game("conhex")
     board.push_text("j3")
-    line = help_line(board)
+    line = help_line(board, view_of(board))
     assert help_words(line)[1] == ["swap"] and "swap (Blue may swap: take over Red's first gem, and Red moves next)" in line
     played, text = run_game(["j3", "swap", "quit"], PEOPLE, name="conhex")
     assert [str(m) for m in played.move_stack] == ["j3", "swap"]
     assert played.sensor_view() == {"j3": "w"}
     board.push_text("swap")
-    assert help_words(help_line(board))[1] == []  # no longer offered
+    assert help_words(help_line(board, view_of(board)))[1] == []  # no longer offered
     _, text = run_game(["j3", "f6", "SWAP", "quit"], PEOPLE, name="conhex")
     assert "Not played: swap is only legal as blue's first action." in text
 
@@ -251,7 +262,7 @@ def test_the_swap_is_offered_while_legal_and_accepted_as_shown():
 def drawn_holes(board):
     """Each hole mark on the drawing, named by the row label of its line and the column
     label under it: what a person reads off the board to type."""
-    lines = plain(render(board)).splitlines()
+    lines = plain(draw(board)).splitlines()
     footer = next(l for l in reversed(lines) if re.fullmatch(r"[ a-z]+", l))
     columns = {i: c for i, c in enumerate(footer) if c.isalpha()}
     names = {}
@@ -284,18 +295,18 @@ def test_every_hole_is_typed_as_the_board_labels_it(name, options):
 def test_the_board_drawing_shows_pieces_legal_fields_and_coordinates():
     board = new_game("kulami", layout="square-1")
     board.push_text("d4")
-    lines = plain(render(board)).splitlines()
+    lines = plain(draw(board)).splitlines()
     assert lines[-1].split() == list("abcdefgh")
     row_4 = lines[8 - 4]
     assert row_4.startswith(" 4") and "\u25cf" in row_4 and row_4.count("\u00b7") == 6
-    assert plain(render(board)).count("\u00b7") == len(board.legal_moves)
+    assert plain(draw(board)).count("\u00b7") == len(board.legal_moves)
 
 
 def test_conhex_draws_every_cell_between_its_holes_in_its_owners_colour():
     board = new_game("conhex", pie=False)
     for hole in ("b3", "f6", "b4", "f7", "c4", "e6"):
         board.push_text(hole)
-    drawn = render(board)
+    drawn = draw(board)
     red, blue = (_fg(game("conhex").players[p].piece) for p in "bw")
     owned = {p: len(board.owned(p)) for p in "bw"}
     assert owned == {"b": 2, "w": 1}
@@ -305,17 +316,17 @@ def test_conhex_draws_every_cell_between_its_holes_in_its_owners_colour():
     assert "red's cell" in plain(drawn) and "nobody's yet" in plain(drawn)
     # Each owned cell's mark is where cell_places puts it.
     lines = drawn.splitlines()
-    top = 2 * max(y for _, y in hole_positions(board).values())
+    top = 2 * max(y for _, y in hole_positions(BoardView.of(board)).values())
     for cell in board.owned("b"):
-        x, y = cell_places(board)[cell]
+        x, y = cell_places(BoardView.of(board))[cell]
         line = lines[top - y]
         assert plain(line)[3 + 2 * x] == OWNED_CELL and red + OWNED_CELL in line
 
 
 def test_every_conhex_cell_has_a_place_of_its_own_among_its_holes():
     board = new_game("conhex")
-    places = cell_places(board)
-    position = hole_positions(board)
+    places = cell_places(BoardView.of(board))
+    position = hole_positions(BoardView.of(board))
     holes = {(2 * x, 2 * y) for x, y in position.values()}
     assert len(places) == 41 and len(set(places.values())) == 41
     assert not set(places.values()) & holes
@@ -334,7 +345,7 @@ def test_play_starts_on_layouts_the_greedy_shading_ran_out_of_shades_on(layout):
 
 
 def assert_touching_panels_shaded_apart(board):
-    shades = _shades(board)
+    shades = _shades(BoardView.of(board))
     assert set(shades) == set(board.holes) and set(shades.values()) <= set(AREA_SHADES)
     panel_of = {hole: panel for panel, holes in board.areas.items() for hole in holes}
     for hole in board.holes:
@@ -350,12 +361,12 @@ def test_every_random_layout_is_shaded_with_touching_panels_apart(seed, square):
     kind = "random" if square else "random-free"
     board = new_game("kulami", layout=f"{kind}:{seed}")
     assert_touching_panels_shaded_apart(board)
-    assert plain(render(board)).count("\u00b7") == len(board.legal_moves)
+    assert plain(draw(board)).count("\u00b7") == len(board.legal_moves)
 
 
 def test_conhex_shades_only_holes_of_one_cell():
     board = new_game("conhex")
-    shades = _shades(board)
+    shades = _shades(BoardView.of(board))
     assert set(shades) == {"a1", "a11", "k1", "k11", "f6"}  # the corners and the centre
 
 
@@ -629,7 +640,7 @@ def test_the_end_of_a_kulami_game_shows_the_score_in_its_parts(scoring, parts):
 def test_the_help_line_shows_a_blokus_duo_move_as_its_squares():
     from app.cli.play import help_line
 
-    line = help_line(new_game("blokus-duo"))
+    line = help_line(duo := new_game("blokus-duo"), view_of(duo))
     example = line.split("such as ")[1].split(";")[0]
     assert "piece, its squares joined by commas" in line and "," in example
     board = new_game("blokus-duo")
@@ -639,7 +650,7 @@ def test_the_help_line_shows_a_blokus_duo_move_as_its_squares():
 def test_the_help_line_shows_akron_moves_and_a_hole_near_the_middle():
     from app.cli.play import help_line
 
-    line = help_line(new_game("akron"))
+    line = help_line(akron := new_game("akron"), view_of(akron))
     assert "a ball's point and where it goes (1c3-2d4)" in line
     assert line.split("such as ")[1].split(";")[0] in ("1g7", "1g9", "1i7", "1i9")
 
@@ -681,7 +692,7 @@ def test_a_plain_board_has_no_escapes_and_tells_the_players_apart(name):
     board = new_game(name)
     for _ in range(2):
         board.push(next(iter(board.legal_moves)))
-    drawn = render(board, colour=False)
+    drawn = draw(board, colour=False)
     assert "\x1b" not in drawn
     players = game(name).players
     initials = {info.name[0].upper() for info in players.values()}
@@ -693,7 +704,7 @@ def test_a_plain_board_has_no_escapes_and_tells_the_players_apart(name):
 
 def test_plain_kulami_names_each_hole_s_panel_where_colour_shades_it():
     board = new_game("kulami", layout="square-1")
-    lines = render(board, colour=False).splitlines()
+    lines = draw(board, colour=False).splitlines()
     # square-1's top row is aaabbccd: each hole's panel letter before its mark.
     assert lines[0][3::3][:8] == "aaabbccd"
 
@@ -757,17 +768,15 @@ def test_akron_says_its_own_goal_and_draws_its_board_not_the_engine_s_printout(t
 def test_akron_draws_balls_as_their_players_initials_with_their_level():
     board = game("akron").board_class.from_balls(
         {"1a1": "b", "1c1": "w", "1a3": "b", "1c3": "w", "2b2": "w", "1e5": "b"})
-    drawn = render(board, colour=False)
+    drawn = draw(board, colour=False)
     assert "\x1b" not in drawn and "supply" not in drawn
     row = next(line for line in drawn.splitlines() if line[:3].strip() == "2")
     assert "R2" in row
     assert "W1" in next(line for line in drawn.splitlines() if line[:3].strip() == "5")
-    assert "\u25cf" in render(board, colour=True)
+    assert "\u25cf" in draw(board, colour=True)
 
 
 def test_akron_ends_with_the_winner_s_sides_and_a_draw_has_an_end_line_too():
-    from app.table.texts import end_line
-
     board, text = run_game([], {"b": "engine", "w": "engine"}, name="akron")
     last = text.splitlines()[-1]
     outcome = board.outcome()
@@ -778,7 +787,7 @@ def test_akron_ends_with_the_winner_s_sides_and_a_draw_has_an_end_line_too():
     draw = new_game("akron")
     draw._passes = 2  # two passes in a row: the rule sheet's draw
     assert draw.outcome().winner is None
-    assert end_line(draw) == ("Game over: neither player could act: two passes in a row. "
+    assert view_of(draw).end_long == ("Game over: neither player could act: two passes in a row. "
                               "A draw.")
 
 
@@ -824,7 +833,6 @@ def test_the_end_line_names_the_winner_in_the_game_s_colours_only():
     """Kulami's second player is black: the record's ``W+5`` read as white winning."""
     import random
 
-    from app.table.texts import end_line
     rng = random.Random(3)
     while True:
         board = new_game("kulami")
@@ -832,7 +840,7 @@ def test_the_end_line_names_the_winner_in_the_game_s_colours_only():
             board.push(rng.choice(list(board.legal_moves)))
         if board.outcome().winner == "w":
             break
-    line = end_line(board)
+    line = view_of(board).end_long
     assert re.search(r"Black wins by \d+, \d+ to \d+\.$", line), line
     assert "W+" not in line and "B+" not in line
 
@@ -873,3 +881,35 @@ def test_continuing_a_game_with_a_browser_seat_says_it_is_handed_back(data, monk
     assert status == 0, err
     assert "Continuing 000001-kulami.sgf at move 1" in out
     assert "Black played from " in out and "a person at the table plays black now." in out
+
+
+# --- the terminal draws the session's view ----------------------------------------------------
+
+def test_the_terminal_marks_what_the_view_lights_and_keys_it_in_the_legend_s_words():
+    """The terminal drew the engine's board (its legal holes, whatever the table lit):
+    a hint lit on the LEDs, the screen and the page was only a line of text here. Now it
+    draws the view: the hint's hole is marked, and the key names the marks as the
+    legend does."""
+    board, text = run_game(["d4", "hint", "quit"], PEOPLE, colour=False)
+    hinted = re.search(r"Hint: (\w+)", text)[1]
+    after = text[text.index("Hint: "):]
+    drawing = after[after.index("\n") + 1:]
+    lines = drawing.splitlines()
+    row = next(line for line in lines if line[:3].strip() == hinted[1:])
+    footer = next(line for line in lines if re.fullmatch(r"[ a-z]+", line))
+    assert row[footer.index(hinted[0])] == "\u25c7"  # under its column's letter
+    assert "Key: \u25c7 Hint, \u00b7 Legal move" in drawing
+    assert text.count("\u25c7") == 2  # on the board after the hint, and in its key
+
+
+def test_a_table_that_lights_no_legal_holes_shows_none_in_the_terminal_either():
+    """``[game] show_legal = false`` dims the legal holes on the LEDs, the screen and the
+    page; the terminal drew them all the same."""
+    board = new_game("kulami", layout="square-1")
+    session = Session(board, seats=dict(PEOPLE), physical=False, show_legal=False)
+    out = io.StringIO()
+    play(session, io.StringIO("d4\nquit\n"), out, colour=False)
+    text = out.getvalue()
+    assert "\u00b7" not in text and "Legal move" not in text
+    assert [str(move) for move in board.move_stack] == ["d4"]
+    assert "R" in [line for line in text.splitlines() if line.startswith(" 4")][-1]

@@ -15,7 +15,9 @@ the flags override the file.
 The game is a :class:`~app.table.session.Session` with no board, as the board's and the
 simulator's are sessions with one: moves, undo, hints, the engine's seeded choices,
 saving and resuming are the session's, and this module only reads the keyboard and
-prints.
+prints the session's view (:mod:`app.table.view`): the board and what is lit with the
+legend's key, the moves offered by button, the end and its score sheet, as the status
+screen and the page show them.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import sys
 from typing import TextIO
 
 from app.cli import split_options
-from app.cli.terminal import render, wants_colour
+from app.cli.terminal import key, render, wants_colour
 from app.games import GAMES, game
 from app.table import texts
 from app.table.assembly import Assembly
@@ -34,6 +36,7 @@ from app.table.session import Session
 from app.table.config import Config, load_config
 from app.table.store import RecordStore, Resumed, Saved
 from app.table.thinker import InlineThinker
+from app.table.view import View
 from engines import Board, EngineError, RecordError
 from engines.errors import OptionError
 from engines.players import DEFAULT_LEVEL, LEVELS, level_argument
@@ -45,7 +48,6 @@ PROFILE = "terminal"
 DEFAULT_SEATS = {"b": "person", "w": "engine"}
 #: The commands besides moves, as the help line shows them.
 COMMANDS = ("hint", "undo", "help", "quit")
-#: Moves that are words rather than holes, with what they do, offered while legal.
 
 DESCRIPTION = """\
 Play in the terminal: you against the engine, or two people at one keyboard.
@@ -322,14 +324,17 @@ def play(session: Session, stdin: TextIO, stdout: TextIO, colour: bool | None = 
     if news:  # the record could not even be started
         say(texts.sentence(news))
     say(f"{info.title}: {goal(board)}.")
-    while not board.is_game_over():
-        say(render(board, colour))
+    while (view := session.view()).end is None:
+        say(render(view, colour))
         say(score_line(board))
+        marks = key(view, colour)
+        if marks:
+            say(marks)
         answered = False  # whether the session's message answers the command
         if session.seats[board.turn].thinks:
             session.poll()  # its search is done: this plays its move and saves it
         else:
-            say(help_line(board))
+            say(help_line(board, view))
             stdout.write(f"{names[board.turn].name} to move> ")
             stdout.flush()
             line = stdin.readline()
@@ -368,10 +373,10 @@ def play(session: Session, stdin: TextIO, stdout: TextIO, colour: bool | None = 
             say(f"{texts.sentence(session.message)}.")
         if news:
             say(texts.sentence(news))
-    say(render(board, colour))
-    for line in texts.score_sheet(board):
+    say(render(view, colour))
+    for line in view.sheet:
         say(line)
-    say(texts.end_line(board))
+    say(view.end_long)
     return 0
 
 
@@ -437,24 +442,11 @@ def _positions(board: Board) -> dict[str, tuple[float, float]]:
             for place in (board.place(hole),)}
 
 
-def word_moves(board: Board) -> list[str]:
-    """The moves made by button that the game names (ConHex's swap) legal now: in the
-    terminal they are typed as words."""
-    legal = []
-    for word in game(board.game).button_moves:
-        try:
-            if board.is_legal(board.parse_move(word)):
-                legal.append(word)
-        except EngineError:
-            pass
-    return legal
-
-
-def help_line(board: Board) -> str:
-    """Every notation the prompt accepts now: a move (with an example), any word move
-    legal now, and the commands."""
+def help_line(board: Board, view: View) -> str:
+    """Every notation the prompt accepts now: a move (with an example), the moves
+    ``view`` offers by button (ConHex's swap, which the terminal types as a word), each
+    with what it does, and the commands."""
     parts = [f"type a {game(board.game).move_words} such as {example_move(board)}"]
-    parts += [f"{word} ({texts.offered(board.game, board.turn, word)})"
-              for word in word_moves(board)]
+    parts += [f"{offer.move} ({offer.words})" for offer in view.offers]
     return "Moves: " + ", ".join(parts) + "; or " + ", ".join(COMMANDS[:-1]) + \
         f" or {COMMANDS[-1]}."

@@ -48,7 +48,6 @@ from app.cli import add_game_arguments, number_type, seconds, split_options
 from app.games import GAMES, new_game
 from app.games import game as game_info
 from app.cli.terminal import render, wants_colour
-from app.table import texts
 from engines.errors import EngineError, TabletopError
 from engines.players import DEFAULT_LEVEL, LEVELS, choose_move, engine_name, level_argument
 
@@ -173,7 +172,7 @@ def run(args) -> int:
     unused = " (no sensor board: --serial needs the window)" if args.serial else ""
     print(f"tabletop simulate: no display ({why}); playing an engine-against-engine "
           f"demo in the terminal instead{unused}.", flush=True)
-    return demo(board, random.Random(args.seed), sys.stdout, args.pause, args.level)
+    return demo(board, args.seed, sys.stdout, args.pause, args.level)
 
 
 def _seats(args, configured=None) -> dict[str, str]:
@@ -411,20 +410,26 @@ def _set_out(board, args, rng: random.Random) -> None:
             raise type(error)(f"move {number} of --play, {text!r}: {error}") from None
 
 
-def demo(board, rng: random.Random, out, pause: float = 0.0,
+def demo(board, seed: int | None, out, pause: float = 0.0,
          level: int = DEFAULT_LEVEL) -> int:
-    """Engine against engine to the end, the board printed after every move (in colour
-    where ``out`` is a terminal that wants it)."""
+    """Engine against engine to the end, in a session with no board as ``tabletop play``
+    plays one (the engine's choices seeded by ``seed``), its view printed after every
+    move (in colour where ``out`` is a terminal that wants it), then its end."""
+    from app.table.session import Session
+    from app.table.thinker import InlineThinker
     say = lambda text="": print(text, file=out, flush=True)
     colour = wants_colour(out)
     players = game_info(board.game).players
-    say(render(board, colour))
-    while not board.is_game_over():
-        mover = board.turn
-        move = choose_move(board, level, rng)
-        board.push(move)
-        say(f"\n{players[mover].name} plays {board.move_text(move)}")
-        say(render(board, colour))
+    session = Session(board, seats={"b": "engine", "w": "engine"}, level=level, seed=seed,
+                      physical=False, thinker=InlineThinker())
+    say(render(session.view(), colour))
+    while (view := session.view()).end is None:
+        moves = len(board.move_stack)
+        session.poll()
+        for index in range(moves, len(board.move_stack)):
+            say(f"\n{players[board.mover(index)].name} plays "
+                f"{board.move_text(board.move_stack[index])}")
+        say(render(session.view(), colour))
         time.sleep(pause)
-    say(texts.end_line(board))
+    say(view.end_long)
     return 0

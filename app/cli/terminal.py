@@ -1,12 +1,15 @@
-"""The board in a colour terminal: panels shaded or cells drawn, pieces, legal holes marked.
+"""The board in a colour terminal: panels shaded or cells drawn, pieces, what is lit marked.
 
-Works for every game whose holes lie on a square grid (Kulami, ConHex, Blokus Duo): the
-grid and its labels are the board's geometry (:meth:`~engines.core.Board.place`,
-:meth:`~engines.core.Board.axes`), so no game needs its own drawing; a board of another
-shape (a hexagonal one) is shown by its own text drawing. A game whose pieces stack
-above its holes (the registry's ``pile``, Akron) places every point between and above
-the holes, so it is drawn from above the same way on a grid of half steps: each place
-shows its top piece with its level, the holes on level 1.
+The terminal draws the session's :class:`~app.table.view.View`, the one the LEDs light,
+the status screen draws and the page shows: the holes where its board view places them,
+the pieces, the column and row names, the areas and their owners, and what its scene
+lights (the legal holes, a hint), with a key from its legend. So the terminal works out
+no game fact of its own, and a game whose holes lie on a square grid (Kulami, ConHex,
+Blokus Duo) needs no drawing of its own; a board of another shape (a hexagonal one) is
+drawn row by row, each hole at its place across in half steps. A game whose pieces
+stack above its holes (the view's ``ball`` pieces, Akron) places every point between
+and above the holes, so it is drawn from above the same way on a grid of half steps:
+each place shows its top piece with its level, the holes on level 1.
 Areas that share no hole (Kulami's panels) shade their holes. Areas that share holes
 (ConHex's cells, each between the holes around it) cannot, so the board is drawn on a
 grid of half steps instead, with a mark for each cell between its holes: filled in its
@@ -27,8 +30,8 @@ import string
 from collections.abc import Mapping
 from typing import TextIO
 
-from app.games import game
-from engines.core import Board
+from app.colours import role_of
+from app.table.view import BoardView, View
 from engines.map_colours import colour_panels
 
 RESET = "\x1b[0m"
@@ -36,6 +39,8 @@ RESET = "\x1b[0m"
 AREA_SHADES = ("\x1b[48;5;180m", "\x1b[48;5;137m", "\x1b[48;5;223m", "\x1b[48;5;95m")
 NO_AREA = "\x1b[48;5;250m"
 LEGAL = "\x1b[38;5;28m\u00b7"
+#: A hole the scene lights as a move to make (a hint): drawn over its legal mark.
+SUGGESTED = "\u25c7"
 LAST = "\x1b[1m"
 #: A hole no piece may go in now (the game is over), and a piece.
 EMPTY = "\x1b[38;5;245m\u2218"
@@ -59,10 +64,10 @@ def wants_colour(stream: TextIO, environ: Mapping[str, str] = os.environ) -> boo
         return False
 
 
-def _initials(board: Board) -> dict[str, str]:
+def _initials(view: View) -> dict[str, str]:
     """Each player's mark on a plain drawing: the initial of its colour (``R``, ``B``),
     or ``X`` and ``O`` should two colours share one."""
-    players = game(board.game).players
+    players = view.players
     initials = {player: info.name[:1].upper() for player, info in players.items()}
     if len(set(initials.values())) < len(initials) or not all(initials.values()):
         initials = dict(zip(players, "XO"))
@@ -73,24 +78,59 @@ def _fg(rgb: tuple[int, int, int]) -> str:
     return "\x1b[38;2;%d;%d;%dm" % rgb
 
 
-def hole_positions(board: Board) -> dict[str, tuple[int, int]]:
+class _Lit:
+    """What the view's scene lights that the drawing marks: the legal holes, the holes
+    of a move suggested (a hint), and each area's owner; and the last move, bold."""
+
+    def __init__(self, view: View, colour: bool) -> None:
+        scene = view.scene
+        self.legal = scene.named("legal")
+        self.suggested = scene.named("suggestion")
+        self.last = frozenset(view.board.last)
+        self.owner = {name: player for name, light in scene.lights.items()
+                      for player in (role_of(light.role)[1],)
+                      if player is not None and name in view.board.areas}
+        light = scene.lights.get(next(iter(self.suggested), ""), None)
+        self._suggestion = (_fg(light.colour) if colour and light is not None else "") \
+            + SUGGESTED
+
+    def empty(self, hole: str, otherwise: str) -> str:
+        """The mark of an empty ``hole``: a move suggested, legal, or ``otherwise``."""
+        if hole in self.suggested:
+            return self._suggestion
+        return LEGAL if hole in self.legal else otherwise
+
+
+def key(view: View, colour: bool = True) -> str:
+    """The key to the marks :func:`render` draws, in the view's legend's words (``·
+    Legal move, ◇ Hint``), for the roles lit now that the drawing marks; empty when
+    there are none."""
+    lit = _Lit(view, colour)
+    marks = {"legal": (LEGAL, lit.legal), "suggestion": (SUGGESTED, lit.suggested),
+             "last": (LAST + "bold" + RESET, lit.last if colour else ())}
+    parts = [f"{marks[row.role][0]}{RESET} {row.meaning}" for row in view.legend
+             if row.role in marks and marks[row.role][1]]
+    text = "Key: " + ", ".join(parts) if parts else ""
+    return text if colour else _SGR.sub("", text)
+
+
+def hole_positions(board: BoardView) -> dict[str, tuple[int, int]]:
     """Each hole's column and row from 0 (``a1`` is ``(0, 0)``), where the board places
     it: where :func:`render` draws it."""
     return {hole: xy for xy, hole in _grid(board).items()}
 
 
-def _grid(board: Board) -> dict[tuple[int, int], str]:
+def _grid(board: BoardView) -> dict[tuple[int, int], str]:
     """Each hole by its column and row; empty where the holes are not on a square grid."""
     cells = {}
-    for hole in board.holes:
-        place = board.place(hole)
+    for hole, place in board.holes.items():
         if place.x != int(place.x) or place.y != int(place.y):
             return {}
         cells[(int(place.x), int(place.y))] = hole
     return cells
 
 
-def _shades(board: Board) -> dict[str, str]:
+def _shades(board: BoardView) -> dict[str, str]:
     """A hole -> shade map: each area gets a shade none of its neighbours has. A hole
     in several areas (a ConHex cell corner) is left unshaded, and does not count as
     touching."""
@@ -107,61 +147,97 @@ def _shades(board: Board) -> dict[str, str]:
             if len(names) == 1}
 
 
-def _overlapping(board: Board) -> bool:
+def _overlapping(board: BoardView) -> bool:
     """Whether some hole lies in two areas (ConHex's cells), so areas cannot shade holes."""
     seen: set[str] = set()
     for holes in board.areas.values():
-        if seen & holes:
+        if seen.intersection(holes):
             return True
-        seen |= holes
+        seen.update(holes)
     return False
 
 
-def render(board: Board, colour: bool = True) -> str:
-    """The board as ANSI-coloured text, top row first, with coordinates; with ``colour``
-    false, as plain text (see the module's docstring)."""
-    if game(board.game).pile:
-        text = _render_pile(board, colour)
-        return text if colour else _SGR.sub("", text)
-    grid = _grid(board)
-    if not grid:
-        return board.ascii()
-    if _overlapping(board):
-        return _render_cells(board, grid, colour)
-    text = _render_holes(board, grid, colour)
+def render(view: View, colour: bool = True) -> str:
+    """The board of ``view`` as ANSI-coloured text, top row first, with coordinates;
+    with ``colour`` false, as plain text (see the module's docstring)."""
+    board = view.board
+    lit = _Lit(view, colour)
+    if board.shape == "ball":
+        text = _render_pile(view, lit, colour)
+    else:
+        grid = _grid(board)
+        if not grid:
+            text = _render_rows(view, lit, colour)
+        elif _overlapping(board):
+            text = _render_cells(view, grid, lit, colour)
+        else:
+            text = _render_holes(view, grid, lit, colour)
     return text if colour else _SGR.sub("", text)
 
 
-def _render_pile(board: Board, colour: bool) -> str:
+def _piece(view: View, player: str, colour: bool) -> str:
+    return (_fg(view.players[player].piece) + PIECE if colour
+            else _initials(view)[player])
+
+
+def _render_rows(view: View, lit: _Lit, colour: bool) -> str:
+    """Holes not on a square grid (a hexagonal board's): each row of holes on a line of
+    its own, top row first, each hole at its place across in half steps, one character
+    a half step, the row's name on the left and the columns' below."""
+    board = view.board
+    rows = sorted({round(place.y, 6) for place in board.holes.values()})
+    index = {y: i for i, y in enumerate(rows)}
+    at = {(round(2 * place.x), index[round(place.y, 6)]): hole
+          for hole, place in board.holes.items()}
+    width = max(x for x, _ in at) + 1
+    row_names = {round(y, 6): name for y, name in board.rows}
+    lines = []
+    for i in reversed(range(len(rows))):
+        row = [f"{row_names.get(rows[i], ''):>2} "]
+        for x in range(width):
+            hole = at.get((x, i))
+            if hole is None:
+                row.append(" ")
+                continue
+            player = board.pieces.get(hole)
+            mark = (_piece(view, player, colour) if player is not None
+                    else lit.empty(hole, EMPTY))
+            row.append(f"{LAST if hole in lit.last else ''}{mark}{RESET}")
+        lines.append("".join(row).rstrip())
+    columns = {round(2 * x): name for x, name in board.columns}
+    lines.append("   " + "".join(columns.get(x, " ") for x in range(width)).rstrip())
+    return "\n".join(lines)
+
+
+def _render_pile(view: View, lit: _Lit, colour: bool) -> str:
     """Pieces stacked on the holes, seen from above: each place shows its top piece as its
     player's mark and level (``W2``; in colour a dot in the player's colour), an empty
     hole as a dot when legal; the places between holes belong to the levels above."""
-    players = game(board.game).players
-    initials = _initials(board)
+    board = view.board
+    players = view.players
+    initials = _initials(view)
     top: dict[tuple[int, int], tuple[int, str]] = {}
-    for name, player in board.piece_view().items():
-        place, height = _half_steps(board, name), board.place(name).level
-        if place not in top or top[place][0] < height:
-            top[place] = (height, player)
-    holes = {_half_steps(board, hole): hole for hole in board.holes}
+    for name, player in board.pieces.items():
+        place = board.places[name]
+        spot = _half_steps(place)
+        if spot not in top or top[spot][0] < place.level:
+            top[spot] = (place.level, player)
+    holes = {_half_steps(place): hole for hole, place in board.holes.items()}
     places = [*holes, *top]
     width = max(x for x, _ in places) + 1
     height = max(y for _, y in places) + 1
-    lights = board.lights()
     lines = []
     for y in reversed(range(height)):
         row = [f"{y + 1:>2} "]
         for x in range(width):
             hole = holes.get((x, y))
-            bold = LAST if hole in lights.last else ""
+            bold = LAST if hole in lit.last else ""
             if (x, y) in top:
                 level, player = top[(x, y)]
                 mark = (f"{_fg(players[player].piece)}{PIECE}{level}" if colour
                         else f"{initials[player]}{level}")
-            elif hole in lights.legal:
-                mark = LEGAL + " "
             elif hole is not None:
-                mark = EMPTY + " "
+                mark = lit.empty(hole, EMPTY) + " "
             else:
                 mark = "  "
             row.append(f"{bold}{mark}{RESET} ")
@@ -170,49 +246,44 @@ def _render_pile(board: Board, colour: bool) -> str:
     return "\n".join(line if colour else _SGR.sub("", line).rstrip() for line in lines)
 
 
-def _half_steps(board: Board, name: str) -> tuple[int, int]:
-    """Where the board places ``name``, in half steps from the first hole."""
-    place = board.place(name)
+def _half_steps(place) -> tuple[int, int]:
+    """``place`` in half steps from the first hole."""
     return round(2 * place.x), round(2 * place.y)
 
 
-def _render_holes(board: Board, grid: dict[tuple[int, int], str], colour: bool) -> str:
+def _render_holes(view: View, grid: dict[tuple[int, int], str], lit: _Lit,
+                  colour: bool) -> str:
     """Holes in rows, each area's holes shaded alike (plain: its letter beside them)."""
+    board = view.board
     width = max(x for x, _ in grid) + 1
     height = max(y for _, y in grid) + 1
     shades = _shades(board)
-    pieces = board.sensor_view()
-    players = game(board.game).players
-    initials = _initials(board)
+    pieces = board.pieces
     area_of = {hole: name for name, holes in board.areas.items() for hole in holes
                if len(name) == 1}
-    lights = board.lights()
-    axes = board.axes()
+    columns, rows = dict(board.columns), dict(board.rows)
     lines = []
     for y in reversed(range(height)):
-        row = [f"{axes.rows.get(y, ''):>2} "]
+        row = [f"{rows.get(y, ''):>2} "]
         for x in range(width):
             hole = grid.get((x, y))
             if hole is None:
                 row.append("   ")
                 continue
             shade = shades.get(hole, NO_AREA)
-            bold = LAST if hole in lights.last else ""
+            bold = LAST if hole in lit.last else ""
             if hole in pieces:
-                mark = (_fg(players[pieces[hole]].piece) + PIECE if colour
-                        else initials[pieces[hole]])
-            elif hole in lights.legal:
-                mark = LEGAL
+                mark = _piece(view, pieces[hole], colour)
             else:
-                mark = " " if colour or hole in area_of else EMPTY
+                mark = lit.empty(hole, " " if colour or hole in area_of else EMPTY)
             left = " " if colour else area_of.get(hole, " ")
             row.append(f"{shade}{bold}{left}{mark} {RESET}")
         lines.append("".join(row))
-    lines.append("   " + "".join(f" {axes.columns.get(x, ' ')} " for x in range(width)))
+    lines.append("   " + "".join(f" {columns.get(x, ' ')} " for x in range(width)))
     return "\n".join(lines)
 
 
-def cell_places(board: Board, grid: dict[tuple[int, int], str] | None = None
+def cell_places(board: BoardView, grid: dict[tuple[int, int], str] | None = None
                 ) -> dict[str, tuple[int, int]]:
     """Where each area's mark goes on the grid of half steps, where the hole at column
     ``x``, row ``y`` (from 0) is the point ``(2x, 2y)``: the middle of its holes. An
@@ -239,48 +310,42 @@ def cell_places(board: Board, grid: dict[tuple[int, int], str] | None = None
     return places
 
 
-def _render_cells(board: Board, grid: dict[tuple[int, int], str], colour: bool) -> str:
+def _render_cells(view: View, grid: dict[tuple[int, int], str], lit: _Lit,
+                  colour: bool) -> str:
     """Holes on the even points of a grid of half steps, each cell's mark between its
     holes; two characters per half step, so a column is four wide and a row two high."""
-    info = game(board.game)
-    players = info.players
-    initials = _initials(board)
+    board = view.board
+    players = view.players
+    initials = _initials(view)
     if colour:
-        piece = {p: _fg(players[p].piece) + PIECE for p in players}
         owned = {p: _fg(players[p].piece) + OWNED_CELL for p in players}
     else:
-        piece = initials
         owned = {p: initial.lower() for p, initial in initials.items()}
     places = cell_places(board, grid)
-    lights = board.lights()
-    owner = {area: player for player, areas in lights.owned.items() for area in areas}
-    pieces = board.sensor_view()
+    pieces = board.pieces
     at = {(2 * x, 2 * y): hole for (x, y), hole in grid.items()}
     at.update({place: area for area, place in places.items()})
     width = max(x for x, _ in at) + 1
     height = max(y for _, y in at) + 1
-    axes = board.axes()
+    columns, rows = dict(board.columns), dict(board.rows)
     lines = []
     for y in reversed(range(height)):
-        row = [f"{axes.rows.get(y // 2, ''):>2} " if y % 2 == 0 else "   "]
+        row = [f"{rows.get(y // 2, ''):>2} " if y % 2 == 0 else "   "]
         for x in range(width):
             name = at.get((x, y))
             if name is None:
                 mark = " "
             elif name in places:
-                mark = owned[owner[name]] if name in owner else OPEN_CELL
+                mark = owned[lit.owner[name]] if name in lit.owner else OPEN_CELL
             elif name in pieces:
-                mark = piece[pieces[name]]
-            elif name in lights.legal:
-                mark = LEGAL
+                mark = _piece(view, pieces[name], colour)
             else:
-                mark = EMPTY
-            bold = LAST if name in lights.last else ""
+                mark = lit.empty(name, EMPTY)
+            bold = LAST if name in lit.last else ""
             row.append(f"{bold}{mark}{RESET} " if name is not None else "  ")
         lines.append("".join(row).rstrip())
-    lines.append("   " + "".join(f"{axes.columns.get(x, ' ')}   " for x in range(width // 2 + 1))
+    lines.append("   " + "".join(f"{columns.get(x, ' ')}   " for x in range(width // 2 + 1))
                  .rstrip())
     legend = "   ".join(f"{owned[p]}{RESET} {players[p].name}'s cell" for p in players)
     lines.append(f"   {legend}   {OPEN_CELL}{RESET} nobody's yet")
-    text = "\n".join(lines)
-    return text if colour else _SGR.sub("", text)
+    return "\n".join(lines)

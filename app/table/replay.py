@@ -65,9 +65,11 @@ def replay(header: Header, readings: Iterable[Reading], *, debounce: float = DEB
 
 
 def _lights(session: Session) -> dict[str, list[str]]:
-    """Role -> sorted holes, as the board lights them now."""
+    """Role -> sorted holes, as the board lights them now: the game's roles of each hole,
+    with what the session lights over them read off its view's scene, the one the LEDs,
+    the screen and the page show at this revision."""
     roles = hole_roles(session.board, session.sync)
-    scene = session.scene()
+    scene = session.view().scene
     holes = set(session.board.holes)
     for role in reversed(SESSION_ROLES):
         roles.update(dict.fromkeys(scene.named(role) & holes, role))

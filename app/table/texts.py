@@ -83,11 +83,6 @@ def end_long(game: str, end: End) -> str:
     return f"game over: {why}. {end_short(game, end)}."
 
 
-def end_line(board: Board) -> str:
-    """:func:`end_long` of ``board``'s finished game, as a sentence."""
-    return sentence(end_long(board.game, End.of(board.outcome())))
-
-
 def won_by(game: str, outcome: Outcome) -> str:
     """:func:`end_short` of an engine's ``outcome`` (a saved game's, in the lists)."""
     return end_short(game, End.of(outcome))
