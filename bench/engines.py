@@ -9,7 +9,9 @@ has none); ``api playouts/s`` counts the same games played through the public AP
 (``legal_moves``, ``push``, ``is_game_over``), as a program using the engine would.
 Legal-move time is the time to list every legal move, measured over
 the positions of real random games (every ply), so it reflects the whole game rather
-than the empty board: the mean and the median per position.
+than the empty board: the mean and the median per position. ``search (s)`` is the
+processor time of one search at the strongest level's budget (the game's
+``max_playouts``), the mean over three positions of a random game.
 
 A game is a registered name (``app.games``) or an engine's board class as
 ``module:Class`` (``engines.blokus_duo.board:BlokusDuoBoard``), so that an engine can be
@@ -27,6 +29,7 @@ from importlib import import_module
 from app.games import GAMES, new_game
 from engines.akron import compiled as akron_compiled
 from engines.blokus_duo import compiled as blokus_duo_compiled
+from engines.search import policy_of, search
 
 PLAYOUT_SECONDS = 3.0
 #: Options for each game's benchmark (a representative real set-up).
@@ -98,7 +101,27 @@ def bench(game: str) -> dict:
     return {"game": game, "playouts/s": fast, "api playouts/s": api,
             "plies/game": sum(plies) / len(plies),
             "legal moves (us)": sum(times) / len(times) * 1e6,
-            "median (us)": statistics.median(times) * 1e6}
+            "median (us)": statistics.median(times) * 1e6,
+            "search (s)": search_seconds(positions)}
+
+
+#: The plies of the positions (of the first random game) that the search is timed on.
+SEARCH_PLIES = (0, 8, 16)
+
+
+def search_seconds(positions: list) -> float:
+    """The processor seconds of one search at the strongest level's budget (the game's
+    ``max_playouts``), the mean over :data:`SEARCH_PLIES` of a random game: the tree's
+    walk, the priors and the playouts together, as a move costs. Processor time, not
+    the clock's, so that other work on the machine does not count."""
+    spent = []
+    for ply in SEARCH_PLIES:
+        board = positions[ply]
+        budget = policy_of(board).max_playouts
+        start = time.process_time()
+        search(board, random.Random(ply), playouts=budget)
+        spent.append(time.process_time() - start)
+    return sum(spent) / len(spent)
 
 
 #: The engines' paths ``--engine`` picks, by what each does to the compiled cores.
@@ -122,11 +145,14 @@ def main(arguments: list[str]) -> None:
     unregistered = [name for name in UNREGISTERED if board_maker(name)[0] not in GAMES]
     rows = [bench(name) for name in (names or [*sorted(GAMES), *unregistered])]
     print(f"{'game':<11} {'playouts/s':>11} {'api playouts/s':>15} {'plies/game':>11} "
-          f"{'legal moves (us)':>17} {'median (us)':>12}")
+          f"{'legal moves (us)':>17} {'median (us)':>12} {'search (s)':>11}")
     for row in rows:
+        # A row without the search's time (a caller's own bench) shows a dash there.
+        searched = row.get("search (s)")
         print(f"{row['game']:<11} {row['playouts/s']:>11.0f} {row['api playouts/s']:>15.0f} "
               f"{row['plies/game']:>11.1f} "
-              f"{row['legal moves (us)']:>17.1f} {row['median (us)']:>12.1f}")
+              f"{row['legal moves (us)']:>17.1f} {row['median (us)']:>12.1f} "
+              f"{'-' if searched is None else f'{searched:.2f}':>11}")
 
 
 if __name__ == "__main__":

@@ -62,6 +62,8 @@ class Policy:
     #: game's policy sets its own; this modest default keeps a new game's strongest level
     #: within seconds until then.
     max_playouts = 250
+    #: UCT's exploration constant for this game's search.
+    exploration: float = EXPLORATION
     #: Weight of the prior in the selection, fading as ``prior_weight / (visits + 1)``.
     prior_weight = 0.0
     #: Progressive widening: a node with ``n`` visits has at most
@@ -162,14 +164,15 @@ class Node:
             return False
         return widening is None or len(self.children) < 1 + widening * math.sqrt(self.visits)
 
-    def best_child(self, prior_weight: float, minimax_weight: float = 0.0) -> "Node":
+    def best_child(self, prior_weight: float, minimax_weight: float = 0.0,
+                   exploration: float = EXPLORATION) -> "Node":
         log_visits = math.log(self.visits)
         average = 1.0 - minimax_weight
         best, best_score = None, -1.0
         for child in self.children:
             visits = child.visits
             score = (average * child.wins / visits + minimax_weight * child.minimax
-                     + EXPLORATION * math.sqrt(log_visits / visits)
+                     + exploration * math.sqrt(log_visits / visits)
                      + prior_weight * child.prior / (visits + 1))
             if score > best_score:
                 best, best_score = child, score
@@ -272,7 +275,7 @@ def _walk(board: Board, root: Node, policy: Policy, rng: random.Random) -> None:
             break
         if not node.children:
             break
-        node = node.best_child(prior_weight, minimax_weight)
+        node = node.best_child(prior_weight, minimax_weight, policy.exploration)
         board.push_legal(node.move)
         pushed += 1
         path.append(node)

@@ -47,7 +47,7 @@ from collections.abc import Hashable, Sequence
 from engines.bits import indices
 from engines.blokus_duo import compiled
 from engines.blokus_duo.pieces import BOARD, PLACEMENTS, STRIDE, corners, edges
-from engines.search import EXPLORATION, Policy
+from engines.search import Policy
 
 #: Per piece size: the log-weight of placing a piece of that size.
 SIZE_WEIGHT = {1: 0.7, 2: 0.3, 3: 0.3, 4: 1.4, 5: 3.4}
@@ -292,7 +292,7 @@ class BlokusDuoPolicy(Policy):
                 and not self.minimax_weight
                 and type(self).value is BlokusDuoPolicy.value
                 and type(self).expansion is BlokusDuoPolicy.expansion):
-            return compiled.tree(board, (EXPLORATION, self.prior_weight, self.widening,
+            return compiled.tree(board, (self.exploration, self.prior_weight, self.widening,
                                          self.prior_visits, self.prior_value,
                                          self.margin_weight, self.margin_scale,
                                          CENTRE_MOVES), rng)
