@@ -15,7 +15,7 @@ import pytest
 
 from app.games import new_game
 from app.remote.far_board import FarBoard, FarGame, moves_of
-from app.remote.play import AGREED, FAILED, IDLE, OFFERING, FarPlay, far_game_path
+from app.remote.play import FAILED, IDLE, OFFERING, FarPlay, far_game_path
 from app.table.session import Session
 from tests.mosquitto import Mosquitto
 
