@@ -151,12 +151,15 @@ def test_the_table_words_its_cells_in_board_order_from_the_board_s_places():
     """Hole names in words are ordered by where the board places them (level, then row
     from the bottom, then from the left), never by parsing the name: a hexagonal board's
     rows are straight while its columns slant, and its capitals are its own."""
-    from app.table.texts import in_board_order
-    board = new_game(NAME)
+    from app.table.texts import holes, in_board_order
+    from app.table.view import BoardView
+    places = BoardView.of(new_game(NAME)).holes
     shuffled = ["C3", "A2", "B1", "B3", "A1", "C2", "A3", "C1", "B2"]
-    assert in_board_order(board, shuffled) == list(CELLS)  # A1 B1 C1 A2 ... C3
+    assert in_board_order(shuffled, places) == list(CELLS)  # A1 B1 C1 A2 ... C3
+    assert holes(shuffled, 4, places) == "A1 B1 C1 A2 and 5 more"
     akron = new_game("akron")
-    assert in_board_order(akron, ["2d4", "1c3", "1e1", "1a5"]) == ["1e1", "1c3", "1a5",
-                                                                    "2d4"]
-    with pytest.raises(PointError):
-        in_board_order(board, ["b2"])  # a name the board does not know is an error
+    points = {point: akron.place(point) for point in akron.points}
+    assert in_board_order(["2d4", "1c3", "1e1", "1a5"], points) == ["1e1", "1c3", "1a5",
+                                                                     "2d4"]
+    with pytest.raises(KeyError):
+        in_board_order(["b2"], places)  # a name the board does not place is an error

@@ -18,7 +18,7 @@ from typing import Any
 
 from app.games import game as game_info
 from app.table.ending import End, Termination
-from engines.core import Board, Outcome
+from engines.core import Board, Outcome, Place
 
 
 def title(game: str) -> str:
@@ -127,8 +127,9 @@ def chain_words(board: Board, winner: str, chain: Iterable[str], made_of: str) -
     if not all(link in areas for link in chain):
         return f"{made_of} {' '.join(chain)}"
     held = board.sensor_view()
+    places = {hole: board.place(hole) for hole in board.holes}
     holes = dict.fromkeys(hole for link in chain
-                          for hole in in_board_order(board, areas[link])
+                          for hole in in_board_order(areas[link], places)
                           if held.get(hole) == winner)
     return (f"{len(chain)} {made_of}, held by {player(board.game, winner)} at "
             f"{' '.join(holes)}")
@@ -161,21 +162,24 @@ def sentence(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def in_board_order(board: Board, names: Iterable[str]) -> list[str]:
-    """``names`` as a printed board is read, from the board's own geometry (it never
-    parses a name): level by level, row by row from the bottom, each row from the left.
-    Rows, not columns, as a hexagonal board's rows are straight where its columns slant."""
+def in_board_order(names: Iterable[str], places: Mapping[str, Place]) -> list[str]:
+    """``names`` as a printed board is read, from where the board places them (a
+    board's :meth:`~engines.core.Board.place`, a view's board's ``holes``), never by
+    parsing a name: level by level, row by row from the bottom, each row from the left.
+    Rows, not columns, as a hexagonal board's rows are straight where its columns slant.
+    A name ``places`` does not hold is a ``KeyError``, never a name left out."""
     def order(name: str) -> tuple[int, float, float, str]:
-        place = board.place(name)
+        place = places[name]
         return place.level, round(place.y, 6), round(place.x, 6), name
     return sorted(names, key=order)
 
 
-def holes(names: Iterable[str], most: int = 8, board: Board | None = None) -> str:
-    """Hole names in board order (:func:`in_board_order`), at most ``most`` of them and a
-    count of the rest. Without the ``board`` (the status screen's sync lists, which pass
-    none yet), ordered by the names' letters and digits instead."""
-    ordered = (in_board_order(board, names) if board is not None
+def holes(names: Iterable[str], most: int = 8,
+          places: Mapping[str, Place] | None = None) -> str:
+    """Hole names in board order (:func:`in_board_order` by ``places``), at most
+    ``most`` of them and a count of the rest. Without ``places`` (the status screen's
+    sync lists, which pass none yet), ordered by the names' letters and digits."""
+    ordered = (in_board_order(names, places) if places is not None
                else sorted(names, key=_name_order))
     shown = " ".join(ordered[:most])
     rest = len(ordered) - most
