@@ -213,7 +213,7 @@ def seated(driver, board, front):
                 "const e = document.querySelector(arguments[0]);"
                 "if (e) e.dispatchEvent(new MouseEvent('click', {bubbles: true}));"
                 "return Boolean(e);", selector), 20)
-        wait(driver, lambda d: not d.find_element(By.ID, "picker-confirm")
+        wait(driver, lambda d: not d.find_element(By.ID, "picker-play")
              .get_attribute("disabled"), 20)
     else:
         wait(driver, lambda d: d.find_element(By.ID, "move").is_displayed(), 20)
@@ -303,7 +303,7 @@ def test_the_piece_picker_looks_as_its_committed_picture(phone, tmp_path, monkey
     with game_table("blokus-duo", tmp_path, monkeypatch) as (board, front):
         seated(phone, board, front)
         assert phone.execute_script(LARGEST_THAT_FITS_PUT_DOWN)
-        wait(phone, lambda d: not d.find_element(By.ID, "picker-confirm")
+        wait(phone, lambda d: not d.find_element(By.ID, "picker-play")
              .get_attribute("disabled"))
         phone.execute_script("document.getAnimations().forEach((a) => a.pause())")
         phone.execute_script("document.getAnimations().forEach((a) => { a.currentTime = 0; })")

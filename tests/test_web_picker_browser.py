@@ -75,7 +75,7 @@ def test_blokus_duo_played_from_the_page_through_the_piece_picker(tmp_path, monk
         # Put where it does not touch the start point: crossed, Confirm not offered.
         click(browser, '#board [data-hole="c3"]')
         wait(browser, lambda d: names(d, "#board [data-preview].illegal", "data-preview"))
-        assert browser.find_element(By.ID, "picker-confirm").get_attribute("disabled")
+        assert browser.find_element(By.ID, "picker-play").get_attribute("disabled")
         # The L5 chosen, turned (R from the keyboard) and flipped (the button): its
         # preview on j5 covers the squares of each orientation in turn.
         click(browser, '#picker [data-piece="L5"]')
@@ -94,9 +94,9 @@ def test_blokus_duo_played_from_the_page_through_the_piece_picker(tmp_path, monk
         click(browser, '#board [data-hole="j5"]')
         click(browser, "#picker-cancel")
         browser.find_element(By.TAG_NAME, "body").send_keys("\ue007")  # Enter at j5
-        wait(browser, lambda d: not d.find_element(By.ID, "picker-confirm")
+        wait(browser, lambda d: not d.find_element(By.ID, "picker-play")
              .get_attribute("disabled"))
-        click(browser, "#picker-confirm")
+        click(browser, "#picker-play")
         deadline = time.monotonic() + 10
         while board.session.pending is None and time.monotonic() < deadline:
             board.step()
@@ -190,11 +190,11 @@ def test_a_piece_chosen_turned_flipped_placed_and_confirmed_by_touch_on_a_phone(
         tap(browser, "#picker-flip")
         fits = wait(browser, lambda d: names(d, "#board [data-fits]", "data-fits"))
         tap(browser, f'#board [data-hole="{fits[0]}"]')
-        wait(browser, lambda d: not d.find_element(By.ID, "picker-confirm")
+        wait(browser, lambda d: not d.find_element(By.ID, "picker-play")
              .get_attribute("disabled"))
         previewed = sorted(names(browser, "#board [data-preview].legal", "data-preview"))
         assert board.session.pending is None  # nothing sent before Confirm
-        tap(browser, "#picker-confirm")
+        tap(browser, "#picker-play")
         deadline = time.monotonic() + 20
         while board.session.pending is None and time.monotonic() < deadline:
             board.step()
@@ -250,7 +250,7 @@ def test_the_picker_stays_while_the_pieces_of_a_new_position_are_on_their_way(
         browser.execute_script("window.held.forEach((go) => go())")
         click(browser, '#picker [data-piece="X"]')
         click(browser, '#board [data-hole="j5"]')
-        wait(browser, lambda d: not d.find_element(By.ID, "picker-confirm")
+        wait(browser, lambda d: not d.find_element(By.ID, "picker-play")
              .get_attribute("disabled"))
 
 
@@ -293,7 +293,7 @@ def test_a_piece_put_down_is_judged_again_by_the_pieces_of_a_new_position(
         orange_from_the_page(browser, board, front.url)
         click(browser, '#picker [data-piece="X"]')
         click(browser, '#board [data-hole="j5"]')
-        wait(browser, lambda d: not d.find_element(By.ID, "picker-confirm")
+        wait(browser, lambda d: not d.find_element(By.ID, "picker-play")
              .get_attribute("disabled"))
         browser.execute_script("""
           const fetchNow = window.fetch;
@@ -307,6 +307,6 @@ def test_a_piece_put_down_is_judged_again_by_the_pieces_of_a_new_position(
         board.step()
         wait(browser, lambda d: d.execute_script("return document.body.dataset.revision")
              != before)
-        wait(browser, lambda d: d.find_element(By.ID, "picker-confirm")
+        wait(browser, lambda d: d.find_element(By.ID, "picker-play")
              .get_attribute("disabled"))
         assert browser.find_element(By.ID, "picker-note").text == "X cannot go there"

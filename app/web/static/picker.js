@@ -1,7 +1,7 @@
 // The piece picker, for a game played with shaped pieces (Blokus Duo) from a browser's
 // seat: the pieces its player has left, drawn small; Turn and Flip; the chosen piece
 // previewed on the board under the pointer (or the keyboard's cursor), outlined where it
-// is legal and crossed where not; a tap puts it there and only Confirm sends it. The
+// is legal and crossed where not; a tap puts it there and only Play sends it. The
 // shapes, the pieces left and every legal move with its squares come from the engine
 // (/api/pieces): the page turns a shape and looks its squares up in that list, so it
 // judges no move and knows no game. app.js calls picker.show(state, seat, token) after
@@ -134,14 +134,14 @@ const picker = (() => {
     };
     tool("Turn (R)", "picker-turn", () => { turn(); put = null; render(); }, !chosen);
     tool("Flip (F)", "picker-flip", () => { flip(); put = null; render(); }, !chosen);
-    tool("Confirm", "picker-confirm", confirm, !(put && put.move));
+    tool("Play", "picker-play", confirm, !(put && put.move));
     tool("Cancel", "picker-cancel", () => { put = null; render(); }, !put);
     const note = document.createElement("p");
     note.id = "picker-note";
     note.setAttribute("aria-live", "polite");
     note.textContent = !myTurn() ? "Your pieces (not your turn)"
       : !chosen ? "Choose a piece, then tap the board where it goes"
-      : put ? (put.move ? `Confirm ${chosen} on ${put.squares.join(", ")}?`
+      : put ? (put.move ? `Play ${chosen} on ${put.squares.join(", ")}?`
                         : `${chosen} cannot go there`)
       : "Tap the board (or use the arrow keys and Enter) to put it down; R turns, F flips";
     box.replaceChildren(note, list, tools);
