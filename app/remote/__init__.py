@@ -86,9 +86,12 @@ counts up ``round``, which every ``state`` carries, and the other board says tha
 game was started there; the game before ends on both (each keeps its record), and the
 other board's person plays the new one by pressing New game too, which catches up with
 any move made in it meanwhile. States of another round than a board's own are not
-checked against its game. Resignation is not carried (the session has none), nor a
-new game of another game or with other options, which ends the game with the other
-board, as a piece lifted off by hand (a takeback only one side made) does.
+checked against its game. A resignation is carried too: a player resigns on their own
+turn, their board's ``state`` says who resigned with the record they resigned at, and
+the other board, at that very position, ends the game the same way (at another, the
+boards disagree). A new game of another game or with other options is not carried: it
+ends the game with the other board, as a piece lifted off by hand (a takeback only one
+side made) does.
 
 Takebacks. Undo on a board offers one: its ``state`` says ``offer``, and the other
 board, on the same position, shows it to its person as a takeback offered by a player
