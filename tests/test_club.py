@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import socket
 import subprocess
 import sys
 import threading
@@ -31,10 +32,12 @@ from app.hardware.profile import load_profile
 from app.remote.broker import Broker
 from app.remote.club import (INTERVAL_S, MAX_LIVE, LiveFeed, Spectator, board_topic,
                              club_filter, encode, live_feed, live_record)
+from app.remote.config import RemoteConfig
 from app.remote.far_board import moves_of
 from app.table.loop import Table
 from app.table.session import Session
 from app.web.snapshot import board_view
+from app.cli import main
 from app.cli.watch import drawing_code, page_server, remote_settings
 from tests.mosquitto import USERS, Mosquitto
 from tests.test_layers import ROOT
@@ -312,8 +315,8 @@ def test_only_a_board_whose_remote_names_a_club_publishes(mosquitto, tmp_path):
         feed.close()
 
 
-def test_every_payload_a_stranger_can_send_is_dropped_without_a_traceback(mosquitto):
-    watcher = Spectator(mosquitto.config("ben", club=CLUB))
+def test_every_payload_a_stranger_can_send_is_dropped_without_a_traceback():
+    watcher = Spectator(RemoteConfig(host="localhost", port=1, club=CLUB))  # not started
     session = Session(new_game("conhex"), seats={"b": "person", "w": "person"},
                       physical=False)
     good = live_record("Fine", session)
@@ -337,9 +340,9 @@ def test_the_page_draws_with_the_board_page_s_own_code_and_names_are_text():
     assert "innerHTML" not in script and "insertAdjacentHTML" not in script
 
 
-def test_watch_takes_the_broker_from_the_command_line_over_a_config_file(tmp_path,
-                                                                          mosquitto):
-    ca = mosquitto.config("ben").ca
+def test_watch_takes_the_broker_from_the_command_line_over_a_config_file(tmp_path):
+    ca = tmp_path / "ca.pem"
+    ca.write_text("the broker's authority")
     file = tmp_path / "tabletop.toml"
     file.write_text(f'[remote]\nbroker = "example.org"\nuser = "ben"\npassword = "pw"\n'
                     f'ca = "{ca}"\nclub = "{CLUB}"\nname = "Ben\'s"\n')
@@ -390,3 +393,14 @@ def test_after_a_broker_restart_the_board_is_listed_again_with_its_newest_game(
               "the newest game listed again")
     finally:
         board.feed.close()
+
+
+def test_a_page_that_cannot_be_served_is_one_line_and_no_watcher(capsys):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        status = main(["watch", "localhost", "--no-tls", "--port", str(port)])
+    error = capsys.readouterr().err
+    assert status == 1 and error.count("\n") == 1
+    assert error.startswith(f"tabletop watch: cannot serve the page on 127.0.0.1:{port}:")

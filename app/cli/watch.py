@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from app.cli import logging_to_stdout
-from app.errors import ConfigError, describe
+from app.cli import logging_to_stdout, number_type
+from app.errors import ConfigError, WebError, describe
 from app.games import game as game_info
 from app.web.snapshot import board_view, players
 
@@ -43,6 +43,7 @@ DRAWING_END = "// --- the live view"
 #: Longest a request waits for a change, in seconds.
 WAIT_S = 20.0
 DEFAULT_PORT = 8090
+port_number = number_type("a port number", "0 to 65535", lambda v: 0 <= v <= 65535, int)
 
 
 def register(subparsers) -> None:
@@ -68,7 +69,7 @@ def register(subparsers) -> None:
                         help="a broker in the home network without TLS")
     parser.add_argument("--address", default="127.0.0.1",
                         help="where the page listens (default: 127.0.0.1, this machine only)")
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT,
+    parser.add_argument("--port", type=port_number, default=DEFAULT_PORT,
                         help=f"the page's port (default {DEFAULT_PORT}; 0: any free one)")
     parser.set_defaults(run=run)
 
@@ -79,7 +80,7 @@ def remote_settings(args) -> Any:
     from app.remote.config import parse
     from app.table.config import load_config
     table: dict[str, Any] = {}
-    where = "tabletop watch"
+    where = "the options, as [remote]"
     if args.config:
         config = load_config(args.config)
         if config.remote is None:
@@ -91,8 +92,7 @@ def remote_settings(args) -> Any:
              "key": args.key, "tls": args.tls}
     table.update({key: value for key, value in given.items() if value is not None})
     if "broker" not in table:
-        raise ConfigError("tabletop watch: which broker? (BROKER, or --config with "
-                          "[remote] broker)")
+        raise ConfigError("which broker? (BROKER, or --config with [remote] broker)")
     return parse(table, where)
 
 
@@ -100,14 +100,14 @@ def run(args) -> int:
     from app.remote.club import Spectator
     with logging_to_stdout():
         config = remote_settings(args)
-        spectator = Spectator(config).start()
-        try:
+        spectator = Spectator(config)
+        try:  # the page first: a watcher that cannot show what it sees does not start
             server = page_server(spectator, args.address, args.port)
         except OSError as error:
-            spectator.stop()
-            raise ConfigError(f"cannot serve the page on {args.address}:{args.port}: "
-                              f"{error.strerror or error}") from None
+            raise WebError(f"cannot serve the page on {args.address}:{args.port}: "
+                              f"{describe(error)}") from None
         host, port = server.server_address[:2]
+        spectator.start()
         log.info("watching club %s on %s: http://%s:%d/", config.club, config.broker,
                  host if ":" not in host else f"[{host}]", port)
         try:
