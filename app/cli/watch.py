@@ -9,9 +9,9 @@ is: :func:`drawing_code`) from the same board JSON (:func:`app.web.snapshot.boar
 of the game this machine's engine replayed, so a board looks here as on its own page.
 
 The page is the standard library's threaded HTTP server: a few files and two JSON
-answers; the list's waits (up to :data:`WAIT_S`) for the next change when the page says
-which revision it has (and the page then asks for the board it follows), so a move shows within a round trip without polling, and
-nothing in it needs an event loop. Everything shown came from the broker, that is from
+answers. The list's answer waits (up to :data:`WAIT_S`) for the next change when the
+page says which revision it has, and the page then asks for the board it follows, so a
+move shows within a round trip without polling, and nothing here needs an event loop. Everything shown came from the broker, that is from
 anyone the broker lets publish on the club's topics: the page puts every name and word
 in as text, never as markup.
 """
