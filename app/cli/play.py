@@ -324,12 +324,14 @@ def play(session: Session, stdin: TextIO, stdout: TextIO, colour: bool | None = 
     if news:  # the record could not even be started
         say(texts.sentence(news))
     say(f"{info.title}: {goal(board)}.")
+    keyed = ""  # the key to the drawing's marks last said
     while (view := session.view()).end is None:
         say(render(view, colour))
         say(score_line(board))
         marks = key(view, colour)
-        if marks:
+        if marks and marks != keyed:  # said again only when the marks change
             say(marks)
+        keyed = marks
         answered = False  # whether the session's message answers the command
         if session.seats[board.turn].thinks:
             session.poll()  # its search is done: this plays its move and saves it
