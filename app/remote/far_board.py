@@ -11,7 +11,7 @@ checks messages and keeps the newest, so the game is never touched from two thre
 
 :class:`FarGame` is what the link keeps on disk, beside the game's record: the agreed
 secret, the colours, the sequence numbers and connection counts, both boards' moves as
-last sent and seen, and why the game stopped if it did. It is written after every change
+last sent and seen, who resigned, and why the game stopped if it did. It is written after every change
 (atomically, in a directory only the board's user can read), so after a power cut the
 board resumes the game and its numbers where they were. The message formats and the
 reasons behind them are in :mod:`app.remote`.
@@ -94,6 +94,8 @@ class FarGame:
     takebacks: int = 0
     #: Which game of the two boards this is: a new game, started on both, counts it up.
     round: int = 0
+    #: The colour that resigned this round's game, on either board ("" while none has).
+    resigned: str = ""
     stopped: str = ""
 
     @classmethod
@@ -271,6 +273,8 @@ class FarLink:
                    "round": game.round}
         if self._offering:
             message["offer"] = "takeback"
+        if game.resigned:
+            message["resigned"] = game.resigned
         if game.stopped:
             message["stopped"] = game.stopped
         self.broker.publish(self._own_state, seal(game.key(game.colour), self._own_state,
@@ -294,7 +298,8 @@ class FarLink:
                 and isinstance(message.get("stopped", ""), str)
                 and isinstance(message.get("takebacks", 0), int)
                 and isinstance(message.get("round", 0), int)
-                and message.get("offer", "takeback") == "takeback"):
+                and message.get("offer", "takeback") == "takeback"
+                and message.get("resigned", "") in ("", "b", "w")):
             self.refused += 1
             return
         with self._lock:
@@ -349,7 +354,8 @@ class FarLink:
         taken_back = (self._taking_back and len(moves) < len(game.sent)
                       and game.sent[:len(moves)] == moves)
         same_game = board.game == game.game and dict(board.options) == self._options
-        if same_game and not moves and game.sent and not taken_back:
+        if (same_game and not moves and (game.sent or game.resigned) and not taken_back
+                and session.resigned is None):
             self._new_game(session)
             return
         if not same_game or (moves[:len(game.sent)] != game.sent and not taken_back):
@@ -364,8 +370,11 @@ class FarLink:
             if len(game.peer_moves) > len(moves):
                 self._due = True  # the other board played on: light its next move
             offering = session.offer == "table"
-            if moves == game.sent and offering == self._offering:
+            resigning = session.resigned == game.colour and game.resigned != game.colour
+            if moves == game.sent and offering == self._offering and not resigning:
                 return
+            if resigning:
+                game.resigned = game.colour  # the person here resigned: said there too
             self._offering = offering
             game.sent, game.sent_hash = moves, position_hash(board)
             self._send_state()
@@ -401,10 +410,14 @@ class FarLink:
             with self._lock:
                 game.peer_moves, game.peer_seq = message["moves"], message["seq"]
                 game.save()
+            problem = self._resignation(message, session)
+            if problem:
+                self._stop(session, problem)
+                return
         if self._catch_up(session):
             return
         if news:
-            far_to_move = session.board.turn == self.far and not session.board.is_game_over()
+            far_to_move = session.board.turn == self.far and not session.over
             if not self.peer_online:
                 session.say(f"{game.peer}'s board is offline: the game waits for it",
                      "waiting")
@@ -423,6 +436,7 @@ class FarLink:
             game.round = self._peer_round if joined else game.round + 1
             self._peer_round = game.round
             game.sent, game.peer_moves, self._offering = [], [], False
+            game.resigned = ""
             game.sent_hash = position_hash(session.board)
             self._send_state()
             if joined and self._incoming is None:
@@ -439,6 +453,8 @@ class FarLink:
         the same rule (to this board's player's last turn). A takeback this board never
         offered is a disagreement: why, in one line ("" if there is none)."""
         game = self.game
+        if session.resigned is not None:
+            return ""  # nothing is taken back once a player resigned
         agreed = message.get("takebacks", 0)
         if agreed > game.takebacks:
             if agreed != game.takebacks + 1 or session.offer != "table":
@@ -450,6 +466,25 @@ class FarLink:
               and message["moves"] == moves_of(session.board)):
             self._taking_back = True  # if the person here accepts, the record shrinks
             session.offer_takeback(self.far)
+        return ""
+
+    def _resignation(self, message: dict[str, Any], session: Any) -> str:
+        """The other board's player resigned, if its ``message`` says so: on their turn,
+        in the position this board has (a record checked by :meth:`_check`), so the game
+        ends here as it did there. A resignation at another point is a disagreement:
+        why, in one line ("" if there is none)."""
+        game = self.game
+        if message.get("resigned") != self.far or session.resigned == self.far:
+            return ""  # none, this board's own (said back), or taken already
+        if message["moves"] != moves_of(session.board) or session.over:
+            return (f"{game.peer}'s board resigned after move {len(message['moves'])}, "
+                    f"where this board is after move {len(session.board.move_stack)}")
+        session.resign(self.far, by=self.far)
+        if session.resigned != self.far:
+            return f"{game.peer}'s board resigned where this board cannot: {session.message}"
+        with self._lock:
+            game.resigned = self.far
+            game.save()
         return ""
 
     def _check(self, message: dict[str, Any], here: Board) -> str:
