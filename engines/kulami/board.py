@@ -19,6 +19,7 @@ from typing import Any
 from engines.core import PLAYERS, Axes, Board, Lights, Outcome, Place, ScorePart
 from engines.errors import InvalidMoveError, PointError
 from engines.bits import indices
+from engines.kulami import compiled
 from engines.kulami.bits import geometry_of
 from engines.kulami.gtp import GTP_COMMANDS
 from engines.kulami.layout import Layout, field_name, resolve
@@ -144,6 +145,14 @@ class KulamiBoard(Board):
         """The panels of the last two marbles, where the next marble may not go."""
         return frozenset(self._panel_of[(m.x, m.y)] for m in self.move_stack[-2:])
 
+    def move_on(self, bit: int) -> KulamiMove:
+        """The marble placed on the field at ``bit`` (:mod:`engines.kulami.bits`)."""
+        return _MOVES[self._geometry.field_at[bit]]
+
+    def core_position(self) -> tuple:
+        """This position as the compiled core takes it (:func:`.compiled.position`)."""
+        return compiled.position(self._geometry, self._own["b"], self._own["w"], self._placed)
+
     def _marbles_left(self, player: str) -> bool:
         """Whether ``player`` has a marble left to place (turns alternate in Kulami)."""
         placed = (len(self.move_stack) + (player == "b")) // 2
@@ -251,7 +260,11 @@ class KulamiBoard(Board):
         It works on copies of the masks and never makes a move value. With ``trace``, it
         appends ``(legal, bit)`` per marble: the legal fields as a mask and the bit chosen
         (:attr:`Geometry.field_at` names it), so tests can replay the game move for move.
+        The compiled core plays the same game when it is in use (:mod:`.compiled`).
         """
+        if compiled.enabled() and compiled.draws_alike(rng):
+            return compiled.playout(self.core_position(), self.scoring, self.chain_lines,
+                                    rng, trace)
         outcome = self.outcome()
         if outcome is not None:
             return outcome.winner

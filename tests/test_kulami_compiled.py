@@ -1,0 +1,175 @@
+"""Kulami's compiled core (engines/kulami/compiled.py) against the pure-Python engine, its
+reference: over positions of many seeded games on several layouts and scoring levels,
+the same playouts (marble for marble, the same winner, the generator left in the same
+state) and the same moves chosen by the search for the same seed, the C tree walking as
+engines/search.py's Tree does. ``make test`` builds the core (pip install -e), so a test
+here fails when it was not built rather than passing on the Python path twice. Where it
+cannot be built the engine says so once and plays in Python (the last tests)."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+
+from app.games import new_game
+from engines.kulami import compiled
+from engines.kulami.policy import COMPILED_PLAYOUTS, PYTHON_PLAYOUTS
+from engines.players import MAX_LEVEL, playouts
+from engines.search import search
+
+#: Set-ups the positions come from: the default square, the irregular cross with chains
+#: on the diagonals, and a random layout with the largest area scored.
+SETUPS = ({"layout": "square-1", "scoring": 2},
+          {"layout": "cross", "scoring": 2, "chain_lines": "diagonal"},
+          {"layout": "random:5", "scoring": 1},
+          {"layout": "square-4", "scoring": 0})
+
+
+@pytest.fixture
+def path():
+    """Switches between the paths and leaves the compiled one on afterwards."""
+    assert compiled.available(), "the compiled core was not built (pip install -e .)"
+    yield compiled.use
+    compiled.use(True)
+
+
+def positions(games: int, seed: int = 0):
+    """Positions along random games, from the empty board to the end, on each set-up."""
+    rng = random.Random(seed)
+    for game in range(games):
+        board = new_game("kulami", **SETUPS[game % len(SETUPS)])
+        while True:
+            yield board
+            if board.is_game_over():
+                break
+            board.push(rng.choice(list(board.legal_moves)))
+
+
+def test_the_same_playouts_for_the_same_seed(path):
+    played = 0
+    for number, board in enumerate(positions(12)):
+        results = []
+        for use_compiled in (False, True):
+            path(use_compiled)
+            rng, trace = random.Random(number), []
+            winner = board.playout(rng, trace)
+            results.append((winner, trace, rng.random()))
+        assert results[0] == results[1], f"position {number}"
+        played += len(results[0][1]) > 10
+    assert played > 200
+
+
+def test_the_board_is_left_as_it_was(path):
+    board = next(p for n, p in enumerate(positions(1, seed=2)) if n == 10)
+    before = board.ascii(), board.marbles("b"), board.marbles("w"), board.legal_mask()
+    board.playout(random.Random(1))
+    search(board, random.Random(1), playouts=200)
+    assert (board.ascii(), board.marbles("b"), board.marbles("w"),
+            board.legal_mask()) == before
+
+
+def test_the_same_moves_chosen_by_the_search_for_the_same_seed(path):
+    """Every fifth position of a few games: the same move after the same walks, and the
+    generator left in the same state (the same draws in the same order)."""
+    chosen = 0
+    for number, board in enumerate(positions(8, seed=3)):
+        if number % 5 or board.is_game_over():
+            continue
+        answers = []
+        for use_compiled in (False, True):
+            path(use_compiled)
+            rng = random.Random(number)
+            answers.append((search(board, rng, playouts=300), rng.random()))
+        assert answers[0] == answers[1], f"position {number}"
+        chosen += 1
+    assert chosen > 40
+
+
+def test_the_compiled_tree_is_the_one_searching(path, monkeypatch):
+    """The search takes the C tree when the core is in use (else the test above compares
+    Python with itself), and the Python one for a generator it cannot draw from alike."""
+    made = []
+    monkeypatch.setattr(compiled, "Tree", lambda *args: made.append(args) or None)
+    board = new_game("kulami")
+    search(board, random.Random(1), playouts=16)
+    assert len(made) == 1
+
+    class Drawing(random.Random):
+        pass
+
+    search(board, Drawing(1), playouts=16)
+    path(False)
+    search(board, random.Random(1), playouts=16)
+    assert len(made) == 1
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_a_whole_game_at_a_level_the_same_on_both_paths(path, seed):
+    """Both sides searching with one seeded generator each, to the end of the game."""
+    games = []
+    for use_compiled in (False, True):
+        path(use_compiled)
+        board = new_game("kulami", layout="square-2", scoring=2)
+        rng = random.Random(seed)
+        while not board.is_game_over():
+            board.push(search(board, rng, playouts=120))
+        games.append([str(move) for move in board.move_stack])
+    assert games[0] == games[1] and len(games[0]) > 30
+
+
+def test_the_strongest_level_makes_more_playouts_through_the_core(path):
+    board = new_game("kulami")
+    assert playouts(board, MAX_LEVEL) == COMPILED_PLAYOUTS
+    path(False)
+    assert playouts(board, MAX_LEVEL) == PYTHON_PLAYOUTS < COMPILED_PLAYOUTS
+
+
+def test_without_the_compiled_core_the_engine_says_so_once_and_plays_in_python():
+    script = (
+        "import logging, random, sys\n"
+        "logging.basicConfig(format='%(message)s')\n"
+        "sys.modules['engines.kulami._core'] = None\n"
+        "from app.games import new_game\n"
+        "from engines.kulami import compiled\n"
+        "from engines.search import search\n"
+        "assert not compiled.available() and not compiled.enabled()\n"
+        "for seed in range(3):\n"
+        "    board = new_game('kulami', scoring=2)\n"
+        "    print(board.playout(random.Random(seed)), search(board, random.Random(seed),"
+        " playouts=64))\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=300, check=True)
+    assert done.stderr.count("compiled core is not built") == 1
+    assert "playing in Python" in done.stderr
+    expected = []
+    for seed in range(3):
+        board = new_game("kulami", scoring=2)
+        expected.append(f"{board.playout(random.Random(seed))} "
+                        f"{search(board, random.Random(seed), playouts=64)}")
+    assert done.stdout.split("\n")[:3] == expected
+
+
+def test_the_environment_picks_the_python_path():
+    script = ("from engines.kulami import compiled\n"
+              "print(compiled.available(), compiled.enabled())\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120, check=True,
+                          env={**os.environ, "TABLETOP_ENGINE": "python"})
+    assert done.stdout.split() == ["True", "False"]
+
+
+@pytest.mark.parametrize("engine", ["python", "compiled"])
+def test_the_engines_bench_measures_the_path_asked_for(path, monkeypatch, capsys, engine):
+    from bench import engines as bench_engines
+    seen = []
+    monkeypatch.setattr(bench_engines, "bench", lambda name: seen.append(compiled.enabled())
+                        or {"game": name, "playouts/s": 1.0, "api playouts/s": 1.0,
+                            "plies/game": 1.0, "legal moves (us)": 1.0, "median (us)": 1.0,
+                            "search (s)": 1.0})
+    bench_engines.main(["--engine", engine, "kulami"])
+    assert seen == [engine == "compiled"]
+    assert "Kulami's built" in capsys.readouterr().out
