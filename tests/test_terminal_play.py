@@ -551,6 +551,20 @@ def test_load_names_finished_games_and_records_that_do_not_load(data, monkeypatc
                                           "load") and err.count("\n") == 1
 
 
+def test_a_record_out_of_turn_is_one_line_naming_the_players_by_colour(data, monkeypatch,
+                                                                       capsys):
+    """``it is w's turn, not b's`` named GTP's letters, which read as white and black;
+    in Kulami red moves first and black second."""
+    (data / "games").mkdir(parents=True)
+    (data / "games" / "000001-kulami.sgf").write_text(
+        "(;GM[Kulami]LY[square-1];B[d4];B[d7])")
+    status, out, _ = tabletop_play(monkeypatch, capsys, "--load", lines=[""])
+    assert "000001-kulami.sgf  does not load: move 2 (B[d7]): it is black's turn, not " \
+           "red's" in out
+    status, _, err = tabletop_play(monkeypatch, capsys, "--load", "1")
+    assert status == 2 and err == ("tabletop play: record 000001-kulami.sgf does not load: "
+                                   "move 2 (B[d7]): it is black's turn, not red's\n")
+
 def test_a_game_left_before_its_first_move_is_not_kept(data, monkeypatch, capsys):
     """Every open-and-quit was kept: 4 of a newcomer's 12 listed games had no move."""
     status, out, _ = tabletop_play(monkeypatch, capsys, "conhex", lines=["quit"])

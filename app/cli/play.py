@@ -272,8 +272,9 @@ def load(store: RecordStore, name: str | None, number: int, stdin: TextIO,
 def _listed(entry: Saved, resumed: Resumed) -> str:
     """One line of the load list: the record, its moves, its options and its state."""
     board = resumed.board
-    if board is None:
-        return f"{entry.path.name}  does not load: {resumed.problem}"
+    if board is None:  # the store's words begin with the record's name: said once
+        why = resumed.problem.removeprefix(f"record {entry.path.name} ")
+        return f"{entry.path.name}  {why}"
     outcome = board.outcome()
     state = (texts.won_by(board.game, outcome) if outcome is not None else "unfinished")
     where = f", played on {resumed.profile}" if resumed.profile not in ("", PROFILE) else ""
