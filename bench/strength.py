@@ -30,6 +30,7 @@ import time
 from collections import defaultdict
 
 from app.games import GAMES, new_game
+from engines.kulami import compiled as kulami_compiled
 from engines.players import LEVELS, MAX_LEVEL, choose_move, level_argument
 
 #: Level pairs (stronger, weaker) each game is measured on: each level against the one
@@ -71,6 +72,30 @@ class EnginePlayer:
 
     def seen(self, board, move) -> None:
         pass
+
+
+#: The games' compiled cores that ``--weaker-in-python`` turns off for the weaker
+#: player's moves (each has ``enabled()`` and ``use(bool)``).
+CORES = (kulami_compiled,)
+
+
+class PythonPlayer(EnginePlayer):
+    """One of our levels played by the pure-Python engines, today's engine: every compiled
+    core of :data:`CORES` off for its moves (and its level's budget the Python one)."""
+
+    def __init__(self, level: int, seed: int, times: list[float]) -> None:
+        super().__init__(level, seed, times)
+        self.name += " (python)"
+
+    def move(self, board):
+        before = [core.enabled() for core in CORES]
+        for core in CORES:
+            core.use(False)
+        try:
+            return super().move(board)
+        finally:
+            for core, was in zip(CORES, before):
+                core.use(was)
 
 
 class PentobiPlayer:
@@ -174,13 +199,16 @@ def game_name(text: str) -> str:
     return text
 
 
-def bench_game(game: str, games: int, seed: int, pairs=PAIRS) -> None:
+def bench_game(game: str, games: int, seed: int, pairs=PAIRS,
+               weaker_in_python: bool = False) -> None:
     print(f"{game}: win rate of the first named, 95% interval (Wilson)", flush=True)
     times: dict[int, list[float]] = defaultdict(list)
+    python_times: dict[int, list[float]] = defaultdict(list)
     for strong, weak, *count in pairs:
         played = count[0] if count else games
         first = EnginePlayer(strong, seed + strong, times[strong])
-        second = EnginePlayer(weak, seed + 10 + weak, times[weak])
+        second = (PythonPlayer(weak, seed + 10 + weak, python_times[weak]) if weaker_in_python
+                  else EnginePlayer(weak, seed + 10 + weak, times[weak]))
         report(f"{first.name} vs {second.name}", match(game, first, second, played), played)
     if game == "blokus-duo":
         bench_pentobi(games, seed, times)
@@ -192,6 +220,10 @@ def bench_game(game: str, games: int, seed: int, pairs=PAIRS) -> None:
             print(f"  {'level ' + str(level) + (' (max)' if level == MAX_LEVEL else ''):<22}"
                   f" {statistics.mean(spent):>6.3f} {statistics.median(spent):>7.3f}"
                   f" {max(spent):>6.2f} {max(spent) * PI_FACTOR:>14.1f}")
+    for level, spent in python_times.items():
+        print(f"  {'level ' + str(level) + ' (python)':<22} {statistics.mean(spent):>6.3f}"
+              f" {statistics.median(spent):>7.3f} {max(spent):>6.2f}"
+              f" {max(spent) * PI_FACTOR:>14.1f}")
     print(flush=True)
 
 
@@ -223,9 +255,13 @@ def main(argv: list[str] | None = None) -> None:
                              "number of games after = if given (default: each level "
                              "against the one below and against level 1)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the players")
+    parser.add_argument("--weaker-in-python", action="store_true",
+                        help="the second level of each pair plays in pure Python (today's "
+                             "engine), the first through the compiled cores: --pairs max:max "
+                             "--weaker-in-python is the compiled strongest against Python's")
     args = parser.parse_args(argv)
     for game in args.games or list(GAMES):
-        bench_game(game, args.count, args.seed, args.pairs)
+        bench_game(game, args.count, args.seed, args.pairs, args.weaker_in_python)
 
 
 if __name__ == "__main__":

@@ -173,3 +173,16 @@ def test_the_engines_bench_measures_the_path_asked_for(path, monkeypatch, capsys
     bench_engines.main(["--engine", engine, "kulami"])
     assert seen == [engine == "compiled"]
     assert "Kulami's built" in capsys.readouterr().out
+
+
+def test_the_strength_bench_plays_today_s_engine_in_python(path, monkeypatch):
+    """bench/strength.py --weaker-in-python: the Python player's moves are searched with
+    the core off (today's engine, its budget), the compiled player's with it on."""
+    from bench import strength
+    seen = []
+    monkeypatch.setattr(strength, "choose_move", lambda board, level, rng: seen.append(
+        (compiled.enabled(), playouts(board, level))) or next(iter(board.legal_moves)))
+    board = new_game("kulami")
+    strength.PythonPlayer(MAX_LEVEL, 1, []).move(board)
+    strength.EnginePlayer(MAX_LEVEL, 1, []).move(board)
+    assert seen == [(False, PYTHON_PLAYOUTS), (True, COMPILED_PLAYOUTS)]
