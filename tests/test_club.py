@@ -404,3 +404,33 @@ def test_a_page_that_cannot_be_served_is_one_line_and_no_watcher(capsys):
     error = capsys.readouterr().err
     assert status == 1 and error.count("\n") == 1
     assert error.startswith(f"tabletop watch: cannot serve the page on 127.0.0.1:{port}:")
+
+
+def test_tabletop_run_lists_its_game_in_the_club_and_says_offline_when_stopped(
+        mosquitto, spectator, tmp_path):
+    """The board as its service runs it: ``tabletop run`` with a ``[remote]`` naming a
+    club publishes its game from the start, and a stop (systemd's SIGTERM) says it is
+    offline with that game."""
+    config = tmp_path / "board.toml"
+    config.write_text(
+        f'data_dir = "{tmp_path / "data"}"\n[web]\nenabled = false\n[remote]\n'
+        f'broker = "localhost:{mosquitto.port}"\nuser = "anna"\n'
+        f'password = "{USERS["anna"]}"\nca = "{mosquitto.ca}"\nclub = "{CLUB}"\n'
+        f'name = "Kitchen table"\n')
+    process = subprocess.Popen(
+        [sys.executable, "-m", "app.cli", "run", "--profile", "conhex-sim", "--config",
+         str(config)], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env={**os.environ, "SDL_VIDEODRIVER": "dummy"})
+    topic = board_topic(CLUB, "Kitchen table").rpartition("/")[2]
+    try:
+        until(lambda: (b := spectator.board(topic)) is not None and b.online
+              and b.record is not None and b.record["game"] == "conhex",
+              "the board's game listed")
+        process.terminate()
+        assert process.wait(LIMIT_S) == 0
+        until(lambda: not spectator.board(topic).online, "the board shown offline")
+        assert spectator.board(topic).record["game"] == "conhex"
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(LIMIT_S)

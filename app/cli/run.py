@@ -17,6 +17,8 @@ With ``[remote]`` the board also plays boards far away through that MQTT broker
 over between two turns as a saved game does, and the game with a far board that was on
 when the board stopped (a restart, a power cut) is continued at its next start, its
 link started once the table turns. Another game started on the board leaves it.
+A ``[remote]`` naming a ``club`` also lists every game the board plays, far or not, in
+the club's live listing (:mod:`app.remote.club`), offline once the board stops.
 With ``--log`` a simulated board is driven by a sensor log instead of people, in log
 time (``--speed`` replays it at that multiple of real time), which is how the tests play
 whole games and pull the plug in the middle of them. Logs go to standard output for the
@@ -85,7 +87,7 @@ def _run(args) -> int:
     address = web_address_of(config) if readings is None else None
     far_config = far_config_of(config)
     notifier = Notifier.from_environ()
-    devices = assembly = remote = far = None
+    devices = assembly = remote = far = feed = None
     with stop_on_signals():
         try:
             # The devices first: a board that cannot light or sense its pieces cannot
@@ -110,6 +112,9 @@ def _run(args) -> int:
                 from app.remote.play import FarPlay, far_game_path
                 far = FarPlay(far_config, far_game_path(config.data_dir), (profile.game,))
                 link = far.resume()  # the game with a board far away, if one was on
+                from app.remote.club import live_feed
+                # The club's listing sees every game of this board, far or not.
+                feed = live_feed(config.remote, str(config.path or "the configuration"))
             if link is not None:
                 session = assembly.session(link.game.game, link.game.options,
                                            seats=link.seats())
@@ -130,7 +135,8 @@ def _run(args) -> int:
             while True:
                 table = assembly.table(session, devices, screen=screen, notifier=notifier,
                                        blink_s=config.blink_s, remote=remote,
-                                       remotes=[link] if link is not None else [])
+                                       remotes=[part for part in (link, feed)
+                                                if part is not None])
                 if link is not None:
                     link.start()
                 notifier.ready(f"playing {session.board.game}")
@@ -162,7 +168,7 @@ def _run(args) -> int:
             notifier.stopping()
             if far is not None:
                 far.stop()
-            for part in (remote, assembly):
+            for part in (remote, feed, assembly):
                 if part is not None:
                     part.close()
             if devices is not None:

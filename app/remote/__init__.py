@@ -14,6 +14,7 @@ Topics (``CLUB`` is ``[remote] club``, ``tabletop`` when none is set)::
     tabletop/v1/CLUB/invite/SLOT/welcome   the game, sealed for the board that joined
     tabletop/v1/CLUB/game/ID/COLOUR/state     everything COLOUR's board has (retained)
     tabletop/v1/CLUB/game/ID/COLOUR/presence  online, or its last will: offline (retained)
+    tabletop/v1/CLUB/live/BOARD            a board's live game, public to the club (retained)
 
 The invitation (:mod:`app.remote.invitation`). Board A shows a code of eight characters,
 ``K7QM-R2XD`` (40 bits, Crockford's alphabet: no I, L, O or U to misread). Its first two
@@ -73,6 +74,16 @@ over 64 KiB is refused by the broker itself (the board asks for that limit when 
 connects), anything over 16 KiB or not sealed by the other board is counted and dropped
 before it is kept, and of the authentic messages only the newest per topic is kept for
 the table loop, which takes them in its own thread.
+
+A club's boards in one place (:mod:`app.remote.club`). A board whose ``[remote]`` names
+a ``club`` also publishes its live game, retained, on ``live/BOARD`` (its name as a
+topic level, with a hash of the whole name), with an ``online: false`` last will. These
+records are not sealed, as a tournament relay is public: any client the broker lets
+read the club's topics sees each board's name, who plays it, the game, its options and
+its moves, and any client allowed to publish there can pose as a board or delete its
+record (only the broker's per-topic rights prevent that). A board sends at most four
+records a second and none over 16 KiB. A watcher (``tabletop watch``) only subscribes,
+checks every record, replays its moves with its own engine and keeps at most 64 boards.
 
 Limits. The broker sees who talks to whom and when (topics and sizes), and a stranger on
 it can delete or replay retained messages, flood the topics, or spoil an invitation with
