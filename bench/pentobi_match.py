@@ -42,6 +42,7 @@ import sys
 import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 
 from bench.strength import wilson
@@ -84,23 +85,38 @@ def policy_change(pairs: list[str]) -> dict:
 def engine(policy: list[str], walks: Path | None, options: list[str]) -> int:
     """Our GTP engine with Blokus Duo's policy changed by ``policy`` and, with ``walks``,
     each search's walks appended to that file, one a line."""
-    import engines.players
     from app.cli import main as cli
     from engines.blokus_duo.policy import BlokusDuoPolicy
     for key, value in policy_change(policy).items():
         setattr(BlokusDuoPolicy, key, value)
+    walks = []
     if walks is not None:
-        search = engines.players.search
-
-        def logged(*args, **kwargs):
-            stats = {}
-            move = search(*args, **kwargs, stats=stats)
+        def logged(count: int) -> None:
             with walks.open("a", encoding="utf-8") as log:
-                log.write(f"{stats['walks']}\n")
-            return move
+                log.write(f"{count}\n")
 
-        engines.players.search = logged
+        with count_walks(logged):
+            return cli(["gtp", "blokus-duo", *options])
     return cli(["gtp", "blokus-duo", *options])
+
+
+@contextmanager
+def count_walks(note):
+    """While in this block, every search our levels make passes its walks to ``note``."""
+    import engines.players
+    search = engines.players.search
+
+    def counted(*args, **kwargs):
+        stats = {}
+        move = search(*args, **kwargs, stats=stats)
+        note(stats["walks"])
+        return move
+
+    engines.players.search = counted
+    try:
+        yield
+    finally:
+        engines.players.search = search
 
 
 # --- the timing proxy -----------------------------------------------------------------
@@ -176,6 +192,7 @@ def direct_game(number: int, binary: str, pentobi_level: int, level: int,
 
     for key, value in policy_change(policy).items():
         setattr(BlokusDuoPolicy, key, value)
+    walks = []
 
     ours_colour = "b" if number % 2 == 0 else "w"
     rng = random.Random(seed * 1000 + number)
@@ -187,18 +204,25 @@ def direct_game(number: int, binary: str, pentobi_level: int, level: int,
         while not board.is_game_over():
             if board.turn == ours_colour:
                 started = time.perf_counter()
-                move = choose_move(board, level, rng)
+                with count_walks(walks.append):
+                    move = choose_move(board, level, rng)
                 times.append(time.perf_counter() - started)
                 theirs.seen(board, move)
             else:
-                move = theirs.move(board)
+                answer = theirs.ask(f"genmove {board.turn}")
+                if answer.lower() == "resign":  # Pentobi gives up a game it sees lost
+                    break
+                move = board.parse_move(answer)
             board.push(move)
     finally:
         theirs.close()
+    scores = board.scores()
+    margin = scores[ours_colour] - scores["w" if ours_colour == "b" else "b"]
+    if not board.is_game_over():
+        return {"score": 1.0, "times": times, "margin": margin, "walks": walks}
     winner = board.outcome().winner
     score = 1.0 if winner == ours_colour else 0.5 if winner is None else 0.0
-    return {"score": score, "times": times, "margin": board.scores()[ours_colour]
-            - board.scores()["w" if ours_colour == "b" else "b"]}
+    return {"score": score, "times": times, "margin": margin, "walks": walks}
 
 
 def direct_match(binary: str, pentobi_level: int, level: int, games: int, seed: int,
@@ -212,6 +236,7 @@ def direct_match(binary: str, pentobi_level: int, level: int, games: int, seed: 
         results = list(map(direct_game, *args))
     return {"score": sum(r["score"] for r in results), "games": games,
             "times": [t for r in results for t in r["times"]],
+            "walks": [w for r in results for w in r["walks"]],
             "margins": [r["margin"] for r in results]}
 
 
