@@ -23,7 +23,7 @@ from engines.akron.distance import Layout
 from engines.akron.geometry import BELOW, LEVEL, NAMES, points_of
 from engines.akron.policy import AkronPolicy
 from engines.akron.rules import drop_chain
-from engines.search import search
+from engines.search import CHECK_EVERY, Tree, search
 
 
 @pytest.fixture
@@ -204,3 +204,23 @@ def test_the_engines_bench_measures_the_path_asked_for(path, monkeypatch, capsys
     bench_engines.main(["--engine", engine, "akron"])
     assert seen == [engine == "compiled"]
     assert "Akron's built" in capsys.readouterr().out.split("\n")[0]
+
+
+def test_the_compiled_tree_walks_as_the_python_tree(path):
+    policy = AkronPolicy()
+    compared = 0
+    for number, board in enumerate(positions(6, seed=5)):
+        if number % 9 or board.is_game_over():
+            continue
+
+        def grow():
+            rng = random.Random(number)
+            tree = policy.native_tree(board.copy(), rng) or Tree(board.copy(), policy, rng)
+            tree.walk(CHECK_EVERY * 20)
+            return tree.visits(), tree.best_move(), type(tree) is Tree
+
+        python, core = in_both(path, grow)
+        assert python[2] and not core[2]
+        assert core[:2] == python[:2], board.ascii()
+        compared += 1
+    assert compared > 40

@@ -6,14 +6,21 @@
  * the same order, the same distances and paths, and the same seed the same draws (see
  * compiled.py, and tests/test_akron_compiled.py).
  *
- * Two kinds of mask, as in Python:
- *  - points_t, a bit per point index (204 points in 4 words): what the rules work on;
- *  - grid_t, the distance's layout, bit level * 256 + y * 16 + x (2048 bits in 32
- *    words), where every contact between two points is one shift.
- * The pyramid's shape (each point's place, what rests on what, the bridges over each
- * contact) comes from geometry.py once (setup), so the shape stays written once. */
+ * A set of points is a mask with a bit per point index, as in Python (204 points in
+ * four 64-bit words). The pyramid's shape (each point's place, what rests on what, the
+ * bridges over each contact) comes from geometry.py once (setup), so the shape stays
+ * written once. */
+/* The search's selection and values must round as Python's floats do, one operation at
+ * a time, for the compiled tree to walk as the Python one: no fused multiply-add, which
+ * GCC makes by default where the processor has one (arm64, the Pi's). */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,32 +28,28 @@
 #define MAX_POINTS 256
 #define WORDS (MAX_POINTS / 64)
 #define LEVELS 8
-#define ROW 16                      /* bits per row of a level in the grid layout */
-#define FLOOR 256                   /* bits per level */
-#define GRID_WORDS (LEVELS * FLOOR / 64)
+#define SPAN 16                     /* the doubled grid's 15 columns and rows fit */
 #define WALL (1 << 20)              /* distance.WALL: no path */
-#define MAX_LAYERS (MAX_POINTS + 2) /* a layer adds at least one point */
 #define DRAW (-1)                   /* a playout's result without a winner */
 #define FAILED (-2)                 /* an exception is set */
 
 typedef struct { uint64_t w[WORDS]; } points_t;
-typedef struct { uint64_t w[GRID_WORDS]; } grid_t;
 typedef struct { int neighbour; points_t bridges; } side_t;
 
 /* --- the shape, from geometry.py --------------------------------------------------- */
 static int point_count;
 static int level_of[MAX_POINTS], x_of[MAX_POINTS], y_of[MAX_POINTS];
-static int at[LEVELS][ROW][ROW];        /* geometry.AT: the point at (level, x, y), or -1 */
+static int at[LEVELS][SPAN][SPAN];      /* geometry.AT: the point at (level, x, y), or -1 */
 static points_t below[MAX_POINTS], above[MAX_POINTS], touching_at[MAX_POINTS];
 static int under[MAX_POINTS];           /* geometry.UNDER */
+static int over[MAX_POINTS];            /* the point straight two levels above, or -1 */
 static side_t sides[MAX_POINTS][4];     /* geometry.SIDES */
 static int side_count[MAX_POINTS];
 static points_t hole_mask;
 static points_t goal[2][2];             /* each player's two sides, as points */
-static grid_t goal_grid[2][2];          /* the same in the grid layout */
-static grid_t all_grid, holes_grid;     /* distance.ALL and distance.HOLES */
 static PyObject *placement_of[MAX_POINTS];  /* board.Placement by hole, handed back */
 static PyObject *movement_class;            /* board.Movement, made once a move */
+static PyObject *pass_object;               /* engines.core.PASS */
 static PyObject **movement_of;              /* [source * point_count + target] */
 static int ready;
 
@@ -103,8 +106,10 @@ static int list_points(points_t m, int *out) {
 }
 
 /* --- Python ints and masks ---------------------------------------------------------- */
+#define MOST_WORDS 32  /* the largest int handed either way: a set in the grid layout */
+
 static int read_words(PyObject *value, uint64_t *words, int count) {
-    unsigned char bytes[GRID_WORDS * 8];
+    unsigned char bytes[MOST_WORDS * 8];
     size_t size = (size_t)count * 8;
     if (!PyLong_Check(value)) {
         PyErr_SetString(PyExc_TypeError, "a mask is an int");
@@ -132,7 +137,7 @@ static int read_words(PyObject *value, uint64_t *words, int count) {
 static int read_points(PyObject *value, points_t *out) { return read_words(value, out->w, WORDS); }
 
 static PyObject *as_int(const uint64_t *words, int count) {
-    unsigned char bytes[GRID_WORDS * 8];
+    unsigned char bytes[MOST_WORDS * 8];
     for (int i = 0; i < count; i++)
         for (int b = 0; b < 8; b++) bytes[i * 8 + b] = (unsigned char)(words[i] >> (8 * b));
 #if PY_VERSION_HEX >= 0x030D0000
@@ -206,7 +211,7 @@ static int groups_of(points_t own, points_t occupied, points_t covered, points_t
 static int step_up(int point, int toward) {
     int level = level_of[toward] + 1, x = 2 * x_of[toward] - x_of[point],
         y = 2 * y_of[toward] - y_of[point];
-    if (level >= LEVELS || x < 0 || y < 0 || x >= ROW || y >= ROW) return -1;
+    if (level >= LEVELS || x < 0 || y < 0 || x >= SPAN || y >= SPAN) return -1;
     return at[level][x][y];
 }
 
@@ -302,234 +307,135 @@ static int legal(const points_t own[2], int supply, int player, int *moves) {
 }
 
 /* --- the connection distance and the win (distance.py) ------------------------------ */
+/* distance.py grows sets of points a layer of cost at a time by shifts of one big
+ * integer in a grid layout, which suits Python; here the same least costs come from a
+ * search over each point's contacts, cost level by cost level, which visits each point
+ * a few times rather than every bit of the layout at every step. The answers are
+ * distance.py's: the points of its k-th layer are those of least cost k or less. */
 
-static inline void grid_and(grid_t *a, const grid_t *b) {
-    for (int i = 0; i < GRID_WORDS; i++) a->w[i] &= b->w[i];
-}
-static inline void grid_or(grid_t *a, const grid_t *b) {
-    for (int i = 0; i < GRID_WORDS; i++) a->w[i] |= b->w[i];
-}
-static inline void grid_except(grid_t *a, const grid_t *b) {
-    for (int i = 0; i < GRID_WORDS; i++) a->w[i] &= ~b->w[i];
-}
-static inline int grid_none(const grid_t *a) {
-    uint64_t any = 0;
-    for (int i = 0; i < GRID_WORDS; i++) any |= a->w[i];
-    return !any;
-}
-static inline int grid_meets(const grid_t *a, const grid_t *b) {
-    uint64_t any = 0;
-    for (int i = 0; i < GRID_WORDS; i++) any |= a->w[i] & b->w[i];
-    return any != 0;
+#define UNREACHED (1 << 28)
+
+/* What each point costs a player (Layout.costs): nothing for their visible ball, one for
+ * a playable point or their ball covered by their own, and no way through otherwise. */
+typedef struct { points_t occupied, free, one; } costs_t;
+
+static costs_t costs_of(const points_t own[2], int player, int with_one) {
+    costs_t costs = {{{0}}, {{0}}, {{0}}};
+    costs.occupied = either(own[0], own[1]);
+    points_t covered = covered_by(costs.occupied), mine = own[player];
+    costs.free = except(mine, covered);
+    if (!with_one) return costs;  /* the win goes through free points alone */
+    costs.one = playable_points(costs.occupied);
+    points_t held = both(mine, covered);
+    for (int p; (p = pop_lowest(&held)) >= 0;)
+        if (over[p] >= 0 && has(&mine, over[p])) put(&costs.one, p);  /* covered by own */
+    return costs;
 }
 
-/* ``in`` shifted by ``k`` bits, toward the higher ones when ``k`` is positive (Python's
- * ``<<``), the lower ones when negative (``>>``). Bits past the top of the layout are
- * lost where Python keeps them, which changes nothing: every result is masked by a set
- * of points, all inside the layout. */
-static grid_t shifted(const grid_t *in, int k) {
-    grid_t out;
-    int up = k >= 0, words = (up ? k : -k) / 64, bits = (up ? k : -k) % 64;
-    for (int i = 0; i < GRID_WORDS; i++) {
-        int from = up ? i - words : i + words;
-        int beyond = up ? from - 1 : from + 1;
-        uint64_t word = 0;
-        if (from >= 0 && from < GRID_WORDS)
-            word = up ? in->w[from] << bits : in->w[from] >> bits;
-        if (bits && beyond >= 0 && beyond < GRID_WORDS)
-            word |= up ? in->w[beyond] >> (64 - bits) : in->w[beyond] << (64 - bits);
-        out.w[i] = word;
+static inline int cost_of(const costs_t *costs, int point) {
+    return has(&costs->free, point) ? 0 : has(&costs->one, point) ? 1 : -1;
+}
+
+/* The least cost to each point from the points of ``start`` (each counting its own
+ * cost), through contacts as Layout.touching has them: beside on one level unless two
+ * bridges over it cut it, and resting on or under. Points are taken up cost by cost:
+ * ``now`` those of the current cost, ``later`` those one more. */
+static void least_costs(const costs_t *costs, points_t start, int *cost) {
+    int now[MAX_POINTS], later[MAX_POINTS], now_count = 0, later_count = 0;
+    for (int p = 0; p < point_count; p++) cost[p] = UNREACHED;
+    for (int p; (p = pop_lowest(&start)) >= 0;) {
+        int c = cost_of(costs, p);
+        if (c < 0) continue;
+        cost[p] = c;
+        if (c) later[later_count++] = p;
+        else now[now_count++] = p;
     }
-    return out;
-}
-
-static int grid_bit(int point) { return level_of[point] * FLOOR + y_of[point] * ROW + x_of[point]; }
-
-/* distance.to_grid. */
-static grid_t to_grid(points_t m) {
-    grid_t grid = {{0}};
-    for (int p; (p = pop_lowest(&m)) >= 0;) {
-        int bit = grid_bit(p);
-        grid.w[bit >> 6] |= (uint64_t)1 << (bit & 63);
+    for (int level = 0; now_count || later_count; level++) {
+        while (now_count) {
+            int p = now[--now_count];
+            if (cost[p] != level) continue;  /* reached more cheaply since */
+            int contacts[12], contact_count = 0;
+            for (int s = 0; s < side_count[p]; s++)
+                if (!same(both(costs->occupied, sides[p][s].bridges), sides[p][s].bridges))
+                    contacts[contact_count++] = sides[p][s].neighbour;
+            points_t resting = either(below[p], above[p]);
+            for (int q; (q = pop_lowest(&resting)) >= 0;) contacts[contact_count++] = q;
+            for (int i = 0; i < contact_count; i++) {
+                int q = contacts[i], c = cost_of(costs, q);
+                if (c < 0 || level + c >= cost[q]) continue;
+                cost[q] = level + c;
+                if (c) later[later_count++] = q;
+                else now[now_count++] = q;
+            }
+        }
+        memcpy(now, later, sizeof(int) * (size_t)later_count);
+        now_count = later_count;
+        later_count = 0;
     }
-    return grid;
 }
 
-/* distance.Layout: one position in the grid layout. */
-typedef struct {
-    grid_t own[2], occupied, covered, playable, right, left, up, down;
-} layout_t;
-
-#define OVER (2 * FLOOR)  /* from a point to the ball that covers it */
-
-static void layout_of(const points_t own[2], layout_t *out) {
-    out->own[0] = to_grid(own[0]);
-    out->own[1] = to_grid(own[1]);
-    grid_t occupied = out->own[0];
-    grid_or(&occupied, &out->own[1]);
-    out->occupied = occupied;
-    out->covered = shifted(&occupied, -OVER);
-    grid_and(&out->covered, &occupied);
-    /* A point above the board is playable on four filled points, (x +- 1, y +- 1) one
-     * level down. */
-    grid_t pairs = shifted(&occupied, -2);
-    grid_and(&pairs, &occupied);
-    grid_t fours = shifted(&pairs, -2 * ROW);
-    grid_and(&fours, &pairs);
-    out->playable = shifted(&fours, FLOOR + ROW + 1);
-    grid_or(&out->playable, &holes_grid);
-    grid_and(&out->playable, &all_grid);
-    grid_except(&out->playable, &occupied);
-    /* The contacts beside a ball that two bridges cut, kept at the near end. */
-    grid_t cut_right = shifted(&occupied, -(FLOOR + 1 - ROW));
-    grid_t other = shifted(&occupied, -(FLOOR + 1 + ROW));
-    grid_and(&cut_right, &other);
-    grid_t cut_up = shifted(&occupied, -(FLOOR + ROW - 1));
-    other = shifted(&occupied, -(FLOOR + ROW + 1));
-    grid_and(&cut_up, &other);
-    out->right = all_grid;
-    grid_except(&out->right, &cut_right);
-    out->left = all_grid;
-    other = shifted(&cut_right, 2);
-    grid_except(&out->left, &other);
-    out->up = all_grid;
-    grid_except(&out->up, &cut_up);
-    out->down = all_grid;
-    other = shifted(&cut_up, 2 * ROW);
-    grid_except(&out->down, &other);
-}
-
-/* Layout.touching: the points touching some point of ``points``, cut contacts left out. */
-static grid_t touching(const layout_t *layout, const grid_t *points) {
-    grid_t part, out;
-    /* Beside on one level: two columns or two rows across. */
-    part = *points; grid_and(&part, &layout->right); out = shifted(&part, 2);
-    part = *points; grid_and(&part, &layout->left); part = shifted(&part, -2); grid_or(&out, &part);
-    part = *points; grid_and(&part, &layout->up); part = shifted(&part, 2 * ROW); grid_or(&out, &part);
-    part = *points; grid_and(&part, &layout->down); part = shifted(&part, -2 * ROW); grid_or(&out, &part);
-    /* Resting on or under: one column and one row across, one level up or down. */
-    grid_t diagonal = shifted(points, 1), back = shifted(points, -1);
-    grid_or(&diagonal, &back);
-    grid_t rows = shifted(&diagonal, ROW);
-    back = shifted(&diagonal, -ROW);
-    grid_or(&rows, &back);
-    part = shifted(&rows, FLOOR); grid_or(&out, &part);
-    part = shifted(&rows, -FLOOR); grid_or(&out, &part);
-    return out;
-}
-
-/* Layout._closure: ``reach`` grown through the ``free`` points from ``fresh``. */
-static grid_t closure(const layout_t *layout, grid_t reach, grid_t fresh, const grid_t *free) {
-    while (!grid_none(&fresh)) {
-        fresh = touching(layout, &fresh);
-        grid_and(&fresh, free);
-        grid_except(&fresh, &reach);
-        grid_or(&reach, &fresh);
-    }
-    return reach;
-}
-
-/* Layout.costs: the points that cost ``player`` nothing, and those that cost one. */
-static void costs(const layout_t *layout, int player, grid_t *free, grid_t *one) {
-    const grid_t *own = &layout->own[player];
-    *free = *own;
-    grid_except(free, &layout->covered);
-    /* A ball covered by the player's own ball two levels up costs one. */
-    grid_t covered_by_own = shifted(own, -OVER);
-    grid_and(&covered_by_own, own);
-    grid_and(&covered_by_own, &layout->covered);
-    *one = layout->playable;
-    grid_or(one, &covered_by_own);
+/* The least cost of the points of ``side`` (WALL: none reached). */
+static int least_on(const int *cost, points_t side) {
+    int best = WALL;
+    for (int p; (p = pop_lowest(&side)) >= 0;)
+        if (cost[p] < best) best = cost[p];
+    return best;
 }
 
 /* Layout.joins: whether ``player``'s visible balls join their sides (the win). */
-static int joins(const layout_t *layout, int player) {
-    grid_t free = layout->own[player];
-    grid_except(&free, &layout->covered);
-    grid_t start = goal_grid[player][0];
-    grid_and(&start, &free);
-    grid_t reach = closure(layout, start, start, &free);
-    return grid_meets(&reach, &goal_grid[player][1]);
+static int joins(const points_t own[2], int player) {
+    int cost[MAX_POINTS];
+    costs_t costs = costs_of(own, player, 0);
+    least_costs(&costs, goal[player][0], cost);
+    return least_on(cost, goal[player][1]) == 0;
 }
 
-/* Layout.layers: into ``found``, the points reached from ``start`` at each cost (the
- * k-th set: every point of least cost at most k); how many sets. With ``stop``, no
- * more once a set meets it (the distance needs no layer beyond the far side). */
-static int layers(const layout_t *layout, const grid_t *start, const grid_t *free,
-                  const grid_t *one, const grid_t *stop, grid_t *found) {
-    grid_t reach = *start;
-    grid_and(&reach, free);
-    reach = closure(layout, reach, reach, free);
-    int n = 0;
-    found[n++] = reach;
-    grid_t layer = reach;
-    while (n < MAX_LAYERS && !(stop && grid_meets(&reach, stop))) {
-        grid_t fresh = touching(layout, &layer);
-        if (n == 1) grid_or(&fresh, start);  /* a side's empty holes cost one from it */
-        grid_and(&fresh, one);
-        grid_except(&fresh, &reach);
-        if (grid_none(&fresh)) break;
-        grid_t grown = reach;
-        grid_or(&grown, &fresh);
-        grown = closure(layout, grown, fresh, free);
-        layer = grown;
-        grid_except(&layer, &reach);
-        reach = grown;
-        found[n++] = reach;
-    }
-    return n;
-}
-
-/* Layout.distance: the balls ``player`` needs at the least (WALL: no path): the first
- * layer whose reach meets the far side (Layout.distance grows the same sets). */
-static int distance(const layout_t *layout, int player) {
-    static grid_t found[MAX_LAYERS];
-    grid_t free, one;
-    costs(layout, player, &free, &one);
-    int n = layers(layout, &goal_grid[player][0], &free, &one, &goal_grid[player][1], found);
-    for (int cost = 0; cost < n; cost++)
-        if (grid_meets(&found[cost], &goal_grid[player][1])) return cost;
-    return WALL;
+/* Layout.distance: the balls ``player`` needs at the least (WALL: no path). */
+static int distance(const points_t own[2], int player) {
+    int cost[MAX_POINTS];
+    costs_t costs = costs_of(own, player, 1);
+    least_costs(&costs, goal[player][0], cost);
+    return least_on(cost, goal[player][1]);
 }
 
 /* Layout.shortest: ``player``'s distance, and into ``on_path`` the points on their
- * shortest paths (none when no path joins their sides). */
-static int shortest(const layout_t *layout, int player, grid_t *on_path) {
-    static grid_t from_start[MAX_LAYERS], from_end[MAX_LAYERS];
-    grid_t free, one;
-    costs(layout, player, &free, &one);
-    memset(on_path, 0, sizeof *on_path);
-    int starts = layers(layout, &goal_grid[player][0], &free, &one, &goal_grid[player][1],
-                        from_start);
-    int best = WALL;
-    for (int cost = 0; cost < starts; cost++)
-        if (grid_meets(&from_start[cost], &goal_grid[player][1])) { best = cost; break; }
+ * shortest paths (none when no path joins their sides): a point whose least costs from
+ * the two sides add up to the distance, its own cost counted once. */
+static int shortest(const points_t own[2], int player, points_t *on_path) {
+    int from_start[MAX_POINTS], from_end[MAX_POINTS];
+    costs_t costs = costs_of(own, player, 1);
+    *on_path = (points_t){{0}};
+    least_costs(&costs, goal[player][0], from_start);
+    int best = least_on(from_start, goal[player][1]);
     if (best == WALL) return WALL;
-    /* All the layers from the far side: Layout.shortest reads the last where a cost
-     * lies beyond them. */
-    int last = layers(layout, &goal_grid[player][1], &free, &one, NULL, from_end) - 1;
-    for (int cost = 0; cost <= best; cost++) {
-        grid_t exact = from_start[cost];
-        if (cost) grid_except(&exact, &from_start[cost - 1]);
-        /* A point costing nothing lies on a shortest path when the costs from the two
-         * sides add up to the least; a point costing one is counted on both sides. */
-        grid_t part = exact;
-        grid_and(&part, &free);
-        grid_and(&part, &from_end[best - cost < last ? best - cost : last]);
-        grid_or(on_path, &part);
-        part = exact;
-        grid_and(&part, &one);
-        grid_and(&part, &from_end[best + 1 - cost < last ? best + 1 - cost : last]);
-        grid_or(on_path, &part);
+    least_costs(&costs, goal[player][1], from_end);
+    for (int p = 0; p < point_count; p++) {
+        if (from_start[p] > best) continue;
+        int own_cost = cost_of(&costs, p);
+        if (from_start[p] + from_end[p] - own_cost <= best) put(on_path, p);
     }
     return best;
+}
+
+/* A set of points in distance.py's grid layout (bit level * 256 + y * 16 + x), as
+ * Layout.shortest gives its paths. */
+#define GRID_WORDS (LEVELS * 256 / 64)
+static void to_grid(points_t m, uint64_t *grid) {
+    memset(grid, 0, sizeof(uint64_t) * GRID_WORDS);
+    for (int p; (p = pop_lowest(&m)) >= 0;) {
+        int bit = level_of[p] * 256 + y_of[p] * 16 + x_of[p];
+        grid[bit >> 6] |= (uint64_t)1 << (bit & 63);
+    }
 }
 
 /* --- drawing from random.Random ----------------------------------------------------- */
 
 /* rng.getrandbits(k), or -1 with an exception set. */
 static long long random_bits(PyObject *getrandbits, int k) {
-    PyObject *drawn = PyObject_CallFunction(getrandbits, "i", k);
+    PyObject *bits = PyLong_FromLong(k);  /* a small int: CPython keeps them made */
+    if (!bits) return -1;
+    PyObject *drawn = PyObject_CallOneArg(getrandbits, bits);
+    Py_DECREF(bits);
     if (!drawn) return -1;
     long long r = PyLong_AsLongLong(drawn);
     Py_DECREF(drawn);
@@ -579,14 +485,15 @@ static PyObject *move_object(int move) {
     return *slot;
 }
 
-/* setup(points, holes, goals, placements, movement): the shape from geometry.py.
+/* setup(points, holes, goals, placements, movement, pass): the shape from geometry.py.
  * points: per point (level, x, y, below, above, under, sides, touching_at), sides as
  * (neighbour, bridges) pairs; holes: the hole mask; goals: per player their two sides
- * as point masks; placements: board.Placement by hole; movement: board.Movement. */
+ * as point masks; placements: board.Placement by hole; movement: board.Movement; pass:
+ * engines.core.PASS. */
 static PyObject *setup(PyObject *self, PyObject *args) {
-    PyObject *points, *holes, *goals, *placements, *movement;
-    if (!PyArg_ParseTuple(args, "O!OO!O!O", &PyTuple_Type, &points, &holes, &PyTuple_Type,
-                          &goals, &PyTuple_Type, &placements, &movement))
+    PyObject *points, *holes, *goals, *placements, *movement, *pass;
+    if (!PyArg_ParseTuple(args, "O!OO!O!OO", &PyTuple_Type, &points, &holes, &PyTuple_Type,
+                          &goals, &PyTuple_Type, &placements, &movement, &pass))
         return NULL;
     Py_ssize_t n = PyTuple_GET_SIZE(points);
     if (n > MAX_POINTS || PyTuple_GET_SIZE(placements) > n || PyTuple_GET_SIZE(goals) != 2) {
@@ -601,9 +508,9 @@ static PyObject *setup(PyObject *self, PyObject *args) {
             || read_points(b, &below[p]) || read_points(a, &above[p])
             || read_points(t, &touching_at[p]))
             return NULL;
-        if (level_of[p] < 0 || level_of[p] >= LEVELS || x_of[p] < 0 || x_of[p] >= ROW
-            || y_of[p] < 0 || y_of[p] >= ROW || PyTuple_GET_SIZE(s) > 4) {
-            PyErr_SetString(PyExc_ValueError, "a point off the core's layout");
+        if (level_of[p] < 0 || level_of[p] >= LEVELS || x_of[p] < 0 || x_of[p] >= SPAN
+            || y_of[p] < 0 || y_of[p] >= SPAN || PyTuple_GET_SIZE(s) > 4) {
+            PyErr_SetString(PyExc_ValueError, "a point off the core's pyramid");
             return NULL;
         }
         at[level_of[p]][x_of[p]][y_of[p]] = (int)p;
@@ -622,13 +529,11 @@ static PyObject *setup(PyObject *self, PyObject *args) {
         if (!PyArg_ParseTuple(PyTuple_GET_ITEM(goals, player), "OO", &first, &second)
             || read_points(first, &goal[player][0]) || read_points(second, &goal[player][1]))
             return NULL;
-        goal_grid[player][0] = to_grid(goal[player][0]);
-        goal_grid[player][1] = to_grid(goal[player][1]);
     }
-    points_t every = {{0}};
-    for (int p = 0; p < point_count; p++) put(&every, p);
-    all_grid = to_grid(every);
-    holes_grid = to_grid(hole_mask);
+    for (int p = 0; p < point_count; p++) {
+        int level = level_of[p] + 2;
+        over[p] = level < LEVELS ? at[level][x_of[p]][y_of[p]] : -1;
+    }
     for (Py_ssize_t p = 0; p < PyTuple_GET_SIZE(placements); p++) {
         PyObject *placement = PyTuple_GET_ITEM(placements, p);
         Py_INCREF(placement);
@@ -636,6 +541,8 @@ static PyObject *setup(PyObject *self, PyObject *args) {
     }
     Py_INCREF(movement);
     Py_XSETREF(movement_class, movement);
+    Py_INCREF(pass);
+    Py_XSETREF(pass_object, pass);
     if (!movement_of) movement_of = PyMem_Calloc((size_t)MAX_POINTS * MAX_POINTS, sizeof(PyObject *));
     if (!movement_of) return PyErr_NoMemory();
     ready = 1;
@@ -667,52 +574,42 @@ static PyObject *py_joins(PyObject *self, PyObject *args) {
     PyObject *b, *w;
     int player;
     points_t own[2];
-    layout_t layout;
     if (not_ready() || !PyArg_ParseTuple(args, "OOi", &b, &w, &player) || read_own(b, w, own))
         return NULL;
-    layout_of(own, &layout);
-    return PyBool_FromLong(joins(&layout, player & 1));
+    return PyBool_FromLong(joins(own, player & 1));
 }
 
-/* distances(b, w) -> (int, int): Layout.distance of both players, one layout. */
+/* distances(b, w) -> (int, int): Layout.distance of both players. */
 static PyObject *distances(PyObject *self, PyObject *args) {
     PyObject *b, *w;
     points_t own[2];
-    layout_t layout;
     if (not_ready() || !PyArg_ParseTuple(args, "OO", &b, &w) || read_own(b, w, own))
         return NULL;
-    layout_of(own, &layout);
-    return Py_BuildValue("(ii)", distance(&layout, 0), distance(&layout, 1));
+    return Py_BuildValue("(ii)", distance(own, 0), distance(own, 1));
 }
 
-/* shortest(b, w, player) -> (distance, points on the shortest paths as a grid mask). */
+/* shortest(b, w, player) -> (distance, the points on the shortest paths in the grid
+ * layout): Layout.shortest. */
 static PyObject *py_shortest(PyObject *self, PyObject *args) {
     PyObject *b, *w;
     int player;
-    points_t own[2];
-    layout_t layout;
-    grid_t on_path;
+    points_t own[2], on_path;
+    uint64_t grid[GRID_WORDS];
     if (not_ready() || !PyArg_ParseTuple(args, "OOi", &b, &w, &player) || read_own(b, w, own))
         return NULL;
-    layout_of(own, &layout);
-    int best = shortest(&layout, player & 1, &on_path);
-    PyObject *path = as_int(on_path.w, GRID_WORDS);
+    int best = shortest(own, player & 1, &on_path);
+    to_grid(on_path, grid);
+    PyObject *path = as_int(grid, GRID_WORDS);
     if (!path) return NULL;
     return Py_BuildValue("(iN)", best, path);
 }
 
 /* The prior of a move for the mover (policy.AkronPolicy.priors, the same arithmetic in
  * the same order, so the same doubles). */
-static double prior_of(int move, const grid_t *own_path, const grid_t *rival_path) {
+static double prior_of(int move, const points_t *own_path, const points_t *rival_path) {
     int target = move % MAX_POINTS, source = move < MAX_POINTS ? -1 : move / MAX_POINTS - 1;
-    int bit = grid_bit(target);
-    uint64_t word = (uint64_t)1 << (bit & 63);
-    double score = (own_path->w[bit >> 6] & word ? 0.6 : 0.0)
-                   + (rival_path->w[bit >> 6] & word ? 0.4 : 0.0);
-    if (source >= 0) {
-        int from = grid_bit(source);
-        if (own_path->w[from >> 6] >> (from & 63) & 1) score -= 0.3;
-    }
+    double score = (has(own_path, target) ? 0.6 : 0.0) + (has(rival_path, target) ? 0.4 : 0.0);
+    if (source >= 0 && has(own_path, source)) score -= 0.3;
     double least = level_of[target] ? 0.05 : 0.0;
     if (score < least) score = least;
     return score > 1.0 ? 1.0 : score;
@@ -727,10 +624,35 @@ static int by_prior(const void *a, const void *b) {
     return x->order - y->order;
 }
 
-/* expansion(b, w, supply, player, rng) -> [(move, prior), ...]: Policy.expansion with
- * AkronPolicy's priors, the next to grow last. The moves are listed as board.py lists
- * them, shuffled as rng.shuffle does, draw for draw, ranked and sorted. Empty when there
- * is no move (the caller's Python path then offers the pass, with no draw). */
+/* Policy.expansion with AkronPolicy's priors, into ``ranked`` (room for MAX_MOVES): the
+ * moves listed as board.py lists them, shuffled as rng.shuffle does, draw for draw,
+ * ranked and sorted, the next to grow last; how many, -1 with an exception set. None
+ * when the only move is the pass (the pass draws nothing: the caller adds it). */
+static ranked_t ranked_buffer[MAX_MOVES];  /* one expansion at a time, as move_buffer */
+
+static int expand(const points_t own[2], int supply, int player, PyObject *getrandbits,
+                  ranked_t *ranked) {
+    int *moves = move_buffer;
+    int n = legal(own, supply, player, moves);
+    for (int i = n - 1; i > 0; i--) {  /* random.shuffle */
+        long long j = below_n(getrandbits, i + 1);
+        if (j < 0) return -1;
+        int swap = moves[i];
+        moves[i] = moves[j];
+        moves[j] = swap;
+    }
+    if (!n) return 0;
+    points_t own_path, rival_path;
+    shortest(own, player, &own_path);
+    shortest(own, player ^ 1, &rival_path);
+    for (int i = 0; i < n; i++)
+        ranked[i] = (ranked_t){prior_of(moves[i], &own_path, &rival_path), i, moves[i]};
+    qsort(ranked, (size_t)n, sizeof *ranked, by_prior);
+    return n;
+}
+
+/* expansion(b, w, supply, player, rng) -> [(move, prior), ...]: expand()'s, empty
+ * where the only move is the pass (the caller's Python path then offers it). */
 static PyObject *expansion(PyObject *self, PyObject *args) {
     PyObject *b, *w, *rng;
     int supply, player;
@@ -738,43 +660,338 @@ static PyObject *expansion(PyObject *self, PyObject *args) {
     if (not_ready() || !PyArg_ParseTuple(args, "OOiiO", &b, &w, &supply, &player, &rng)
         || read_own(b, w, own))
         return NULL;
-    player &= 1;
-    int *moves = move_buffer;
-    int n = legal(own, supply, player, moves);
-    ranked_t *ranked = PyMem_Malloc(sizeof(ranked_t) * (size_t)(n ? n : 1));
     PyObject *getrandbits = PyObject_GetAttrString(rng, "getrandbits");
-    PyObject *out = NULL;
-    if (!ranked || !getrandbits) goto done;
-    for (int i = n - 1; i > 0; i--) {  /* random.shuffle */
-        long long j = below_n(getrandbits, i + 1);
-        if (j < 0) goto done;
-        int swap = moves[i];
-        moves[i] = moves[j];
-        moves[j] = swap;
-    }
-    if (n) {
-        layout_t layout;
-        grid_t own_path, rival_path;
-        layout_of(own, &layout);
-        shortest(&layout, player, &own_path);
-        shortest(&layout, player ^ 1, &rival_path);
-        for (int i = 0; i < n; i++)
-            ranked[i] = (ranked_t){prior_of(moves[i], &own_path, &rival_path), i, moves[i]};
-        qsort(ranked, (size_t)n, sizeof *ranked, by_prior);
-    }
-    out = PyList_New(n);
+    if (!getrandbits) return NULL;
+    int n = expand(own, supply, player & 1, getrandbits, ranked_buffer);
+    Py_DECREF(getrandbits);
+    if (n < 0) return NULL;
+    PyObject *out = PyList_New(n);
     for (int i = 0; out && i < n; i++) {
-        PyObject *move = move_object(ranked[i].move);
-        PyObject *pair = move ? Py_BuildValue("(Nd)", move, ranked[i].prior) : NULL;
+        PyObject *move = move_object(ranked_buffer[i].move);
+        PyObject *pair = move ? Py_BuildValue("(Nd)", move, ranked_buffer[i].prior) : NULL;
         if (!pair) Py_CLEAR(out);
         else PyList_SET_ITEM(out, i, pair);
     }
-done:
-    if (!ranked && !PyErr_Occurred()) PyErr_NoMemory();
-    Py_XDECREF(getrandbits);
-    PyMem_Free(ranked);
     return out;
 }
+
+/* --- the search's tree (search.Tree and search._walk) ------------------------------ */
+/* With the moves and the values in C, walking the tree in Python (selecting, pushing and
+ * popping the board, backing up) cost more than both; here it is grown as search.Tree
+ * grows it, walk for walk and draw for draw, so a seed chooses the same move. The
+ * selection's arithmetic is Python's, operation for operation (see the pragma above). */
+
+#define PASS_MOVE (-1)  /* a node's move: the pass */
+#define NO_MOVE (-2)    /* the root's */
+
+typedef struct { points_t own[2]; int supply[2], turn, passes; } position_t;
+
+typedef struct {
+    int move, mover;                /* mover -1 for the root */
+    double visits, wins, prior, minimax;
+    int *children, child_count, child_room;
+    int *untried;                   /* moves not grown yet, the next last */
+    double *untried_priors;
+    int untried_count, expanded;
+} node_t;
+
+typedef struct {
+    PyObject_HEAD
+    position_t root;
+    node_t *nodes;
+    int node_count, node_room;
+    double exploration, prior_weight, widening, prior_visits, prior_value, minimax_weight;
+    double steepness, no_path;
+    int widens;                     /* widening is not None */
+    PyObject *getrandbits;
+} tree_t;
+
+/* Whether the player to move has won, as the board reads it at the start of a turn:
+ * their chain joins their sides. */
+static int mover_won(const position_t *p) { return joins(p->own, p->turn); }
+
+static void apply(position_t *p, int move) {
+    if (move == PASS_MOVE) {
+        p->passes++;
+    } else {
+        p->passes = 0;
+        if (move < MAX_POINTS) {
+            put(&p->own[p->turn], move);
+            p->supply[p->turn]--;
+        } else {
+            move_ball(p->own, p->turn, move / MAX_POINTS - 1, move % MAX_POINTS);
+        }
+    }
+    p->turn ^= 1;
+}
+
+/* A new node's index, -1 out of memory (with the exception set). */
+static int new_node(tree_t *t, int move, int mover, double prior) {
+    if (t->node_count == t->node_room) {
+        int room = t->node_room ? 2 * t->node_room : 256;
+        node_t *grown = PyMem_Realloc(t->nodes, sizeof(node_t) * (size_t)room);
+        if (!grown) { PyErr_NoMemory(); return -1; }
+        t->nodes = grown;
+        t->node_room = room;
+    }
+    node_t *n = &t->nodes[t->node_count];
+    memset(n, 0, sizeof(node_t));
+    n->move = move;
+    n->mover = mover;
+    n->prior = prior;
+    n->minimax = 0.5;
+    return t->node_count++;
+}
+
+/* Node.expand_moves: the moves of the position at node ``index`` with their priors, the
+ * pass alone (prior 0) where there is no other. */
+static int expand_node(tree_t *t, int index, const position_t *p) {
+    int n = expand(p->own, p->supply[p->turn], p->turn, t->getrandbits, ranked_buffer);
+    if (n < 0) return -1;
+    int count = n ? n : 1;
+    int *moves = PyMem_Malloc(sizeof(int) * (size_t)count);
+    double *priors = PyMem_Malloc(sizeof(double) * (size_t)count);
+    if (!moves || !priors) { PyMem_Free(moves); PyMem_Free(priors); PyErr_NoMemory(); return -1; }
+    for (int i = 0; i < n; i++) {
+        moves[i] = ranked_buffer[i].move;
+        priors[i] = ranked_buffer[i].prior;
+    }
+    if (!n) { moves[0] = PASS_MOVE; priors[0] = 0.0; }
+    node_t *node = &t->nodes[index];
+    node->untried = moves;
+    node->untried_priors = priors;
+    node->untried_count = count;
+    node->expanded = 1;
+    return 0;
+}
+
+/* Node.may_grow: moves left to grow, and (with widening) fewer children than
+ * 1 + widening * sqrt(visits). */
+static int may_grow(const tree_t *t, const node_t *n) {
+    if (!n->untried_count) return 0;
+    return !t->widens || (double)n->child_count < 1 + t->widening * sqrt(n->visits);
+}
+
+/* Grows node ``index``'s next move as a child started from its prior; the child's index,
+ * -1 out of memory. */
+static int grow(tree_t *t, int index, int mover) {
+    node_t *n = &t->nodes[index];
+    if (n->child_count == n->child_room) {
+        int room = n->child_room ? 2 * n->child_room : 4;
+        int *grown = PyMem_Realloc(n->children, sizeof(int) * (size_t)room);
+        if (!grown) { PyErr_NoMemory(); return -1; }
+        n->children = grown;
+        n->child_room = room;
+    }
+    n->untried_count--;
+    int move = n->untried[n->untried_count];
+    double prior = n->untried_priors[n->untried_count];
+    int child = new_node(t, move, mover, prior);  /* may move the nodes: n is stale */
+    if (child < 0) return -1;
+    node_t *c = &t->nodes[child];
+    if (t->prior_visits) {
+        c->visits = t->prior_visits;
+        c->wins = t->prior_visits * t->prior_value * sqrt(prior);
+    }
+    n = &t->nodes[index];
+    n->children[n->child_count++] = child;
+    return child;
+}
+
+/* Node.best_child: the average mixed with the minimax, plus exploration, plus the
+ * fading prior; the first of equals. */
+static int best_child(const tree_t *t, const node_t *n) {
+    double log_visits = log(n->visits), average = 1.0 - t->minimax_weight, best_score = -1.0;
+    int best = -1;
+    for (int k = 0; k < n->child_count; k++) {
+        const node_t *c = &t->nodes[n->children[k]];
+        double visits = c->visits;
+        double score = average * c->wins / visits + t->minimax_weight * c->minimax
+                       + t->exploration * sqrt(log_visits / visits)
+                       + t->prior_weight * c->prior / (visits + 1);
+        if (score > best_score) { best = n->children[k]; best_score = score; }
+    }
+    return best;
+}
+
+/* AkronPolicy.value: the result where the game is over (``winner``: -1 none, a draw by
+ * two passes when ``drawn``), else the logistic of the difference of the distances, the
+ * player to move half a ball ahead. */
+static double value_for_b(const tree_t *t, const position_t *p, int winner, int drawn) {
+    if (winner >= 0) return winner == 0 ? 1.0 : 0.0;
+    if (drawn) return 0.5;
+    double b = distance(p->own, 0), w = distance(p->own, 1);
+    double ahead = (w < t->no_path ? w : t->no_path) - (b < t->no_path ? b : t->no_path);
+    ahead += p->turn == 0 ? 0.5 : -0.5;
+    return 1.0 / (1.0 + exp(-t->steepness * ahead));
+}
+
+/* search._walk and _back_up_minimax: select down the tree, grow one child, value the
+ * position, count the result up the path. -1 with an exception set on failure. */
+static int walk(tree_t *t) {
+    position_t p = t->root;
+    static int path[MAX_MOVES];  /* a path is at most as deep as the tree is big */
+    int depth = 0, index = 0, winner = -1, drawn = 0;
+    path[depth++] = 0;
+    for (;;) {
+        winner = mover_won(&p) ? p.turn : -1;
+        drawn = winner < 0 && p.passes >= 2;
+        if (winner >= 0 || drawn) break;
+        if (!t->nodes[index].expanded && expand_node(t, index, &p)) return -1;
+        if (may_grow(t, &t->nodes[index])) {
+            int child = grow(t, index, p.turn);
+            if (child < 0) return -1;
+            apply(&p, t->nodes[child].move);
+            path[depth++] = child;
+            winner = mover_won(&p) ? p.turn : -1;
+            drawn = winner < 0 && p.passes >= 2;
+            break;
+        }
+        if (!t->nodes[index].child_count) break;
+        index = best_child(t, &t->nodes[index]);
+        apply(&p, t->nodes[index].move);
+        path[depth++] = index;
+    }
+    double value_b = value_for_b(t, &p, winner, drawn);
+    for (int k = 0; k < depth; k++) {
+        node_t *n = &t->nodes[path[k]];
+        n->visits += 1;
+        if (n->mover >= 0) n->wins += n->mover == 0 ? value_b : 1.0 - value_b;
+    }
+    if (!t->minimax_weight) return 0;
+    node_t *leaf = &t->nodes[path[depth - 1]];
+    leaf->minimax = leaf->mover == 0 ? value_b : 1.0 - value_b;
+    for (int k = depth - 2; k >= 1; k--) {
+        node_t *n = &t->nodes[path[k]];
+        int chooser = t->nodes[n->children[0]].mover;
+        double best = t->nodes[n->children[0]].minimax;
+        for (int c = 1; c < n->child_count; c++)
+            if (t->nodes[n->children[c]].minimax > best) best = t->nodes[n->children[c]].minimax;
+        n->minimax = chooser == n->mover ? best : 1.0 - best;
+    }
+    return 0;
+}
+
+static void tree_dealloc(tree_t *t) {
+    for (int i = 0; i < t->node_count; i++) {
+        PyMem_Free(t->nodes[i].children);
+        PyMem_Free(t->nodes[i].untried);
+        PyMem_Free(t->nodes[i].untried_priors);
+    }
+    PyMem_Free(t->nodes);
+    Py_XDECREF(t->getrandbits);
+    PyObject_Free(t);
+}
+
+/* Tree(b, w, supply_b, supply_w, turn, passes, policy, rng): the position, and the
+ * policy's numbers (exploration, prior_weight, widening or None, prior_visits,
+ * prior_value, minimax_weight, steepness, no_path). The root is expanded at once, as
+ * search.Tree's is. */
+static PyObject *tree_create(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    PyObject *b, *w, *widening, *rng;
+    int supply[2], turn, passes;
+    double exploration, prior_weight, prior_visits, prior_value, minimax_weight, steepness,
+        no_path;
+    if (not_ready() || !PyArg_ParseTuple(args, "OOiiii(ddOddddd)O", &b, &w, &supply[0],
+                                         &supply[1], &turn, &passes, &exploration,
+                                         &prior_weight, &widening, &prior_visits, &prior_value,
+                                         &minimax_weight, &steepness, &no_path, &rng))
+        return NULL;
+    tree_t *t = PyObject_New(tree_t, type);
+    if (!t) return NULL;
+    t->nodes = NULL;
+    t->node_count = t->node_room = 0;
+    t->getrandbits = NULL;
+    if (read_own(b, w, t->root.own)) goto fail;
+    t->root.supply[0] = supply[0];
+    t->root.supply[1] = supply[1];
+    t->root.turn = turn & 1;
+    t->root.passes = passes;
+    t->exploration = exploration;
+    t->prior_weight = prior_weight;
+    t->widens = widening != Py_None;
+    t->widening = t->widens ? PyFloat_AsDouble(widening) : 0.0;
+    t->prior_visits = prior_visits;
+    t->prior_value = prior_value;
+    t->minimax_weight = minimax_weight;
+    t->steepness = steepness;
+    t->no_path = no_path;
+    t->getrandbits = PyObject_GetAttrString(rng, "getrandbits");
+    if (PyErr_Occurred() || !t->getrandbits) goto fail;
+    if (new_node(t, NO_MOVE, -1, 0.0) < 0 || expand_node(t, 0, &t->root)) goto fail;
+    return (PyObject *)t;
+fail:
+    Py_DECREF(t);
+    return NULL;
+}
+
+/* The move object of a node's move, a new reference. */
+static PyObject *node_move(int move) {
+    if (move == PASS_MOVE) {
+        Py_INCREF(pass_object);
+        return pass_object;
+    }
+    return move_object(move);
+}
+
+/* only_move() -> the move when the root has only one, else None. */
+static PyObject *tree_only_move(tree_t *t, PyObject *unused) {
+    if (t->nodes[0].untried_count != 1 || t->nodes[0].child_count) Py_RETURN_NONE;
+    return node_move(t->nodes[0].untried[0]);
+}
+
+/* walk(count): ``count`` walks from the root. */
+static PyObject *tree_walk(tree_t *t, PyObject *arg) {
+    long count = PyLong_AsLong(arg);
+    if (count == -1 && PyErr_Occurred()) return NULL;
+    for (long k = 0; k < count; k++)
+        if (walk(t)) return NULL;
+    Py_RETURN_NONE;
+}
+
+/* best_move() -> the root's most visited child's move, the first of equals. */
+static PyObject *tree_best_move(tree_t *t, PyObject *unused) {
+    const node_t *root = &t->nodes[0];
+    int best = -1;
+    for (int k = 0; k < root->child_count; k++)
+        if (best < 0 || t->nodes[root->children[k]].visits > t->nodes[best].visits)
+            best = root->children[k];
+    if (best < 0) { PyErr_SetString(PyExc_ValueError, "no walk made"); return NULL; }
+    return node_move(t->nodes[best].move);
+}
+
+/* visits() -> [(move, visits)] of the root's children, in the order grown. */
+static PyObject *tree_visits(tree_t *t, PyObject *unused) {
+    const node_t *root = &t->nodes[0];
+    PyObject *out = PyList_New(root->child_count);
+    for (int k = 0; out && k < root->child_count; k++) {
+        const node_t *c = &t->nodes[root->children[k]];
+        PyObject *move = node_move(c->move);
+        PyObject *pair = move ? Py_BuildValue("(Nd)", move, c->visits) : NULL;
+        if (!pair) { Py_CLEAR(out); break; }
+        PyList_SET_ITEM(out, k, pair);
+    }
+    return out;
+}
+
+static PyMethodDef tree_methods[] = {
+    {"visits", (PyCFunction)tree_visits, METH_NOARGS, "The root's children's visits."},
+    {"only_move", (PyCFunction)tree_only_move, METH_NOARGS, "The only move, or None."},
+    {"walk", (PyCFunction)tree_walk, METH_O, "Walk the tree so many times."},
+    {"best_move", (PyCFunction)tree_best_move, METH_NOARGS, "The most visited move."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject tree_type = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "engines.akron._core.Tree",
+    .tp_basicsize = sizeof(tree_t),
+    .tp_dealloc = (destructor)tree_dealloc,
+    .tp_methods = tree_methods,
+    .tp_new = tree_create,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The search's tree grown in C (search.Tree's methods).",
+};
 
 /* Appends one action to a playout's trace: (source, target), None for a ball from
  * the supply and for both of a pass. */
@@ -896,4 +1113,15 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core",
                                     "Akron's compiled core (see compiled.py).", -1, methods};
 
-PyMODINIT_FUNC PyInit__core(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__core(void) {
+    if (PyType_Ready(&tree_type) < 0) return NULL;
+    PyObject *core = PyModule_Create(&module);
+    if (!core) return NULL;
+    Py_INCREF(&tree_type);
+    if (PyModule_AddObject(core, "Tree", (PyObject *)&tree_type) < 0) {
+        Py_DECREF(&tree_type);
+        Py_DECREF(core);
+        return NULL;
+    }
+    return core;
+}

@@ -230,6 +230,11 @@ class AkronBoard(Board):
         """The balls of ``b`` and of ``w``, as masks of points (:mod:`.geometry`)."""
         return self._own["b"], self._own["w"]
 
+    @property
+    def passes(self) -> int:
+        """The passes in a row that led here (two end the game)."""
+        return self._passes
+
     def supply(self, player: str) -> int:
         """The balls ``player`` has left to add."""
         return self._supply[player]

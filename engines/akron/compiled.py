@@ -1,18 +1,20 @@
 """Akron's compiled core: the legal moves (the drop included), the connection distance
-and the win, the random playout and the search's expansion of a node, in C
-(``_core.c``); the pure-Python code of :mod:`.rules`, :mod:`.distance`,
-:mod:`.playout` and :mod:`.policy` kept as the reference and the fallback.
+and the win, the random playout, the search's expansion of a node and its whole tree,
+in C (``_core.c``); the pure-Python code of :mod:`.rules`, :mod:`.distance`,
+:mod:`.playout`, :mod:`.policy` and :mod:`engines.search` kept as the reference and the
+fallback.
 
-Why: a search at the strongest level spends its time listing the moves of each new
-node (a visible grouping and every ball's destinations), ranking them by both players'
-shortest paths, and valuing each leaf by both distances, all loops over Python's big
-integers. Why C through CPython's own API: as for Blokus Duo
+Why: a search at the strongest level spent its time listing the moves of each new node
+(a visible grouping and every ball's destinations), ranking them by both players'
+shortest paths and valuing each leaf by both distances, all loops over Python's big
+integers; with those in C, walking the tree in Python (selection, the board's pushes
+and pops, the backups) cost more than all of them, so the tree is grown in C too. Why C through CPython's own API: as for Blokus Duo
 (``engines/blokus_duo/compiled.py``), no build dependency beyond a C compiler and
 Python's headers, built by the same ``pip install -e .``. The pyramid's shape comes
 from :mod:`.geometry` at import, so it stays written once, in Python.
 
 The same position gives the same moves in the same order, the same distances and
-shortest paths, and the same seed the same draws: the C calls the caller's
+shortest paths, and the same seed the same draws and the same tree: the C calls the caller's
 ``random.Random``'s ``getrandbits`` as ``choice`` and ``shuffle`` do (only for
 ``random.Random`` itself, whose ``choice`` and ``shuffle`` are known).
 
@@ -30,6 +32,7 @@ from collections.abc import Hashable
 
 from engines.akron.geometry import (ABOVE, BELOW, EDGES, HOLE_MASK, HOLES, PLAYER_SIDES,
                                     POINTS, SIDES, TOUCHING_AT, UNDER)
+from engines.core import PASS
 
 _log = logging.getLogger(__name__)
 
@@ -54,7 +57,7 @@ def setup(placement: type, movement: type) -> None:
         HOLE_MASK,
         tuple((EDGES[first], EDGES[second])
               for first, second in (PLAYER_SIDES["b"], PLAYER_SIDES["w"])),
-        tuple(placement(hole) for hole in range(len(HOLES))), movement)
+        tuple(placement(hole) for hole in range(len(HOLES))), movement, PASS)
 
 
 def available() -> bool:
@@ -100,6 +103,14 @@ def play_out(b: int, w: int, supply: dict[str, int], turn: str, passes: int,
     return None if winner is None else "bw"[winner]
 
 
+def tree(b: int, w: int, supply: dict[str, int], turn: str, passes: int,
+         numbers: tuple, rng: random.Random):
+    """The search's tree for this position grown in the core (``search.Tree``'s
+    methods), with the policy's ``numbers``: exploration, prior_weight, widening,
+    prior_visits, prior_value, minimax_weight, steepness, no_path."""
+    return _core.Tree(b, w, supply["b"], supply["w"], _PLAYERS[turn], passes, numbers, rng)
+
+
 def joins(b: int, w: int, player: str) -> bool:
     """:meth:`.distance.Layout.joins`: whether ``player``'s visible chain joins their
     sides (the win)."""
@@ -118,4 +129,4 @@ def shortest(b: int, w: int, player: str) -> tuple[int, int]:
 
 
 __all__ = ["available", "distances", "draws_alike", "enabled", "expansion", "joins",
-           "legal_moves", "play_out", "setup", "shortest", "use"]
+           "legal_moves", "play_out", "setup", "shortest", "tree", "use"]

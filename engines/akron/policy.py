@@ -104,6 +104,23 @@ class AkronPolicy(Policy):
             priors.append(min(max(score, 0.05 if LEVEL[target] else 0.0), 1.0))
         return priors
 
+    def native_tree(self, board, rng: random.Random):
+        """The whole tree in the compiled core when it is in use (the same walks as the
+        Python tree for the same seed): with the moves and the values in C, walking the
+        tree in Python cost more than both. Not for a subclass that values or ranks
+        otherwise."""
+        if (compiled.enabled() and compiled.draws_alike(rng)
+                and type(self).value is AkronPolicy.value
+                and type(self).priors is AkronPolicy.priors
+                and type(self).expansion is AkronPolicy.expansion):
+            b, w = board.masks()
+            return compiled.tree(b, w, {"b": board.supply("b"), "w": board.supply("w")},
+                                 board.turn, board.passes,
+                                 (self.exploration, self.prior_weight, self.widening,
+                                  self.prior_visits, self.prior_value, self.minimax_weight,
+                                  self.steepness, self.no_path), rng)
+        return None
+
     def expansion(self, board, rng: random.Random) -> list[tuple[Hashable, float]]:
         """:meth:`Policy.expansion`, in the compiled core when it is in use: listing a
         new node's moves and ranking them by both shortest paths is most of a Python
