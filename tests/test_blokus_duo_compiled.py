@@ -117,17 +117,20 @@ def test_the_same_answer_whether_a_player_can_place(path):
     assert answers > 10
 
 
-def test_the_compiled_tree_grows_as_the_python_tree(path):
+@pytest.mark.parametrize("python_moves", [False, True],
+                         ids=["python-walk", "all-python"])
+def test_the_compiled_tree_grows_as_the_python_tree(path, python_moves):
     """The search's tree grown in C and in Python over positions of whole games: the
-    same children of the root with the same visits after the same walks, and the same
-    move chosen (the Python tree here with the compiled moves and playouts, so that the
-    walk itself is compared)."""
+    same children of the root with the same visits after the same walks, the same move
+    chosen and the generator left in the same state; the Python tree with the compiled
+    moves and playouts (the walk itself compared) and all in Python (the reference)."""
     policy, compared = BlokusDuoPolicy(), 0
     for number, board in enumerate(positions(4, seed=5)):
         if board.is_game_over() or number % 2:
             continue
         grown = []
         for native in (False, True):
+            path(native or not python_moves)
             rng = random.Random(number)
             tree = policy.native_tree(board.copy(), rng) if native else \
                 Tree(board.copy(), policy, rng)
