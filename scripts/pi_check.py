@@ -546,6 +546,38 @@ def check_sdl() -> None:
           f"video drivers ({how}): {' '.join(drivers)}")
 
 
+#: Run by the venv's python: whether Blokus Duo's compiled core was built by install.sh
+#: and is what a search uses (its tree grown in C), and the walks a second it makes.
+COMPILED_CORE = r"""
+import random, time
+from engines.blokus_duo import compiled
+from engines.blokus_duo.board import BlokusDuoBoard
+from engines.search import policy_of, search
+board = BlokusDuoBoard(start="fixed")
+tree = policy_of(board).native_tree(board.copy(), random.Random(1))
+stats, started = {}, time.process_time()
+move = search(board, random.Random(1), playouts=320, stats=stats)
+spent = time.process_time() - started
+print(compiled.available(), compiled.enabled(), type(tree).__module__,
+      move in set(board.legal_moves), stats["walks"], round(stats["walks"] / spent))
+"""
+
+
+def check_compiled_core() -> None:
+    result = run_as_service([VENV_PYTHON, "-c", COMPILED_CORE])
+    words = result.stdout.split()
+    if result.returncode != 0 or len(words) != 6:
+        last = (result.stderr.strip().splitlines() or ["(nothing)"])[-1]
+        check("Blokus Duo's compiled core", False, f"exit {result.returncode}: {last}")
+        return
+    built, enabled, tree, legal, walks, rate = words
+    check("Blokus Duo's compiled core",
+          [built, enabled, tree, legal] == ["True", "True", "engines.blokus_duo._playout",
+                                            "True"],
+          f"built {built}, in use {enabled}, the search's tree from {tree}, a legal move "
+          f"{legal}: {walks} walks, {rate} a second of processor time (under qemu)")
+
+
 def check_boot_files() -> None:
     """install.sh's edits of the stand-in firmware folder: the SPI and core-clock block
     once, the kernel's SPI buffer once, and a second edit changes neither."""
@@ -712,7 +744,8 @@ def main_inside(args: argparse.Namespace) -> int:
     """The checks, run by the root's python3 as root, each program as the service's user.
     A check that breaks is a failed check, and the others still run."""
     checks = [("tabletop --version", check_version), ("SDL has KMSDRM", check_sdl),
-              ("boot files", check_boot_files)]
+              ("boot files", check_boot_files),
+              ("Blokus Duo's compiled core", check_compiled_core)]
     names = profiles()
     simulated = [name for name in names if "-sim" in name]
     checks += [(f"selftest {name}", lambda name=name: check_selftest(name))
