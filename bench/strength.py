@@ -30,6 +30,7 @@ import time
 from collections import defaultdict
 
 from app.games import GAMES, new_game
+from engines.akron import compiled as akron_compiled
 from engines.kulami import compiled as kulami_compiled
 from engines.players import LEVELS, MAX_LEVEL, choose_move, level_argument
 
@@ -76,7 +77,7 @@ class EnginePlayer:
 
 #: The games' compiled cores that ``--weaker-in-python`` turns off for the weaker
 #: player's moves (each has ``enabled()`` and ``use(bool)``).
-CORES = (kulami_compiled,)
+CORES = (kulami_compiled, akron_compiled)
 
 
 class PythonPlayer(EnginePlayer):

@@ -23,6 +23,7 @@ from engines.akron.distance import Layout
 from engines.akron.geometry import BELOW, LEVEL, NAMES, points_of
 from engines.akron.policy import AkronPolicy
 from engines.akron.rules import drop_chain
+from engines.players import MAX_LEVEL, playouts
 from engines.search import CHECK_EVERY, Tree, search
 
 
@@ -224,3 +225,23 @@ def test_the_compiled_tree_walks_as_the_python_tree(path):
         assert core[:2] == python[:2], board.ascii()
         compared += 1
     assert compared > 40
+
+
+def test_the_strongest_level_walks_more_through_the_core_and_as_before_in_python(path):
+    board = AkronBoard()
+    path(False)
+    assert playouts(board, MAX_LEVEL) == 2000
+    path(True)
+    assert playouts(board, MAX_LEVEL) == 32000
+
+
+def test_the_strength_bench_plays_the_weaker_level_in_python(path, monkeypatch):
+    from bench import strength
+    seen = []
+    monkeypatch.setattr(strength, "choose_move",
+                        lambda board, level, rng: seen.append(compiled.enabled())
+                        or next(iter(board.legal_moves)))
+    board = AkronBoard()
+    strength.PythonPlayer(MAX_LEVEL, 1, []).move(board)
+    strength.EnginePlayer(MAX_LEVEL, 1, []).move(board)
+    assert seen == [False, True]
