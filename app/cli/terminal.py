@@ -91,13 +91,14 @@ class _Lit:
                       for player in (role_of(light.role)[1],)
                       if player is not None and name in view.board.areas}
         light = scene.lights.get(next(iter(self.suggested), ""), None)
-        self._suggestion = (_fg(light.colour) if colour and light is not None else "") \
+        #: The mark of a suggested hole, in the colour the scene lights it.
+        self.suggestion = (_fg(light.colour) if colour and light is not None else "") \
             + SUGGESTED
 
     def empty(self, hole: str, otherwise: str) -> str:
         """The mark of an empty ``hole``: a move suggested, legal, or ``otherwise``."""
         if hole in self.suggested:
-            return self._suggestion
+            return self.suggestion
         return LEGAL if hole in self.legal else otherwise
 
 
@@ -106,7 +107,7 @@ def key(view: View, colour: bool = True) -> str:
     Legal move, ◇ Hint``), for the roles lit now that the drawing marks; empty when
     there are none."""
     lit = _Lit(view, colour)
-    marks = {"legal": (LEGAL, lit.legal), "suggestion": (SUGGESTED, lit.suggested),
+    marks = {"legal": (LEGAL, lit.legal), "suggestion": (lit.suggestion, lit.suggested),
              "last": (LAST + "bold" + RESET, lit.last if colour else ())}
     parts = [f"{marks[row.role][0]}{RESET} {row.meaning}" for row in view.legend
              if row.role in marks and marks[row.role][1]]
