@@ -186,7 +186,10 @@ def search(board: Board, rng: random.Random, playouts: int | None = None,
     """The move the search finds best for the player to move (``None`` when the game is
     over): the root's most visited child after ``playouts`` walks or ``seconds``,
     whichever ends first. ``board`` is left as it was. A ``stats`` dict is given the
-    ``walks`` made (fewer than ``playouts`` when the clock stopped the search first)."""
+    ``walks`` made (fewer than ``playouts`` when the clock stopped the search first)
+    and the root's children as ``root``: ``(move, visits, wins)``, most
+    visited first, ``wins`` ``None`` where a compiled tree counts only visits (no
+    ``root`` where it counts neither), so a hint can say how sure the search is."""
     if playouts is None and seconds is None:
         raise ValueError("the search needs a budget: playouts, seconds or both")
     if board.is_game_over():
@@ -210,7 +213,19 @@ def search(board: Board, rng: random.Random, playouts: int | None = None,
         walks += CHECK_EVERY
     if stats is not None:
         stats["walks"] = walks
+        _count_root(tree, stats)
     return tree.best_move()
+
+
+def _count_root(tree: "Tree", stats: dict) -> None:
+    counts = getattr(tree, "counts", None)
+    if counts is not None:
+        root = counts()
+    elif hasattr(tree, "visits"):
+        root = [(move, visits, None) for move, visits in tree.visits()]
+    else:
+        return
+    stats["root"] = sorted(root, key=lambda child: -child[1])  # stable: ties as grown
 
 
 class Tree:
@@ -239,6 +254,11 @@ class Tree:
         """The root's children's moves and visits, in the order grown (how sure the
         search is; the tests compare a compiled tree's with these)."""
         return [(child.move, child.visits) for child in self.root.children]
+
+    def counts(self) -> list[tuple[Hashable, float, float]]:
+        """The root's children's moves, visits and wins (for the player to move), in
+        the order grown."""
+        return [(child.move, child.visits, child.wins) for child in self.root.children]
 
 
 def _fraction(walks: int, playouts: int | None, elapsed: float,

@@ -5,6 +5,8 @@ starts) through the public API. Budgets are playouts, never seconds: quick and e
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import random
 
 import pytest
@@ -114,4 +116,31 @@ def test_stats_count_the_walks_made(game):
     search before its budget)."""
     stats = {}
     search(midgame(game, 6), random.Random(2), playouts=2 * CHECK_EVERY, stats=stats)
-    assert stats == {"walks": 2 * CHECK_EVERY}
+    assert stats["walks"] == 2 * CHECK_EVERY
+
+
+@pytest.fixture
+def python_trees():
+    """Every game's search in Python, whose tree counts wins as well as visits."""
+    cores = [importlib.import_module(f"engines.{name}.compiled")
+             for name in ("akron", "blokus_duo", "conhex", "kulami")
+             if importlib.util.find_spec(f"engines.{name}.compiled")]
+    before = [core.enabled() for core in cores]
+    for core in cores:
+        core.use(False)
+    yield
+    for core, was in zip(cores, before):
+        core.use(was)
+
+
+@pytest.mark.parametrize("game", sorted(BUDGET))
+def test_stats_count_the_roots_children_most_visited_first(game, python_trees):
+    """The root's children's visits and wins, the chosen move first: what a hint says
+    of how sure the search is."""
+    stats = {}
+    board = midgame(game, 6)
+    move = search(board, random.Random(2), playouts=4 * CHECK_EVERY, stats=stats)
+    root = stats["root"]
+    assert root[0][0] == move and {m for m, _, _ in root} <= set(board.legal_moves)
+    assert [visits for _, visits, _ in root] == sorted((v for _, v, _ in root), reverse=True)
+    assert all(0 <= wins <= visits for _, visits, wins in root)
