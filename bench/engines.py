@@ -3,7 +3,7 @@
 Run from the repository: ``.venv/bin/python -m bench.engines [--engine PATH] [GAME ...]``.
 Prints one table row per game. ``--engine python`` measures the pure-Python engines (the
 reference), ``--engine compiled`` (the default) the compiled core where a game has one
-and it is built (``engines/blokus_duo/compiled.py``, ``engines/akron/compiled.py``, ``engines/kulami/compiled.py``); the first line says which ran. ``playouts/s`` counts random games from a new board to the end by
+and it is built (``engines/blokus_duo/compiled.py``, ``engines/akron/compiled.py``, ``engines/kulami/compiled.py``, ``engines/conhex/compiled.py``); the first line says which ran. ``playouts/s`` counts random games from a new board to the end by
 the board's own ``playout(rng)``, the path the search takes (the public API where a game
 has none); ``api playouts/s`` counts the same games played through the public API
 (``legal_moves``, ``push``, ``is_game_over``), as a program using the engine would.
@@ -29,6 +29,7 @@ from importlib import import_module
 from app.games import GAMES, new_game
 from engines.akron import compiled as akron_compiled
 from engines.blokus_duo import compiled as blokus_duo_compiled
+from engines.conhex import compiled as conhex_compiled
 from engines.kulami import compiled as kulami_compiled
 from engines.search import policy_of, search
 
@@ -141,11 +142,13 @@ def main(arguments: list[str]) -> None:
     blokus_duo_compiled.use(engine == "compiled")
     akron_compiled.use(engine == "compiled")
     kulami_compiled.use(engine == "compiled")
+    conhex_compiled.use(engine == "compiled")
     built = "built" if blokus_duo_compiled.available() else "not built: Python"
     akron_built = "built" if akron_compiled.available() else "not built: Python"
     kulami_built = "built" if kulami_compiled.available() else "not built: Python"
+    conhex_built = "built" if conhex_compiled.available() else "not built: Python"
     print(f"engine: {engine} (Blokus Duo's compiled core {built}, Akron's {akron_built}, "
-          f"Kulami's {kulami_built})")
+          f"Kulami's {kulami_built}, ConHex's {conhex_built})")
     unregistered = [name for name in UNREGISTERED if board_maker(name)[0] not in GAMES]
     rows = [bench(name) for name in (names or [*sorted(GAMES), *unregistered])]
     print(f"{'game':<11} {'playouts/s':>11} {'api playouts/s':>15} {'plies/game':>11} "

@@ -31,6 +31,7 @@ from collections import defaultdict
 
 from app.games import GAMES, new_game
 from engines.akron import compiled as akron_compiled
+from engines.conhex import compiled as conhex_compiled
 from engines.kulami import compiled as kulami_compiled
 from engines.players import LEVELS, MAX_LEVEL, choose_move, level_argument
 
@@ -77,7 +78,7 @@ class EnginePlayer:
 
 #: The games' compiled cores that ``--weaker-in-python`` turns off for the weaker
 #: player's moves (each has ``enabled()`` and ``use(bool)``).
-CORES = (kulami_compiled, akron_compiled)
+CORES = (kulami_compiled, akron_compiled, conhex_compiled)
 
 
 class PythonPlayer(EnginePlayer):

@@ -32,6 +32,7 @@ from itertools import chain, compress
 from types import MappingProxyType
 from typing import Any
 
+from engines.conhex import compiled
 from engines.conhex.fill import SIDE_BITS, UNITS, cell_bit, fill_owners, joins
 from engines.conhex.policy import ConHexPolicy
 from engines.conhex.geometry import (CELLS, CELLS_OF_HOLE, COLUMNS, HOLE_INDEX, HOLES,
@@ -156,6 +157,17 @@ class ConHexBoard(Board):
     def cells_of(hole: int) -> tuple[int, ...]:
         """The cells hole number ``hole`` belongs to."""
         return CELLS_OF_HOLE[hole]
+
+    @staticmethod
+    def move_on(hole: int) -> Move:
+        """The gem placed in hole number ``hole``."""
+        return PLACEMENTS[hole]
+
+    def core_position(self) -> tuple:
+        """This position as the compiled core takes it (:func:`.compiled.position`)."""
+        return compiled.position(self._gem, self._count["b"], self._count["w"], self._owner,
+                                 len(self.move_stack), self._options["handicap"],
+                                 self._winner)
 
     def gem(self, hole: str) -> str | None:
         """Whose gem is in ``hole``, if any."""
@@ -303,7 +315,10 @@ class ConHexBoard(Board):
         """Who wins when random gems fill the open holes from here, the players taking
         turns (never the swap: the search decides that), leaving the board as it is:
         the search's random playout, worked out as one fill (:mod:`engines.conhex.fill`).
-        With ``trace``, it appends the holes (by index) in the order they are filled."""
+        With ``trace``, it appends the holes (by index) in the order they are filled.
+        The compiled core works out the same fill when it is in use (:mod:`.compiled`)."""
+        if compiled.enabled() and compiled.draws_alike(rng):
+            return compiled.playout(self.core_position(), rng, trace)
         if self._winner is not None:
             return self._winner
         random = rng.random

@@ -1,0 +1,109 @@
+"""ConHex's compiled core: the fill playout (:mod:`.fill`), the priors' shortest chains
+and the search's whole tree (selection, expansion with the policy's priors, the gems'
+claims and the win, playout, the count back up) in C (``_core.c``); the pure-Python
+board, :mod:`engines.search` and :mod:`.policy` kept as the reference and the fallback.
+
+Why: a search at the strongest level spent its time in the tree's own Python (the
+selection's arithmetic over dozens of children, push and pop with their claims), the
+priors of each new node (four shortest-path searches over the cells) and the playouts;
+over 69 holes and 41 cells, a set of cells in one machine word, each is a few loops in
+C. Why C through CPython's own API: as for Blokus Duo (``engines/blokus_duo/compiled.py``),
+no build dependency beyond a C compiler and Python's headers, built by the same
+``pip install -e .``. The cells, thresholds, neighbours and sides come from
+:mod:`.geometry` at import, so the rules stay written in Python.
+
+The same seed plays the same moves in both: the C playout draws ``rng.random()`` once a
+hole as :meth:`.board.ConHexBoard.playout` does, and the tree shuffles a new node's moves
+with ``rng.getrandbits`` as ``random.Random.shuffle`` does, in the same order of walks
+(only for ``random.Random`` itself, whose methods are known). The C tree knows no swap:
+the policy keeps the Python tree while the pie rule's swap is ahead (the first two moves).
+
+Where the extension was not built (no compiler), this says so once in the log and the
+engine plays in Python. ``TABLETOP_ENGINE=python`` in the environment, or :func:`use`,
+picks the Python path on purpose (the benchmark's and the tests' switch).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import random
+
+from engines.conhex.geometry import CELLS, CELLS_OF_HOLE, NEIGHBOURS, PLAYER_SIDES, SIDES
+
+_log = logging.getLogger(__name__)
+
+try:
+    from engines.conhex import _core
+except ImportError as error:  # no compiler where it was installed
+    _core = None
+    _log.warning("ConHex's compiled core is not built (%s): playing in Python", error)
+
+if _core is not None:
+    _core.setup(CELLS_OF_HOLE, tuple(cell.threshold for cell in CELLS), NEIGHBOURS,
+                tuple(tuple(sorted(SIDES[side])) for player in ("b", "w")
+                      for side in PLAYER_SIDES[player]))
+
+_enabled = _core is not None and os.environ.get("TABLETOP_ENGINE") != "python"
+#: A gem's or an owner's colour as the core numbers it (0 for none).
+_CODE = {None: 0, "b": 1, "w": 2}
+_WINNER = {None: -1, "b": 0, "w": 1}
+
+
+def available() -> bool:
+    """Whether the compiled core was built here."""
+    return _core is not None
+
+
+def enabled() -> bool:
+    """Whether the engine plays through the compiled core now."""
+    return _enabled
+
+
+def use(compiled: bool) -> None:
+    """Play through the compiled core (when built) or, with ``False``, in Python."""
+    global _enabled
+    _enabled = compiled and _core is not None
+
+
+def draws_alike(rng: random.Random) -> bool:
+    """Whether the core draws from ``rng`` as the Python code would: ``random.Random``
+    itself (a subclass may draw otherwise)."""
+    return type(rng) is random.Random
+
+
+def position(gems: list, counts_b: list[int], counts_w: list[int], owners: list,
+             ply: int, handicap: int, winner: str | None) -> tuple:
+    """A position as the core takes it: gems by hole and owners by cell as 0, 1 (b) or
+    2 (w), each player's gems by cell, the moves made, the handicap, the winner (-1)."""
+    return (tuple(_CODE[gem] for gem in gems), tuple(counts_b), tuple(counts_w),
+            tuple(_CODE[owner] for owner in owners), ply, handicap, _WINNER[winner])
+
+
+def playout(at: tuple, rng: random.Random, trace: list | None = None) -> str:
+    """:meth:`.board.ConHexBoard.playout` from the position ``at`` (:func:`position`):
+    the winner; with ``trace``, the holes in the order filled."""
+    return "bw"[_core.playout(*at, rng, trace)]
+
+
+class Tree:
+    """:class:`engines.search.Tree` for a ConHex board past the swap, grown in C walk for
+    walk as the Python one grows with :class:`.policy.ConHexPolicy`: the same three
+    methods."""
+
+    def __init__(self, board, exploration: float, prior_weight: float,
+                 rng: random.Random) -> None:
+        self._move_on = board.move_on
+        self._tree = _core.tree(*board.core_position(), exploration, prior_weight, rng)
+
+    def _as_move(self, hole: int | None):
+        return None if hole is None else self._move_on(hole)
+
+    def only_move(self):
+        return self._as_move(_core.only_move(self._tree))
+
+    def walk(self, count: int) -> None:
+        _core.walk(self._tree, count)
+
+    def best_move(self):
+        return self._as_move(_core.best_move(self._tree))
