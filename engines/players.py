@@ -13,6 +13,11 @@ Blokus Duo's, so that its strongest level answers within two seconds here).
 ``bench/strength.py`` measures the levels against each other.
 
 ``max`` names the strongest level wherever levels are given (:func:`parse_level`).
+
+A hint is the same choice, with how sure the engine is of it (:func:`judge`): a
+:class:`Judgement` holds, in numbers, how the level chose (at random, one ply ahead, or by
+the search) and what the search counted of its choice and the runner-up, its trials and
+their wins; the app words it for players.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from __future__ import annotations
 import argparse
 import random
 from collections.abc import Callable, Hashable
+from dataclasses import dataclass
 
 from engines.core import Board, other
 from engines.errors import EngineError
@@ -88,6 +94,44 @@ def playouts(board: Board, level: int) -> int:
     return max(1, round(policy_of(board).max_playouts * SEARCH_SHARE[level]))
 
 
+@dataclass(frozen=True)
+class Considered:
+    """A move the search tried from the position: its trials (the root child's visits)
+    and the wins among them for the player to move (``None`` where a compiled tree
+    counts only visits)."""
+
+    move: Hashable
+    trials: float
+    wins: float | None
+
+    @property
+    def won(self) -> float | None:
+        """The share of its trials won (0..1), ``None`` where wins are not counted."""
+        return None if self.wins is None or not self.trials else self.wins / self.trials
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """How ``level`` chose ``move``, in the numbers the choice rests on: the trials the
+    search made (``walks``) of the ``budget`` it had before its clock (fewer: the clock
+    stopped it), and the chosen move and the runner-up as it counted them, the chosen
+    first (``considered``; empty without a search, or where the tree counts nothing);
+    ``share`` is each one's part of all the root's trials. ``only``: the one legal
+    move."""
+
+    move: Hashable | None
+    level: int
+    only: bool = False
+    walks: int = 0
+    budget: int = 0
+    considered: tuple[Considered, ...] = ()
+    share: tuple[float, ...] = ()
+
+    @property
+    def searched(self) -> bool:
+        return self.level > GREEDY
+
+
 def choose_move(board: Board, level: int = 1, rng: random.Random | None = None,
                 player: str | None = None,
                 progress: Callable[[float], None] | None = None) -> Hashable | None:
@@ -95,20 +139,39 @@ def choose_move(board: Board, level: int = 1, rng: random.Random | None = None,
 
     ``progress`` is called with the fraction of the search done so far; a caller that
     no longer wants the result raises from it, which ends the search there."""
+    return judge(board, level, rng, player, progress).move
+
+
+def judge(board: Board, level: int = 1, rng: random.Random | None = None,
+          player: str | None = None, progress: Callable[[float], None] | None = None,
+          seconds: float | None = None) -> Judgement:
+    """:func:`choose_move`'s move with how sure ``level`` is of it (a hint's), the same
+    move for the same ``rng``. ``seconds`` replaces the search's clock cap (a test's tiny
+    budget)."""
     rng = rng or random.Random()
     player = player or board.turn
     # A list: the random choice indexes it and the search pushes and pops while it runs.
     moves = list(board.legal_moves_for(player))
     if not moves:
-        return None
+        return Judgement(None, level)
+    only = len(moves) == 1
     if level <= RANDOM or player != board.turn:
-        return rng.choice(moves)
+        return Judgement(rng.choice(moves), RANDOM, only)
     if level == GREEDY:
-        return _greedy(board, moves, rng, progress or (lambda fraction: None))
-    cap = policy_of(board).most_seconds
-    return search(board, rng, playouts=playouts(board, min(level, MAX_LEVEL)),
-                  seconds=min(MOST_SECONDS, cap) if cap else MOST_SECONDS,
-                  progress=progress)
+        return Judgement(_greedy(board, moves, rng, progress or (lambda fraction: None)),
+                         GREEDY, only)
+    level = min(level, MAX_LEVEL)
+    if seconds is None:
+        cap = policy_of(board).most_seconds
+        seconds = min(MOST_SECONDS, cap) if cap else MOST_SECONDS
+    budget, stats = playouts(board, level), {}
+    move = search(board, rng, playouts=budget, seconds=seconds, progress=progress,
+                  stats=stats)
+    root = stats.get("root", ())
+    total = sum(visits for _, visits, _ in root)
+    return Judgement(move, level, only, stats["walks"], budget,
+                     tuple(Considered(*child) for child in root[:2]),
+                     tuple(visits / total for _, visits, _ in root[:2]) if total else ())
 
 
 def _greedy(board: Board, moves: list, rng: random.Random,

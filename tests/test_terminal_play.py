@@ -912,7 +912,7 @@ def test_the_terminal_marks_what_the_view_lights_and_keys_it_in_the_legend_s_wor
     row = next(line for line in lines if line[:3].strip() == hinted[1:])
     footer = next(line for line in lines if re.fullmatch(r"[ a-z]+", line))
     assert row[footer.index(hinted[0])] == "\u25c7"  # under its column's letter
-    assert "Key: \u25c7 Hint, \u00b7 Legal move" in drawing
+    assert "Key: \u25c7 Hint: best one move ahead, \u00b7 Legal move" in drawing
     assert text.count("\u25c7") == 2  # on the board after the hint, and in its key
 
 

@@ -56,7 +56,7 @@ from typing import Any
 
 from app.table.thinker import Cancelled, Thinker, Thought
 from engines.core import Board
-from engines.players import choose_move
+from engines.players import judge
 
 log = logging.getLogger(__name__)
 
@@ -257,10 +257,10 @@ class ProcessThinker(Thinker):
         if kind == "progress":
             thought.progress = message[2]
         elif kind == "move":  # the search ran to its end (a thread's reaches 1.0 too)
-            move, state = message[2], message[3]
+            judgement, state = message[2], message[3]
             thought.rng.setstate(state)
             thought.progress = 1.0
-            thought.finish(move)
+            thought.finish(judgement.move, judgement)
         elif kind == "failed":
             log.error("our engine failed in its process: %s", message[2])
             thought.finish(None)
@@ -334,8 +334,9 @@ def serve(connection) -> None:
 
 def _search(connection, take, cancelled: set[int], ident: int, position: Position,
             level: int, state: tuple) -> tuple:
-    """One search in the worker, and the answer to send: the move and the advanced
-    generator state, or why there is none."""
+    """One search in the worker, and the answer to send: the move with how sure the
+    engine is of it (its judgement) and the advanced generator state, or why there is
+    none."""
     rng = random.Random()
     rng.setstate(state)
     sent = [0.0]
@@ -351,11 +352,11 @@ def _search(connection, take, cancelled: set[int], ident: int, position: Positio
 
     try:
         report(0.0)
-        move = choose_move(position.board(), level, rng, progress=report)
+        judgement = judge(position.board(), level, rng, progress=report)
     except Cancelled:
         return ("cancelled", ident)
     except (EOFError, OSError):
         raise
     except Exception as error:  # a bug in a search: said in the table's log
         return ("failed", ident, "".join(traceback.format_exception_only(error)).strip())
-    return ("move", ident, move, rng.getstate())
+    return ("move", ident, judgement, rng.getstate())

@@ -63,7 +63,7 @@ def meaning(status: Status, role: str) -> str:
         if status.pending:  # the seat to move chose it: the engine, or a player away
             return status.seats[status.turn].move_called(status.game, status.turn)
         if status.hint is not None:
-            return "Hint"
+            return words.hint_legend(status.hint_sureness)
     if role == "candidate" and len(status.candidates) > 1:
         return "Other possible move"
     if player is not None:

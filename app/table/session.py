@@ -50,6 +50,7 @@ from app.table import texts
 from app.table.seats import KINDS, Person, Seat, parse_seats, words_of
 from app.table.status import Status
 from app.table.store import RecordStore
+from app.table.sureness import Sureness
 from app.table.thinker import InlineThinker, Thinker, Thought
 from app.table.view import View
 from engines import Board, EngineError
@@ -121,6 +122,8 @@ class Session:
         self._pending_note = ""
         self.pending: Hashable | None = None
         self.suggestion: Hashable | None = None
+        #: How sure the engine is of its hint (``None``: an outside program's).
+        self.suggestion_sureness: Sureness | None = None
         self.sync: OutOfSync | None = None
         #: The board must be set to the game (after a button changed the game): no move
         #: is read until it matches. Otherwise sync mode ends in the first move it shows.
@@ -545,8 +548,11 @@ class Session:
         # An outside engine that gave up (our own engine found the move) is said in its
         # one line in place of the move's own: the move is lit all the same.
         if self._thinking_for == "hint":
-            self.suggestion = thought.move
-            self.say(thought.failure or texts.hint(self.board.move_text(thought.move)))
+            self.suggestion, judged = thought.move, thought.judgement
+            self.suggestion_sureness = (None if judged is None
+                                        else Sureness.of(judged, self.board.move_text))
+            self.say(thought.failure or texts.hint(self.board.move_text(thought.move),
+                                                   self.suggestion_sureness))
         elif self.physical:
             self.pending, self._pending_note = thought.move, thought.failure
             self._announce_pending()
@@ -566,7 +572,7 @@ class Session:
         if self.thought is not None:
             self.thought.cancel()
             self.thought = None
-        self.pending = self.suggestion = None
+        self.pending = self.suggestion = self.suggestion_sureness = None
         self._pending_note = ""
 
     def _rng(self) -> random.Random:
@@ -862,6 +868,8 @@ class Session:
                         else tuple(text(m) for m in self.candidates)), end=ending(outcome),
             hint=(text(self.suggestion) if self.suggestion is not None
                   and self.pending is None else None),
+            hint_sureness=(self.suggestion_sureness if self.suggestion is not None
+                           and self.pending is None else None),
             choice=self.choice if self.candidates else 0,
             in_hand=(None if board.left_in_hand("b") is None
                      else {player: board.left_in_hand(player) for player in ("b", "w")}),

@@ -13,6 +13,7 @@ from typing import Any
 
 from app.table.ending import End
 from app.table.seats import Seat, parse_seats
+from app.table.sureness import Sureness
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,8 @@ class Status:
     offer: str | None = None
     #: The move a hint suggests, lit until it is played or the game moves on.
     hint: str | None = None
+    #: How sure the engine is of that hint (``None``: no hint, or an outside program's).
+    hint_sureness: Sureness | None = None
     #: How the game ended; ``None`` while it is played.
     end: End | None = None
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from app.games import game as game_info
 from app.table.ending import End, Termination
+from app.table.sureness import Sureness
 from engines.core import Board, Outcome, Place
 
 
@@ -358,8 +359,60 @@ def not_legal(reason: str) -> str:
     return f"not a legal move: {reason}"
 
 
-def hint(move: str) -> str:
-    return f"hint: {move}"
+def hint(move: str, sure: Sureness | None = None) -> str:
+    """The hint in a line, with how sure the engine is of it (an outside program's, which
+    says nothing of that: the move alone)."""
+    if sure is None:
+        return f"hint: {move}"
+    if sure.verdict == "alike":
+        return f"hint: {move} or {sure.runner_up}, {_how_sure(sure)}"
+    return f"hint: {move}, {_how_sure(sure)}"
+
+
+def _how_sure(sure: Sureness) -> str:
+    verdict, trials = sure.verdict, f"{sure.trials:,}"
+    if verdict == "random":
+        return "picked at random: level 1 does not look ahead"
+    if verdict == "one_ply":
+        return "the best score one move ahead: level 2 looks only one move ahead"
+    if verdict == "only":
+        return "the only legal move"
+    if verdict == "guess":
+        return (f"a guess: the search had too little time ({trials} of the "
+                f"{sure.budget:,} trials it makes)")
+    if verdict == "unmeasured":
+        return "the engine's choice (this search does not count how sure it is)"
+    mine, theirs = _percent(sure.share), _percent(sure.runner_up_share)
+    if verdict == "alike":
+        return ("they look as good "
+                + (f"(they win {mine} and {theirs} of their trials)" if sure.measure == "won"
+                   else f"({mine} and {theirs} of the engine's trials)"))
+    said = (f"wins {mine} of the engine's trials through it" if sure.measure == "won"
+            else f"{mine} of the engine's trials went to it")
+    if verdict == "clear":
+        return f"clearly best: {said}"
+    return (f"probably best: {said}, {sure.runner_up} next with {theirs}")
+
+
+def hint_legend(sure: Sureness | None) -> str:
+    """The legend's words for a lit hint: how sure, in a few words."""
+    if sure is None:
+        return "Hint"
+    verdict = sure.verdict
+    if verdict == "clear":
+        return f"Hint: clearly best ({_percent(sure.share)})"
+    if verdict == "probable":
+        return f"Hint: probably best ({_percent(sure.share)})"
+    if verdict == "alike":
+        return (f"Hint: as good as {sure.runner_up} "
+                f"({_percent(sure.share)}, {_percent(sure.runner_up_share)})")
+    return {"random": "Hint: a random move", "one_ply": "Hint: best one move ahead",
+            "only": "Hint: the only move", "guess": "Hint: a guess, too little time",
+            "unmeasured": "Hint: the engine's choice"}[verdict]
+
+
+def _percent(share: float | None) -> str:
+    return f"{round(100 * share)}%"
 
 
 def new_game(game: str) -> str:

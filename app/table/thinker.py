@@ -29,7 +29,7 @@ import threading
 from collections.abc import Hashable
 
 from engines.core import Board
-from engines.players import choose_move, engine_name
+from engines.players import Judgement, engine_name, judge
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +46,9 @@ class Thought:
         self._cancelled = threading.Event()
         self._done = threading.Event()
         self._move: Hashable | None = None
+        #: How sure our engine is of its move, once done (``None``: an outside
+        #: program's move, which says nothing of that).
+        self.judgement: Judgement | None = None
         #: Why an outside engine gave up on this thought, in one line for the status
         #: screen, while our own search finishes it; empty otherwise.
         self.failure = ""
@@ -74,17 +77,19 @@ class Thought:
 
     def run(self, board: Board, level: int, rng: random.Random) -> None:
         try:
-            self._move = choose_move(board, level, rng, progress=self.report)
+            self.judgement = judge(board, level, rng, progress=self.report)
+            self._move = self.judgement.move
             self.progress = 1.0
         except Cancelled:
             self._move = None
         finally:
             self._done.set()
 
-    def finish(self, move: Hashable | None) -> None:
-        """End the thought with ``move`` found elsewhere (an outside engine's; ``None``:
-        cancelled)."""
+    def finish(self, move: Hashable | None, judgement: Judgement | None = None) -> None:
+        """End the thought with ``move`` found elsewhere (an outside engine's, or our
+        engine's process's with its ``judgement``; ``None``: cancelled)."""
         self._move = None if self.cancelled else move
+        self.judgement = judgement if self._move is not None else None
         if self._move is not None:
             self.progress = 1.0
         self._done.set()

@@ -29,6 +29,7 @@ from app.table.ending import End
 from app.table.legend import legend_roles, meaning
 from app.table.scene import Scene, game_scene, last_move_holes, role_colour
 from app.table.status import Status
+from app.table.sureness import Sureness
 from engines.core import Board, Place
 from engines.errors import EngineError
 
@@ -118,6 +119,9 @@ class View:
     hand: str
     #: The message of the moment as a sentence, the players named by colour.
     message: str
+    #: The move a hint suggests and how sure the engine is of it, in numbers
+    #: (:mod:`app.table.sureness`; ``None``: no hint lit, or an outside program's).
+    hint: Sureness | None
     legend: tuple[LegendRow, ...]
     offers: tuple[Offer, ...]
     #: The moves each seat that sends its moves as text (a player away) may send now,
@@ -146,6 +150,7 @@ class View:
             seated=texts.seats(game, status.seats, status.level),
             score_label=info.score_label(status.options), hand=info.hand,
             message=texts.sentence(texts.named(game, status.message)),
+            hint=status.hint_sureness,
             legend=tuple(_legend(status)),
             offers=tuple(Offer(move, texts.offered(game, board.turn, move))
                          for move in _offered(board, status)),
