@@ -1,10 +1,11 @@
 /* Akron's compiled core: the rules of rules.py (covered balls, playable points, visible
  * groups, drops, destinations), the legal moves of board.py, the connection distance
- * and the win of distance.py, the random playout of playout.py and the search's
- * expansion of a node (listing, shuffling, ranking and sorting its moves, policy.py),
- * in C. The Python code stays the reference: the same position gives the same moves in
- * the same order, the same distances and paths, and the same seed the same draws (see
- * compiled.py, and tests/test_akron_compiled.py).
+ * and the win of distance.py, the random playout of playout.py, the search's expansion
+ * of a node (listing, shuffling, ranking and sorting its moves, policy.py) and the
+ * search's whole tree (search.py's Tree), in C. The Python code stays the reference:
+ * the same position gives the same moves in the same order, the same distances and
+ * paths, and the same seed the same draws and the same tree (see compiled.py, and
+ * tests/test_akron_compiled.py).
  *
  * A set of points is a mask with a bit per point index, as in Python (204 points in
  * four 64-bit words). The pyramid's shape (each point's place, what rests on what, the
@@ -626,7 +627,7 @@ static int by_prior(const void *a, const void *b) {
 
 /* Policy.expansion with AkronPolicy's priors, into ``ranked`` (room for MAX_MOVES): the
  * moves listed as board.py lists them, shuffled as rng.shuffle does, draw for draw,
- * ranked and sorted, the next to grow last; how many, -1 with an exception set. None
+ * ranked and sorted, the next to grow last; how many, -1 with an exception set. Zero
  * when the only move is the pass (the pass draws nothing: the caller adds it). */
 static ranked_t ranked_buffer[MAX_MOVES];  /* one expansion at a time, as move_buffer */
 
@@ -704,6 +705,7 @@ typedef struct {
     double steepness, no_path;
     int widens;                     /* widening is not None */
     PyObject *getrandbits;
+    int *path, path_room;           /* a walk's nodes, root first */
 } tree_t;
 
 /* Whether the player to move has won, as the board reads it at the start of a turn:
@@ -830,8 +832,14 @@ static double value_for_b(const tree_t *t, const position_t *p, int winner, int 
  * position, count the result up the path. -1 with an exception set on failure. */
 static int walk(tree_t *t) {
     position_t p = t->root;
-    static int path[MAX_MOVES];  /* a path is at most as deep as the tree is big */
-    int depth = 0, index = 0, winner = -1, drawn = 0;
+    if (t->path_room < t->node_count + 1) {  /* a walk adds one node at the most */
+        int room = 2 * (t->node_count + 1);
+        int *grown = PyMem_Realloc(t->path, sizeof(int) * (size_t)room);
+        if (!grown) { PyErr_NoMemory(); return -1; }
+        t->path = grown;
+        t->path_room = room;
+    }
+    int *path = t->path, depth = 0, index = 0, winner = -1, drawn = 0;
     path[depth++] = 0;
     for (;;) {
         winner = mover_won(&p) ? p.turn : -1;
@@ -879,6 +887,7 @@ static void tree_dealloc(tree_t *t) {
         PyMem_Free(t->nodes[i].untried_priors);
     }
     PyMem_Free(t->nodes);
+    PyMem_Free(t->path);
     Py_XDECREF(t->getrandbits);
     PyObject_Free(t);
 }
@@ -901,6 +910,8 @@ static PyObject *tree_create(PyTypeObject *type, PyObject *args, PyObject *kwarg
     if (!t) return NULL;
     t->nodes = NULL;
     t->node_count = t->node_room = 0;
+    t->path = NULL;
+    t->path_room = 0;
     t->getrandbits = NULL;
     if (read_own(b, w, t->root.own)) goto fail;
     t->root.supply[0] = supply[0];

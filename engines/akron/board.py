@@ -29,7 +29,9 @@ Rules as ``docs/rules.md`` states them, with these readings made explicit:
 State: one mask of points per player, the supplies and the count of passes in a row;
 ``push`` saves them as one tuple, so ``pop`` restores the position exactly. What a
 position implies (covered balls, visible groups, the win) is worked out once per
-position and kept until the next push or pop.
+position and kept until the next push or pop. The legal moves, the win and the playout
+go through Akron's compiled core where it is built (:mod:`.compiled`: the same answers),
+the code here and in :mod:`.rules` being its reference.
 """
 
 from __future__ import annotations
