@@ -1,10 +1,21 @@
-/* Blokus Duo's random playouts in C: the same games as playout.play_out, uniform or
- * guided (largest_first and guided both on, the search's), drawing from the caller's random.Random through its
- * random() method so that a seed gives the same placements in both (see compiled.py).
+/* Blokus Duo's compiled core (see compiled.py): the legal placements; the random
+ * playouts, the same games as playout.play_out, uniform or guided (largest_first and
+ * guided both on, the search's), drawing from the caller's random.Random through its
+ * random() method so that a seed gives the same placements in both; a new node's moves
+ * ranked by the policy's priors; and the search's tree. Each part below says which
+ * Python function it follows.
  * Masks are 4 x 64-bit words (the board's 210 bit indices); the placements' masks,
  * edges and corners come from Python once (setup), so the rules stay in pieces.py. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+/* The tree's arithmetic must round as Python's does, step by step, for the same walks:
+ * no fused multiply-adds, which the compiler would otherwise make where the processor
+ * has them (arm64, the Pi's, always does). */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -666,8 +677,8 @@ static int rank_moves(uint32_t left, const mask_t *forbidden, const mask_t *atta
     make_context(&context, forbidden, attach, zone, recent, early);
     for (int i = 0; i < count; i++) units[i] = move_units(found[i], &context);
     if (sort_by_units(units, count, order)) { PyErr_NoMemory(); return -1; }
-    /* numbers[] and the sorted units: ``units`` is read through ``order``, so the
-     * sorted scores go to the end of ``scratch``'s second half first. */
+    /* The moves and their scores in sorted order; the scores are gathered in ``order``
+     * (each entry read before it is overwritten), then copied over ``units``. */
     for (int i = 0; i < count; i++) {
         numbers[i] = found[order[i]];
         order[i] = units[order[i]];

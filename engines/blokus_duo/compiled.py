@@ -1,6 +1,8 @@
-"""Blokus Duo's compiled core: the random playouts (uniform, and guided, the search's)
-of :mod:`.playout` and the board's legal-move listing in C (``_playout.c``), the pure-Python code kept as the reference and the
-fallback.
+"""Blokus Duo's compiled core (``_playout.c``): the board's legal-move listing, the random
+playouts (uniform, and guided, the search's) of :mod:`.playout`, a new node's moves
+ranked by the priors of :mod:`.policy`, and the search's whole tree
+(:class:`engines.search.Tree`'s walk) in C; the pure-Python code kept as the reference
+and the fallback.
 
 Why C through CPython's own API, built by setuptools as an optional extension
 (``setup.py``): it needs no build dependency beyond a C compiler and
@@ -13,7 +15,11 @@ the rules stay written once, in Python.
 
 The same seed plays the same game in both: the C playout lists the legal placements in
 :func:`.playout.placements`'s order and draws from the caller's ``random.Random``
-through its ``random()`` method, one draw a placement, as the Python one does.
+through its ``random()`` method, one draw a placement, as the Python one does; a new
+node's moves are shuffled through its ``getrandbits`` as ``random.Random.shuffle``
+does, and scored in whole units as :func:`.policy.move_units` scores them; the tree
+walks as :func:`engines.search._walk` does, with the same arithmetic. So a seed chooses
+the same move on either path (``tests/test_blokus_duo_compiled.py``).
 
 Where the extension was not built (no compiler), this says so once in the log and the
 engine plays in Python. ``TABLETOP_ENGINE=python`` in the environment, or :func:`use`,

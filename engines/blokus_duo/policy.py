@@ -33,9 +33,13 @@ The search starts each new child as if visited :attr:`BlokusDuoPolicy.prior_visi
 times at a value growing with the square root of its prior, so it leaves the moves the
 priors like best only on the evidence of its playouts; with hundreds of moves a
 position, the tree also widens progressively in the order of the priors. The strongest
-level makes :attr:`~BlokusDuoPolicy.max_playouts` playouts a move (half a second on
-average on the development machine, about 1.3 s at the worst, in the opening) and
-stops at :attr:`~BlokusDuoPolicy.most_seconds` whatever else shares the processor.
+level makes :attr:`~BlokusDuoPolicy.max_playouts` playouts a move and stops at
+:attr:`~BlokusDuoPolicy.most_seconds` whatever else shares the processor.
+
+With the compiled core (:mod:`.compiled`) the priors, the playouts and the tree itself
+run in C, the same moves for the same seed as here: ranking a node's moves
+(:meth:`BlokusDuoPolicy.expansion`) and walking the tree in Python cost most of a
+search once the playouts were in C.
 """
 
 from __future__ import annotations
