@@ -85,20 +85,31 @@ def test_the_same_moves_chosen_by_the_search_for_the_same_seed(path):
     assert chosen > 40
 
 
+@pytest.mark.parametrize("opening", ["f6", "a1", "d5"])
+def test_the_same_answer_to_the_first_gem_swap_included(path, opening):
+    """w's first action, the swap among the moves: the same choice on both paths, from
+    the root and from the empty board (where the swap is a move below the root)."""
+    answers = []
+    for use_compiled in (False, True):
+        path(use_compiled)
+        board, rng = new_game("conhex"), random.Random(opening)
+        first = search(board, rng, playouts=400)
+        board.push(board.parse_move(opening))
+        answers.append((first, search(board, rng, playouts=2000), rng.random()))
+    assert answers[0] == answers[1]
+
+
 def test_the_compiled_tree_is_the_one_searching(path, monkeypatch):
-    """The search takes the C tree when the core is in use (else the test above compares
-    Python with itself) past the swap, and the Python one while the swap is ahead or for a
-    generator it cannot draw from alike."""
+    """The search takes the C tree when the core is in use (else the tests above compare
+    Python with itself), the swap ahead or not, and the Python one for a generator it
+    cannot draw from alike."""
     made = []
     monkeypatch.setattr(compiled, "Tree", lambda *args: made.append(args) or None)
     board = new_game("conhex")
     search(board, random.Random(1), playouts=16)
     board.push(board.parse_move("f6"))
     search(board, random.Random(1), playouts=16)
-    assert not made
-    board.push(board.parse_move("swap"))
-    search(board, random.Random(1), playouts=16)
-    assert len(made) == 1
+    assert len(made) == 2
 
     class Drawing(random.Random):
         pass
@@ -106,7 +117,7 @@ def test_the_compiled_tree_is_the_one_searching(path, monkeypatch):
     search(board, Drawing(1), playouts=16)
     path(False)
     search(board, random.Random(1), playouts=16)
-    assert len(made) == 1
+    assert len(made) == 2
 
 
 @pytest.mark.parametrize("seed", range(2))

@@ -52,7 +52,7 @@ static PyObject *setup(PyObject *self, PyObject *args) {
         return NULL;
     holes = (int)PyTuple_GET_SIZE(of_hole);
     cells = (int)PyTuple_GET_SIZE(limits);
-    if (holes > MAX_HOLES || cells > MAX_CELLS || PyTuple_GET_SIZE(near) != cells
+    if (holes >= MAX_HOLES || cells > MAX_CELLS || PyTuple_GET_SIZE(near) != cells
         || PyTuple_GET_SIZE(sides) != 4) {
         PyErr_SetString(PyExc_ValueError, "a ConHex board of at most 128 holes and 64 cells");
         return NULL;
@@ -87,9 +87,30 @@ typedef struct {
     uint8_t gem[MAX_HOLES];          /* 0 an open hole, 1 b's gem, 2 w's */
     uint8_t count[2][MAX_CELLS];     /* each player's gems in each cell */
     cells_t owned[2];
-    int ply, handicap;
+    int ply, handicap, pie;
     int winner;                      /* B, W, or -1 while nobody has a chain */
 } position_t;
+
+/* The pie rule's swap is move number ``holes`` (the holes are 0 .. holes - 1). */
+#define SWAP holes
+
+/* board._swap_allowed: w's first action in a game with the pie rule and no handicap. */
+static int swap_allowed(const position_t *p) {
+    return p->pie && !p->handicap && p->ply == 1 && p->winner < 0;
+}
+
+/* board._recolour: the first gem becomes w's; one gem claims nothing, so no cell moves. */
+static void swap(position_t *p) {
+    for (int h = 0; h < holes; h++)
+        if (p->gem[h]) {
+            p->gem[h] = W + 1;
+            for (int i = 0; i < hole_cell_count[h]; i++) {
+                p->count[B][hole_cells[h][i]]--;
+                p->count[W][hole_cells[h][i]]++;
+            }
+        }
+    p->ply++;
+}
 
 /* board.player_at: b places the handicap gems in a row, then w moves and turns alternate. */
 static int player_at(int ply, int handicap) {
@@ -114,6 +135,7 @@ static int joins(cells_t owned, cells_t start, cells_t end) {
 /* ConHexBoard._place: the mover's gem claims each cell of the hole nobody owns where
  * the mover now holds its threshold; a claim may complete the mover's chain. */
 static void place(position_t *p, int hole) {
+    if (hole == SWAP) { swap(p); return; }
     int mover = player_at(p->ply, p->handicap), claimed = 0;
     p->gem[hole] = (uint8_t)(mover + 1);
     for (int i = 0; i < hole_cell_count[hole]; i++) {
@@ -194,7 +216,7 @@ static int play_out(const position_t *p, PyObject *random, int *order, int *fill
 }
 
 /* A position from Python: gems (0, 1, 2 by hole), b's and w's counts by cell, owners
- * (0, 1, 2 by cell), ply, handicap, winner (-1 none). 0, or -1 with an exception. */
+ * (0, 1, 2 by cell), ply, handicap, pie, winner (-1 none). 0, or -1 with an exception. */
 static int read_position(PyObject *gems, PyObject *counts_b, PyObject *counts_w,
                          PyObject *owners, position_t *p) {
     if (!ready) { PyErr_SetString(PyExc_RuntimeError, "setup first"); return -1; }
@@ -216,15 +238,15 @@ static int read_position(PyObject *gems, PyObject *counts_b, PyObject *counts_w,
     return PyErr_Occurred() ? -1 : 0;
 }
 
-#define POSITION_FORMAT "OOOOiii"
+#define POSITION_FORMAT "OOOOiipi"
 
-/* playout(gems, counts b, counts w, owners, ply, handicap, winner, rng, trace or None):
+/* playout(gems, counts b, counts w, owners, ply, handicap, pie, winner, rng, trace or None):
  * the winner, 0 b or 1 w; with ``trace`` (a list) the holes in the order filled. */
 static PyObject *playout(PyObject *self, PyObject *args) {
     PyObject *gems, *counts_b, *counts_w, *owners, *rng, *trace;
     position_t p;
     if (!PyArg_ParseTuple(args, POSITION_FORMAT "OO", &gems, &counts_b, &counts_w, &owners,
-                          &p.ply, &p.handicap, &p.winner, &rng, &trace)
+                          &p.ply, &p.handicap, &p.pie, &p.winner, &rng, &trace)
         || read_position(gems, counts_b, counts_w, owners, &p))
         return NULL;
     PyObject *random = PyObject_GetAttrString(rng, "random");
@@ -286,13 +308,13 @@ static cells_t chain_cells(const position_t *p, int player) {
 
 /* The prior of a gem of the player to move in each of ``moves``: for each of the hole's
  * cells, 0.5 on the mover's chain when it is one gem from claimed (else 0.3), 0.2 on the
- * rival's chain, added in that order as the Python adds them; at most 1. */
+ * rival's chain, added in that order as the Python adds them; at most 1 (the swap 0). */
 static void priors(const position_t *p, const int *moves, int n, double *prior) {
     int mover = player_at(p->ply, p->handicap);
     cells_t own = chain_cells(p, mover), rival = chain_cells(p, !mover);
     for (int i = 0; i < n; i++) {
         double score = 0.0;
-        for (int k = 0; k < hole_cell_count[moves[i]]; k++) {
+        for (int k = 0; moves[i] != SWAP && k < hole_cell_count[moves[i]]; k++) {
             int cell = hole_cells[moves[i]][k];
             if (own >> cell & 1)
                 score += threshold[cell] - p->count[mover][cell] == 1 ? 0.5 : 0.3;
@@ -314,7 +336,7 @@ typedef struct {
     int32_t untried;     /* where its moves start in the arenas, -1 until expanded */
     int32_t newest;      /* its newest child, -1 for none */
     int32_t older;       /* the child its parent grew before this one, -1 for none */
-    int8_t hole;         /* the hole its gem went in */
+    int8_t hole;         /* the hole its gem went in, or SWAP */
     int8_t left;         /* its moves not grown yet */
 } node_t;
 
@@ -391,13 +413,14 @@ static int shuffle(int *items, int n, PyObject *getrandbits) {
     return 0;
 }
 
-/* Policy.expansion: the open holes in order, shuffled by the rng, sorted by prior
+/* Policy.expansion: the open holes in order and the swap where allowed, shuffled by the rng, sorted by prior
  * (stably: ties keep the shuffled order) into the arenas. -1 with an exception on failure. */
 static int expand(tree_t *t, int32_t node, const position_t *p) {
     int moves[MAX_HOLES], n = 0;
     double prior[MAX_HOLES];
     for (int h = 0; h < holes; h++)
         if (!p->gem[h]) moves[n++] = h;
+    if (swap_allowed(p)) moves[n++] = SWAP;
     if (shuffle(moves, n, t->getrandbits)) return -1;
     priors(p, moves, n, prior);
     for (int i = 1; i < n; i++) {   /* insertion sort: stable */
@@ -477,14 +500,15 @@ static int walk(tree_t *t) {
 
 static tree_t *tree_of(PyObject *capsule) { return PyCapsule_GetPointer(capsule, "conhex.tree"); }
 
-/* tree(gems, counts b, counts w, owners, ply, handicap, winner, exploration,
+/* tree(gems, counts b, counts w, owners, ply, handicap, pie, winner, exploration,
  *      prior_weight, rng): a tree with its root expanded. */
 static PyObject *tree(PyObject *self, PyObject *args) {
     PyObject *gems, *counts_b, *counts_w, *owners, *rng;
     tree_t *t = calloc(1, sizeof(tree_t));
     if (!t) return PyErr_NoMemory();
     if (!PyArg_ParseTuple(args, POSITION_FORMAT "ddO", &gems, &counts_b, &counts_w, &owners,
-                          &t->root.ply, &t->root.handicap, &t->root.winner, &t->exploration,
+                          &t->root.ply, &t->root.handicap, &t->root.pie, &t->root.winner,
+                          &t->exploration,
                           &t->prior_weight, &rng)
         || read_position(gems, counts_b, counts_w, owners, &t->root)) {
         free(t);
@@ -514,7 +538,7 @@ static PyObject *walks(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-/* only_move(tree): the root's hole when it has one legal move, else None. */
+/* only_move(tree): the root's move (a hole, or SWAP) when it has one, else None. */
 static PyObject *only_move(PyObject *self, PyObject *capsule) {
     tree_t *t = tree_of(capsule);
     if (!t) return NULL;
@@ -523,7 +547,7 @@ static PyObject *only_move(PyObject *self, PyObject *capsule) {
     return PyLong_FromLong(t->move_hole[t->nodes[0].untried]);
 }
 
-/* best_move(tree): the hole of the root's most visited child, the first grown on a tie. */
+/* best_move(tree): the move of the root's most visited child, the first grown on a tie. */
 static PyObject *best_move(PyObject *self, PyObject *capsule) {
     tree_t *t = tree_of(capsule);
     if (!t) return NULL;

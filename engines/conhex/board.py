@@ -159,15 +159,16 @@ class ConHexBoard(Board):
         return CELLS_OF_HOLE[hole]
 
     @staticmethod
-    def move_on(hole: int) -> Move:
-        """The gem placed in hole number ``hole``."""
-        return PLACEMENTS[hole]
+    def move_on(number: int) -> Move:
+        """Move number ``number`` of the compiled core: the gem placed in that hole, or
+        the swap after the holes."""
+        return PLACEMENTS[number] if number < len(PLACEMENTS) else SWAP
 
     def core_position(self) -> tuple:
         """This position as the compiled core takes it (:func:`.compiled.position`)."""
         return compiled.position(self._gem, self._count["b"], self._count["w"], self._owner,
                                  len(self.move_stack), self._options["handicap"],
-                                 self._winner)
+                                 self._options["pie"], self._winner)
 
     def gem(self, hole: str) -> str | None:
         """Whose gem is in ``hole``, if any."""

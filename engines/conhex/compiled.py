@@ -15,8 +15,8 @@ no build dependency beyond a C compiler and Python's headers, built by the same
 The same seed plays the same moves in both: the C playout draws ``rng.random()`` once a
 hole as :meth:`.board.ConHexBoard.playout` does, and the tree shuffles a new node's moves
 with ``rng.getrandbits`` as ``random.Random.shuffle`` does, in the same order of walks
-(only for ``random.Random`` itself, whose methods are known). The C tree knows no swap:
-the policy keeps the Python tree while the pie rule's swap is ahead (the first two moves).
+(only for ``random.Random`` itself, whose methods are known). The pie rule's swap is the
+core's move number ``len(HOLES)``, after the holes, as it comes after them in Python.
 
 Where the extension was not built (no compiler), this says so once in the log and the
 engine plays in Python. ``TABLETOP_ENGINE=python`` in the environment, or :func:`use`,
@@ -73,11 +73,12 @@ def draws_alike(rng: random.Random) -> bool:
 
 
 def position(gems: list, counts_b: list[int], counts_w: list[int], owners: list,
-             ply: int, handicap: int, winner: str | None) -> tuple:
+             ply: int, handicap: int, pie: bool, winner: str | None) -> tuple:
     """A position as the core takes it: gems by hole and owners by cell as 0, 1 (b) or
-    2 (w), each player's gems by cell, the moves made, the handicap, the winner (-1)."""
+    2 (w), each player's gems by cell, the moves made, the handicap, the pie rule, the
+    winner (-1 for none)."""
     return (tuple(_CODE[gem] for gem in gems), tuple(counts_b), tuple(counts_w),
-            tuple(_CODE[owner] for owner in owners), ply, handicap, _WINNER[winner])
+            tuple(_CODE[owner] for owner in owners), ply, handicap, pie, _WINNER[winner])
 
 
 def playout(at: tuple, rng: random.Random, trace: list | None = None) -> str:
@@ -87,8 +88,7 @@ def playout(at: tuple, rng: random.Random, trace: list | None = None) -> str:
 
 
 class Tree:
-    """:class:`engines.search.Tree` for a ConHex board past the swap, grown in C walk for
-    walk as the Python one grows with :class:`.policy.ConHexPolicy`: the same three
+    """:class:`engines.search.Tree` for a ConHex board, grown in C walk for walk as the Python one grows with :class:`.policy.ConHexPolicy`: the same three
     methods."""
 
     def __init__(self, board, exploration: float, prior_weight: float,

@@ -76,13 +76,9 @@ class ConHexPolicy(Policy):
 
     def native_tree(self, board, rng):
         """The search's tree grown in C (:class:`.compiled.Tree`) when the core is in use
-        and draws as Python would, and no swap is ahead (the C tree knows none: the
-        Python tree searches the first two moves of a game with the pie rule); the tree
-        there knows this policy's priors and no widening, prior visits or minimax (a
-        subclass that sets them searches in Python)."""
-        swap_ahead = (board.options["pie"] and not board.options["handicap"]
-                      and len(board.move_stack) < 2)
-        if (swap_ahead or not compiled.enabled() or not compiled.draws_alike(rng)
+        and draws as Python would; the tree there knows this policy's priors and no
+        widening, prior visits or minimax (a subclass that sets them searches in Python)."""
+        if (not compiled.enabled() or not compiled.draws_alike(rng)
                 or self.widening is not None or self.prior_visits or self.minimax_weight
                 or type(self).priors is not ConHexPolicy.priors
                 or type(self).value is not Policy.value):
