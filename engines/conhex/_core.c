@@ -15,8 +15,12 @@
 
 /* The selection must add and multiply exactly as Python does, one rounding per
  * operation: no fused multiply-add (GCC fuses by default where the processor has one,
- * as arm64 does). */
+ * as arm64 does; clang reads the standard's pragma, GCC its own). */
+#ifdef __clang__
+#pragma STDC FP_CONTRACT OFF
+#else
 #pragma GCC optimize("fp-contract=off")
+#endif
 
 #define MAX_HOLES 128
 #define MAX_CELLS 64
@@ -290,7 +294,7 @@ static void distances(const int *cost, cells_t start, int *distance) {
 /* policy.chain_cells: the cells on ``player``'s shortest chains they do not own yet (a
  * cell's cost is the gems it still needs, nothing when owned, a wall when the rival's). */
 static cells_t chain_cells(const position_t *p, int player) {
-    int cost[MAX_CELLS], from_start[MAX_CELLS], from_end[MAX_CELLS];
+    int cost[MAX_CELLS] = {0}, from_start[MAX_CELLS], from_end[MAX_CELLS];
     for (int c = 0; c < cells; c++)
         cost[c] = p->owned[player] >> c & 1 ? 0 : p->owned[!player] >> c & 1
                   ? WALL : threshold[c] - p->count[player][c];

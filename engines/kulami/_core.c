@@ -14,8 +14,12 @@
 
 /* The selection must add and multiply exactly as Python does, one rounding per
  * operation: no fused multiply-add (GCC fuses by default where the processor has one,
- * as arm64 does). */
+ * as arm64 does; clang reads the standard's pragma, GCC its own). */
+#ifdef __clang__
+#pragma STDC FP_CONTRACT OFF
+#else
 #pragma GCC optimize("fp-contract=off")
+#endif
 
 #define BITS 128
 #define MARBLES 56   /* 28 each: the game ends when all are placed */
