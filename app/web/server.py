@@ -54,7 +54,7 @@ from app.web.mdns import HOST_NAME, Announcer
 from app.web import guard
 from app.web.pairing import ANSWER_DELAY_S, TOKEN_HEADER, Locked, Pairing
 from app.web.snapshot import board_view, players, snapshot
-from engines.core import ShapedPieces
+from engines.core import GameRecord, ShapedPieces
 from engines.errors import EngineError, TabletopError
 from engines.players import DEFAULT_LEVEL, LEVEL_WORDS, LEVELS
 
@@ -447,7 +447,7 @@ class WebFront:
         if board is None:
             entry["problem"] = resumed.problem
         else:
-            outcome = board.outcome()
+            outcome = GameRecord(board, resigned=resumed.resigned).outcome()
             seats = resumed.table.get("seats", {})
             entry.update(moves=len(board.move_stack),
                          players=texts.seats(board.game, seats,
@@ -467,6 +467,7 @@ class WebFront:
         if board is None:
             raise web.HTTPUnprocessableEntity(text=json.dumps({"error": resumed.problem}),
                                               content_type="application/json")
+        outcome = GameRecord(board, resigned=resumed.resigned).outcome()
         moves = list(board.move_stack)
         replay = board.copy()
         while replay.move_stack:
@@ -479,8 +480,7 @@ class WebFront:
                 "players": players(board.game),
                 "moves": [board.move_text(m) for m in moves], "positions": positions,
                 "sheet": texts.score_sheet(board),
-                "result": texts.won_by(board.game, board.outcome())
-                if board.outcome() else "unfinished"}
+                "result": texts.won_by(board.game, outcome) if outcome else "unfinished"}
 
     async def _record(self, request: web.Request) -> web.StreamResponse:
         path = self._saved(request.match_info["name"])
@@ -548,7 +548,8 @@ class WebFront:
 
     def _seat_command(self, action: str, body: Mapping[str, Any], token: str) -> Command:
         """A player's command at a browser's seat: take one (a colour no other browser
-        holds), leave it, move, or offer a takeback."""
+        holds), leave it, move, offer a takeback, or resign (its own colour, on its turn:
+        the session judges that)."""
         if action == "take_seat":
             colour = body.get("colour")
             if colour not in ("b", "w"):
@@ -588,13 +589,15 @@ class WebFront:
             if not isinstance(move, str) or not move.strip() or len(move) > 200:
                 raise _refused(web.HTTPBadRequest, "a move is its text, such as d4")
             return lambda table: table.session.remote_move(colour, move)
+        if action == "resign":
+            return lambda table: table.session.resign(colour, by=colour)
         return lambda table: table.session.offer_takeback(colour)
 
     def _parse(self, body: Mapping[str, Any], token: str) -> Command:
         """The command a page's JSON asks for, checked here (one clear refusal, the
         table untouched), to be carried out in the loop's thread."""
         action = body.get("action")
-        if action in ("take_seat", "leave_seat", "move", "offer_takeback"):
+        if action in ("take_seat", "leave_seat", "move", "offer_takeback", "resign"):
             return self._seat_command(action, body, token)
         # A browser that plays a colour undoes, confirms and accepts as that player: its
         # Undo only offers a takeback and it never accepts its own; any other paired
@@ -648,7 +651,7 @@ def pieces_view(session: Session) -> dict[str, Any]:
     shapes = board.shapes() if isinstance(board, ShapedPieces) else {}
     if not shapes:
         return {"revision": session.revision, "shapes": {}}
-    turn = None if board.is_game_over() else board.turn
+    turn = None if session.over else board.turn
     placements: dict[str, list[dict[str, Any]]] = {}
     if (turn is not None and isinstance(session.seats[turn], Browser)
             and session.pending is None):

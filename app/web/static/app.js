@@ -12,6 +12,7 @@ let token = localStorage.getItem(TOKEN_KEY);
 let latest = null;
 let catalogue = null;
 let mySeat = null;  // the colour this browser plays, if any (the server says: /api/me)
+let askingResign = false;  // Resign was pressed: the page asks before it resigns
 
 // --- drawing a board ------------------------------------------------------------------
 function el(name, attributes, parent) {
@@ -276,12 +277,30 @@ function showSeats(state) {
     const offer = state.offer;
     if (offer && offer !== mySeat) box.append(button("Accept the takeback", () => send({action: "accept"})));
     else if (!offer && state.status.turn) box.append(button("Offer a takeback", () => send({action: "offer_takeback"})));
+    showResign(box, state);
   }
   const myTurn = mySeat && state.status.turn === mySeat && state.legal.length > 0;
   const form = document.getElementById("move-form");
   form.hidden = !myTurn;
   suggestMoves();
   document.getElementById("board").classList.toggle("my-turn", Boolean(myTurn));
+}
+
+function showResign(box, state) {
+  // On this browser's turn it may resign its colour; it asks first, so that a stray tap
+  // ends no game. The question lasts only while that turn does.
+  if (state.status.turn !== mySeat) { askingResign = false; return; }
+  if (!askingResign) {
+    box.append(button("Resign", () => { askingResign = true; show(latest); }));
+    return;
+  }
+  const winner = state.players[mySeat === "b" ? "w" : "b"].title;
+  const question = document.createElement("p");
+  question.id = "resign-question";
+  question.textContent = `Resign for ${state.players[mySeat].title}? The game ends here and ${winner} wins.`;
+  box.append(question,
+             button("Yes, resign", () => { askingResign = false; send({action: "resign"}); }),
+             button("Play on", () => { askingResign = false; show(latest); }));
 }
 
 // The move input's suggestions: at most this many, those that begin with what is typed.
