@@ -1,0 +1,353 @@
+"""A hint is the engine's own choice at the table's level, and says how sure it is.
+
+Each game has a position where one move is plainly best (a seeded random game's, or one
+built from the rule sheet), checked here by the rules themselves, and the hint there
+says the move is clearly best; two moves that win alike are hinted as looking alike; a
+search its clock stops at once is a guess; and the shares said are the search's own
+counts, read from its stats, never from the words. Budgets are the levels' playouts and
+every generator is seeded; the one clock is a fake that moves a second a reading.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import random
+
+import pytest
+
+from app.games import new_game
+from app.table import texts
+from app.table.engine_process import ProcessThinker
+from app.table.session import Session
+from app.table.sureness import Sureness
+from app.table.thinker import InlineThinker, Thought
+from app.web.snapshot import snapshot
+from engines.core import other
+from engines.players import MAX_LEVEL, choose_move, judge, playouts
+from engines.search import Tree, policy_of, search
+
+PEOPLE = {"b": "person", "w": "person"}
+PATIENCE_S = 120.0
+
+
+@pytest.fixture
+def python_trees():
+    """Every game's search in Python, whose tree counts wins as well as visits (the
+    reference the compiled trees walk as)."""
+    cores = [importlib.import_module(f"engines.{name}.compiled")
+             for name in ("akron", "blokus_duo", "conhex", "kulami")
+             if importlib.util.find_spec(f"engines.{name}.compiled")]
+    before = [core.enabled() for core in cores]
+    for core in cores:
+        core.use(False)
+    yield
+    for core, was in zip(cores, before):
+        core.use(was)
+
+
+def played(game: str, seed: int, plies: int):
+    """``game`` after ``plies`` random moves of a game seeded ``seed``."""
+    board, rng = new_game(game), random.Random(seed)
+    for _ in range(plies):
+        board.push(rng.choice(list(board.legal_moves)))
+    return board
+
+
+def akron_block_or_lose():
+    """Akron from the rule sheet's moves: White (``b``) has column e from row 1 to 13,
+    Red (``w``) row 15 but for e15 and row 1 but for White's e1. e15 completes White's
+    column where no ball of Red's can cover it, and stops Red's row; anything else lets
+    Red take e15 (or e1, for White's ball moved from there) and win."""
+    board = new_game("akron")
+    whites = ["1e1", "1e3", "1e5", "1e7", "1e9", "1e11", "1e13",
+              "1i5", "1i9", "1m5", "1m9", "1a5", "1a9", "1k7"]
+    reds = ["1a15", "1c15", "1g15", "1i15", "1k15", "1m15", "1o15",
+            "1a1", "1c1", "1g1", "1i1", "1k1", "1m1", "1o1"]
+    for white, red in zip(whites, reds):
+        board.push_text(white)
+        board.push_text(red)
+    return board
+
+
+def wins_at_once(board) -> list:
+    mover, winners = board.turn, []
+    for move in list(board.legal_moves):
+        board.push(move)
+        outcome = board.outcome()
+        if outcome is not None and outcome.winner == mover:
+            winners.append(move)
+        board.pop()
+    return winners
+
+
+def replies_all_lose(board, move) -> bool:
+    """After ``move``, every reply leaves the mover the winner (Akron's win, which
+    stands once the other side has had its turn to cut it)."""
+    mover = board.turn
+    board.push(move)
+    try:
+        replies = list(board.legal_moves)
+        for reply in replies:
+            board.push(reply)
+            outcome = board.outcome()
+            board.pop()
+            if outcome is None or outcome.winner != mover:
+                return False
+        return bool(replies)
+    finally:
+        board.pop()
+
+
+def solved(board, budget: list[int]):
+    """The winner with best play (``None``: a draw), searched to the end."""
+    outcome = board.outcome()
+    if outcome is not None:
+        return outcome.winner
+    budget[0] -= 1
+    assert budget[0] > 0, "the position is too big to solve in a test"
+    mover, results = board.turn, set()
+    for move in list(board.legal_moves):
+        board.push(move)
+        result = solved(board, budget)
+        board.pop()
+        if result == mover:
+            return mover
+        results.add(result)
+    return None if None in results else other(mover)
+
+
+def only_winning_move(board):
+    """The one move that wins with best play, the others losing or drawing."""
+    mover, winners = board.turn, []
+    for move in list(board.legal_moves):
+        board.push(move)
+        if solved(board, [20_000]) == mover:
+            winners.append(move)
+        board.pop()
+    assert len(winners) == 1, [board.move_text(m) for m in winners]
+    return winners[0]
+
+
+def conhex_win_or_lose():
+    """A ConHex game where one move wins at once and every other lets the other side
+    win at once."""
+    board = played("conhex", 0, 58)
+    winner, = wins_at_once(board)
+    for move in list(board.legal_moves):
+        if move != winner:
+            board.push(move)
+            assert wins_at_once(board), board.move_text(move)
+            board.pop()
+    return board, winner
+
+
+def plainly_best(game: str):
+    """A position of ``game`` with one plainly best move, and that move."""
+    if game == "conhex":
+        return conhex_win_or_lose()
+    if game == "akron":
+        board = akron_block_or_lose()
+        block, = [m for m in board.legal_moves if replies_all_lose(board, m)]
+        return board, block
+    board = played(game, *{"kulami": (13, 47), "blokus-duo": (11, 23)}[game])
+    return board, only_winning_move(board)
+
+
+def hinted(board, level: int = MAX_LEVEL, seed: int = 5, **kwargs) -> Sureness:
+    return Sureness.of(judge(board, level, random.Random(seed), **kwargs), board.move_text)
+
+
+@pytest.mark.parametrize("game", ["akron", "blokus-duo", "conhex", "kulami"])
+def test_a_plainly_best_move_is_hinted_as_clearly_best(game, python_trees):
+    board, best = plainly_best(game)
+    sure = hinted(board)
+    assert (sure.move, sure.verdict, sure.measure) == (board.move_text(best), "clear", "won")
+    line = texts.hint(sure.move, sure)
+    assert line.startswith(f"hint: {sure.move}, clearly best: wins ") and "%" in line
+
+
+@pytest.mark.parametrize("game", ["akron", "blokus-duo"])
+def test_a_compiled_tree_that_counts_visits_says_the_share_of_trials(game):
+    """Where the compiled core's tree counts visits but not wins, the hint says the
+    share of the trials the chosen move had."""
+    core = importlib.import_module(f"engines.{game.replace('-', '_')}.compiled")
+    assert core.available(), "the compiled core was not built (pip install -e .)"
+    before = core.enabled()
+    core.use(True)
+    try:
+        board, best = plainly_best(game)
+        sure = hinted(board)
+    finally:
+        core.use(before)
+    assert (sure.move, sure.verdict, sure.measure) == (board.move_text(best), "clear", "tried")
+    assert f"{round(100 * sure.share)}% of the engine's trials went to it" in \
+        texts.hint(sure.move, sure)
+
+
+def test_two_moves_that_win_alike_are_hinted_as_looking_alike(python_trees):
+    board = played("conhex", 2, 62)
+    both = wins_at_once(board)
+    assert len(both) == 2 and len(list(board.legal_moves)) > 2
+    sure = hinted(board)
+    assert sure.verdict == "alike"
+    assert {sure.move, sure.runner_up} == {board.move_text(m) for m in both}
+    assert texts.hint(sure.move, sure) == (
+        f"hint: {sure.move} or {sure.runner_up}, they look as good (they win 100% and "
+        f"100% of their trials)")
+    assert texts.hint_legend(sure) == f"Hint: as good as {sure.runner_up} (100%, 100%)"
+
+
+class SecondClock:
+    """A clock that moves a second at every reading: a search's time is the number of
+    times it looked, the same on any machine."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+@pytest.mark.parametrize("game", ["conhex", "kulami"])
+def test_a_hint_whose_search_the_clock_stops_at_once_is_a_guess(game, monkeypatch,
+                                                                 python_trees):
+    board, _ = plainly_best(game)
+    monkeypatch.setattr("engines.search.time.perf_counter", SecondClock())
+    judgement = judge(board, MAX_LEVEL, random.Random(5), seconds=2.5)
+    sure = Sureness.of(judgement, board.move_text)
+    assert judgement.walks == 32 and judgement.budget == playouts(board, MAX_LEVEL)
+    assert sure.verdict == "guess"
+    assert texts.hint(sure.move, sure) == (
+        f"hint: {sure.move}, a guess: the search had too little time "
+        f"(32 of the {judgement.budget:,} trials it makes)")
+    assert texts.hint_legend(sure) == "Hint: a guess, too little time"
+
+
+@pytest.mark.parametrize("game, seed", [("conhex", 3), ("kulami", 4), ("akron", 5),
+                                        ("blokus-duo", 6)])
+def test_the_shares_are_the_searchs_own_counts(game, seed, python_trees):
+    """The hint's percentages are the root's wins over visits as the search counted
+    them, for the chosen move and the runner-up (a mid-game position, at level 3)."""
+    board = played(game, seed, 10)
+    level = 3
+    stats = {}
+    budget = playouts(board, level)
+    move = search(board, random.Random(seed), playouts=budget,
+                  seconds=policy_of(board).most_seconds or 8.0, stats=stats)
+    (first, visits, wins), (second, r_visits, r_wins) = stats["root"][:2]
+    sure = hinted(board, level, seed)
+    assert first == move and sure.move == board.move_text(move)
+    assert sure.share == wins / visits and sure.runner_up == board.move_text(second)
+    assert sure.runner_up_share == r_wins / r_visits
+    assert sure.trials == stats["walks"] >= budget  # walks in steps of CHECK_EVERY
+    assert f"{round(100 * sure.share)}%" in texts.hint(sure.move, sure)
+
+
+def test_visit_shares_are_parts_of_all_the_roots_visits(monkeypatch):
+    """Where only visits are counted, the share is the move's part of all the root's
+    visits, as the search's stats have them."""
+    board = played("akron", 5, 10)
+
+    class VisitsOnly:
+        """The Python tree seen as a compiled tree that counts visits alone."""
+
+        def __init__(self, tree: Tree) -> None:
+            self.only_move, self.walk = tree.only_move, tree.walk
+            self.best_move, self.visits = tree.best_move, tree.visits
+
+    monkeypatch.setattr(type(policy_of(board)), "native_tree",
+                        lambda self, b, rng: VisitsOnly(Tree(b, self, rng)))
+    stats = {}
+    search(board, random.Random(7), playouts=playouts(board, 3), stats=stats)
+    sure = hinted(board, 3, 7)
+    total = sum(visits for _, visits, _ in stats["root"])
+    assert sure.measure == "tried" and stats["root"][0][2] is None
+    assert sure.share == stats["root"][0][1] / total
+    assert sure.runner_up_share == stats["root"][1][1] / total
+
+
+def test_a_search_that_counts_nothing_says_so_rather_than_a_number(monkeypatch):
+    board = played("conhex", 3, 10)
+
+    class Silent:
+        """The Python tree seen as a compiled tree that counts nothing."""
+
+        def __init__(self, tree: Tree) -> None:
+            self.only_move, self.walk, self.best_move = tree.only_move, tree.walk, tree.best_move
+
+    monkeypatch.setattr(type(policy_of(board)), "native_tree",
+                        lambda self, b, rng: Silent(Tree(b, self, rng)))
+    sure = hinted(board, 3)
+    assert sure.verdict == "unmeasured" and sure.share is None
+    assert texts.hint(sure.move, sure) == (
+        f"hint: {sure.move}, the engine's choice (this search does not count how sure "
+        "it is)")
+
+
+@pytest.mark.parametrize("level, words, legend", [
+    (1, "picked at random: level 1 does not look ahead", "Hint: a random move"),
+    (2, "the best score one move ahead: level 2 looks only one move ahead",
+     "Hint: best one move ahead")])
+def test_the_levels_without_a_search_say_how_little_they_look_ahead(level, words, legend):
+    board = played("kulami", 1, 6)
+    sure = hinted(board, level)
+    assert texts.hint(sure.move, sure) == f"hint: {sure.move}, {words}"
+    assert texts.hint_legend(sure) == legend
+
+
+def test_the_only_legal_move_is_said_to_be_the_only_one():
+    board = played("kulami", 0, 49)
+    assert len(list(board.legal_moves)) == 1
+    sure = hinted(board)
+    assert sure.verdict == "only" and texts.hint(sure.move, sure).endswith("the only legal move")
+
+
+def table(board, level: int, thinker=None) -> Session:
+    return Session(board, seats=PEOPLE, level=level, seed=3, physical=False,
+                   thinker=thinker or InlineThinker())
+
+
+def test_the_hint_is_the_move_the_engine_plays_at_the_tables_level(python_trees):
+    """The hint searches as the engine seat would: the table's level, its seeded
+    generator, the strongest level's budget at max."""
+    board, best = plainly_best("conhex")
+    game = table(board, MAX_LEVEL)
+    engine_would = choose_move(game.board.copy(), MAX_LEVEL, game._rng())
+    game.hint()
+    assert game.suggestion == engine_would == best
+
+
+def test_the_view_carries_how_sure_and_every_front_end_shows_its_words(python_trees):
+    """The typed value is on the view; the status screen's legend, the page (the view
+    as JSON) and the terminal (the view's message and legend) show its words."""
+    board, best = plainly_best("kulami")
+    game = table(board, MAX_LEVEL)
+    game.hint()
+    view = game.view()
+    sure = view.hint
+    assert sure is not None and sure.verdict == "clear" and sure.move == board.move_text(best)
+    legend = {row.role: row.meaning for row in view.legend}
+    assert legend["suggestion"] == f"Hint: clearly best ({round(100 * sure.share)}%)"
+    assert view.message == texts.sentence(texts.hint(sure.move, sure))
+    page = snapshot(view)
+    assert page["status"]["message"] == view.message
+    assert {"role": "suggestion", "meaning": legend["suggestion"]}.items() <= \
+        next(row for row in page["legend"] if row["role"] == "suggestion").items()
+    game.confirm(sure.move)  # the game moves on: the hint and its sureness go
+    assert game.view().hint is None
+
+
+def test_the_engines_process_sends_the_same_judgement_as_a_search_in_the_table():
+    board, _ = plainly_best("akron")
+    thinker = ProcessThinker()
+    try:
+        far = thinker.think(board, 3, random.Random(9))
+        assert thinker.wait(far, PATIENCE_S)
+    finally:
+        thinker.close()
+    near = Thought()
+    near.run(board.copy(), 3, random.Random(9))
+    assert far.judgement == near.judgement and far.move == near.move
+    assert near.judgement.considered  # Akron's tree counts: something was compared
