@@ -50,6 +50,7 @@ class Table:
         if link is not None:
             self.link = link
             self.session = Session(link.game.board([]), seats=link.seats(), physical=False)
+            self.far.recorded()
             link.start()
 
     def lit(self):

@@ -87,7 +87,7 @@ def _run(args) -> int:
     address = web_address_of(config) if readings is None else None
     far_config = far_config_of(config)
     notifier = Notifier.from_environ()
-    devices = assembly = remote = far = feed = None
+    devices = assembly = remote = far = feed = session = None
     with stop_on_signals():
         try:
             # The devices first: a board that cannot light or sense its pieces cannot
@@ -115,9 +115,12 @@ def _run(args) -> int:
                 from app.remote.club import live_feed
                 # The club's listing sees every game of this board, far or not.
                 feed = live_feed(config.remote, str(config.path or "the configuration"))
-            if link is not None:
+            if link is not None:  # its own record, or a new one if it has none yet
+                record = far.record(store)
                 session = assembly.session(link.game.game, link.game.options,
-                                           seats=link.seats())
+                                           seats=link.seats(), record=record,
+                                           new=record is None)
+                far.recorded()
             else:
                 session = assembly.session(profile.game, options)
             asked = Asked()
@@ -153,6 +156,7 @@ def _run(args) -> int:
                     link = chosen[1]
                     session = assembly.session(link.game.game, link.game.options,
                                                new=True, seats=link.seats())
+                    far.recorded()
                 else:
                     if far is not None:
                         far.leave(session)
@@ -167,7 +171,7 @@ def _run(args) -> int:
         finally:
             notifier.stopping()
             if far is not None:
-                far.stop()
+                far.stop(session)
             for part in (remote, feed, assembly):
                 if part is not None:
                     part.close()

@@ -12,6 +12,7 @@ Topics (``CLUB`` is ``[remote] club``, ``tabletop`` when none is set)::
     tabletop/v1/CLUB/invite/SLOT           the inviting board's offer (retained)
     tabletop/v1/CLUB/invite/SLOT/join      a joining board's answer
     tabletop/v1/CLUB/invite/SLOT/welcome   the game, sealed for the board that joined
+    tabletop/v1/CLUB/invite/SLOT/reply     that board's word on the game, sealed
     tabletop/v1/CLUB/game/ID/COLOUR/state     everything COLOUR's board has (retained)
     tabletop/v1/CLUB/game/ID/COLOUR/presence  online, or its last will: offline (retained)
     tabletop/v1/CLUB/live/BOARD            a board's live game, public to the club (retained)
@@ -26,7 +27,10 @@ the same code; the messages on the broker tell an eavesdropper nothing they coul
 guesses against offline, so a short code is enough. Someone guessing online gets one try
 per exchange: after three wrong confirmations A withdraws the invitation. A then seals
 the game (game, options, who plays which colour) for B under the key, and removes its
-offer. The key never leaves the two boards; each keeps it with the game in a file only
+offer; B answers, sealed under a key of its own, that it takes the game or refuses it
+(a game it does not play, or its person cancelled), and A starts the game only once B
+took it, or says why not in one line ("Ben's board does not play Akron"). The key never
+leaves the two boards; each keeps it with the game in a file only
 its user can read (:mod:`app.remote.far_board`).
 
 The table's side (:mod:`app.remote.play`). ``tabletop run`` on a board whose
@@ -37,10 +41,10 @@ while the board plays on; the agreed game takes the table between two turns of t
 as a saved game picked on the screen does: a new record, the far board's seat, its
 link among the loop's front ends. The game is kept in ``data_dir/far/game.json`` and
 ``tabletop run`` continues it at its next start (after a restart or a power cut) unless
-it was stopped; starting another game on the board (the menu, the load list, a new
-invitation) leaves it, said on both boards. A joining board refuses a game it does not
-play (a Kulami board invited to ConHex); the inviting board then waits for it in vain
-until its person starts another game.
+it was stopped, in its own record (the newest of its game with the far board's seat);
+a game agreed just as the board stopped, before a turn took it to the table, is the one
+continued, as the other board plays it already. Starting another game on the board (the
+menu, the load list, a new invitation) leaves it, said on both boards.
 
 Messages (:mod:`app.remote.sealing`). Every message of a game is sealed with
 ChaCha20-Poly1305 under a key of its sender's colour (derived with HKDF from the agreed
@@ -90,8 +94,12 @@ it can delete or replay retained messages, flood the topics, or spoil an invitat
 three wrong codes: each costs the boards a republish or a new invitation, never a move,
 but accounts with per-topic rights on the broker are the answer to a hostile club. The
 two boards trust each other: either could publish as the other. The game lives in the
-file each board keeps: a board that loses it (a new SD card) cannot rejoin, and a
-joining board that drops at the very moment the welcome comes needs a new invitation.
+file each board keeps: a board that loses it (a new SD card) cannot rejoin. A joining
+board that drops before its word on the game reaches the inviting board, or an offer
+cancelled at that very moment, leaves one board with a game the other does not play (it
+shows the other offline): a new invitation is the way out. A board that stops between
+an agreement and its next turn while it played another far board takes the new game at
+its next start without telling the old one (a clean stop tells it).
 A new game needs both sides too. New game on one board (the same game and options)
 counts up ``round``, which every ``state`` carries, and the other board says that a new
 game was started there; the game before ends on both (each keeps its record), and the

@@ -6,9 +6,15 @@ crosses the broker lets nobody test guesses at leisure, so eight characters are 
 and a stranger guessing online has :data:`TRIES` tries before the invitation is
 withdrawn. The package's README, topics and limits are in :mod:`app.remote`.
 
-:class:`Host` and :func:`join` block until the other board answers (SPAKE2 itself, in
-pure Python, takes 0.02 s for both sides on a desktop); the screen or the page runs them
-off the table loop.
+Once the exchange gives the key, the inviting board seals the game for the joining one
+(the welcome), and the joining board answers it, sealed too: it takes the game, or
+refuses it (a game it does not play, or its person cancelled), so that the inviting
+board never starts a game the other board will not play, and says why in one line.
+
+:class:`Host` and :class:`Guest` (:func:`join`) wait until the other board answers
+(SPAKE2 itself, in pure Python, takes 0.02 s for both sides on a desktop); the screen or
+the page runs them off the table loop, and ``cancel`` from another thread ends the wait
+at once.
 """
 
 from __future__ import annotations
@@ -17,8 +23,9 @@ import base64
 import binascii
 import json
 import secrets
+import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,10 +33,11 @@ from spake2 import SPAKE2_Symmetric
 from spake2.spake2 import SPAKEError
 
 from app.errors import InvitationError
-from app.games import new_game
+from app.games import GAMES, new_game
 from app.remote.broker import Broker, Inbox
 from app.remote.config import NAME_CHARS
 from app.remote.sealing import Refused, confirmation, derive, open_sealed, seal
+from app.table import texts
 
 #: Crockford's base 32: no I, L, O or U, which are misread as 1, 1, 0 and V.
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
@@ -38,8 +46,13 @@ CODE_CHARS = 8
 SLOT_CHARS = 2
 #: Wrong codes after which the invitation is withdrawn.
 TRIES = 3
-#: How long a joining board waits for the inviting one's answer.
+#: How long a joining board waits for the inviting one's answer, and the inviting
+#: board for the joining one's word on the game it was sent.
 ANSWER_S = 30.0
+#: What a joining board says to the game it was sent, and how the inviting board words
+#: a refusal (after the joining board's name).
+ACCEPT = "accept"
+REFUSALS = {"other game": "does not play {game}", "cancelled": "cancelled joining"}
 MAX_FIELD = 4096
 #: The length of a SPAKE2 message (a side byte and a point); any other is refused
 #: before the package sees it (it asserts the length).
@@ -78,6 +91,11 @@ def normalise(text: str) -> str:
     return code
 
 
+def _title(game: str) -> str:
+    """A game's title, or its name (cut short) for a game this version does not know."""
+    return texts.title(game) if game in GAMES else game[:32]
+
+
 def _topic(club: str, code: str) -> str:
     return f"tabletop/v1/{club}/invite/{code[:SLOT_CHARS]}"
 
@@ -102,9 +120,45 @@ def _read(payload: bytes) -> dict[str, Any]:
     return message
 
 
-def _keys(key: bytes, invitation: str) -> tuple[bytes, bytes]:
-    """The welcome's key and the game's secret, from SPAKE2's key."""
-    return derive(key, f"welcome {invitation}"), derive(key, f"game {invitation}")
+def _keys(key: bytes, invitation: str) -> tuple[bytes, bytes, bytes]:
+    """The welcome's key, the joining board's reply's and the game's secret, from
+    SPAKE2's key."""
+    return (derive(key, f"welcome {invitation}"), derive(key, f"reply {invitation}"),
+            derive(key, f"game {invitation}"))
+
+
+class _Mailbox:
+    """The messages an invitation waits for (a bounded :class:`Inbox`), and a cancel
+    that wakes the wait at once rather than at its next look."""
+
+    def __init__(self) -> None:
+        self._inbox = Inbox()
+        self._ready = threading.Event()
+        self.cancelled = False
+
+    def put(self, topic: str, payload: bytes) -> None:  # paho's thread
+        self._inbox.put(topic, payload)
+        self._ready.set()
+
+    def cancel(self) -> None:
+        self.cancelled = True
+        self._ready.set()
+
+    def get(self, timeout: float) -> tuple[str, bytes] | None:
+        """The next message, ``None`` once ``timeout`` seconds pass without one;
+        :class:`InvitationError` once cancelled."""
+        deadline = time.monotonic() + timeout
+        while True:
+            self._ready.clear()  # before looking: a message or cancel after it sets it
+            if self.cancelled:
+                raise InvitationError("cancelled")
+            got = self._inbox.get(0)
+            if got is not None:
+                return got
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            self._ready.wait(left)
 
 
 class Host:
@@ -122,8 +176,11 @@ class Host:
         self.topic = _topic(club, normalise(self.code))
         self.invitation = secrets.token_hex(8)
         self.wrong = 0
-        self._inbox = Inbox()
-        broker.subscribe(self.topic + "/join", self._inbox.put)  # before an answer can come
+        self._mailbox = _Mailbox()
+        self._withdrawn = False
+        # Both before an answer can come.
+        broker.subscribe(self.topic + "/join", self._mailbox.put)
+        broker.subscribe(self.topic + "/reply", self._mailbox.put)
         self._offer()
 
     def _offer(self, refused: bytes = b"") -> None:
@@ -137,29 +194,63 @@ class Host:
              "refused": _b64(refused)}).encode(), retain=True)
 
     def withdraw(self) -> None:
-        """Take the offer off the broker (an empty retained message clears it)."""
+        """Take the offer off the broker (an empty retained message clears it); once."""
+        if self._withdrawn:
+            return
+        self._withdrawn = True
         self.broker.unsubscribe(self.topic + "/join")
         self.broker.publish(self.topic, b"", retain=True)
 
+    def cancel(self) -> None:
+        """End the invitation from another thread: the offer is taken off the broker,
+        and :meth:`wait` ends at once (:class:`InvitationError`)."""
+        self._mailbox.cancel()
+        self.withdraw()
+
     def wait(self, timeout: float) -> Agreed:
         """The game agreed with the board that joins with the right code within
-        ``timeout`` seconds; :class:`InvitationError` after :data:`TRIES` wrong codes or
-        none in time (the offer is then withdrawn)."""
+        ``timeout`` seconds and takes the game; :class:`InvitationError` in one line
+        after :data:`TRIES` wrong codes, none in time, the joining board's refusal or no
+        word from it within :data:`ANSWER_S`, or a :meth:`cancel` (the offer is then
+        withdrawn)."""
         deadline = time.monotonic() + timeout
+        agreed = None
         try:
-            while (left := deadline - time.monotonic()) > 0:
-                got = self._inbox.get(min(left, 1.0))
-                if got is None:
-                    continue
-                agreed = self._answer(got[1])
-                if agreed is not None:
-                    return agreed
-                if self.wrong >= TRIES:
-                    raise InvitationError(f"{TRIES} wrong codes: the invitation is "
-                                          f"withdrawn, make a new one")
+            while (got := self._mailbox.get(deadline - time.monotonic())) is not None:
+                topic, payload = got
+                if agreed is None and topic == self.topic + "/join":
+                    agreed = self._answer(payload)
+                    if agreed is not None:
+                        self.withdraw()  # one board joins: nobody else need try
+                        deadline = time.monotonic() + ANSWER_S
+                    elif self.wrong >= TRIES:
+                        raise InvitationError(f"{TRIES} wrong codes: the invitation is "
+                                              f"withdrawn, make a new one")
+                elif agreed is not None and topic == self.topic + "/reply":
+                    answer = self._reply(payload)
+                    if answer == ACCEPT:
+                        return agreed
+                    if answer in REFUSALS:
+                        said = REFUSALS[answer].format(game=_title(self.game))
+                        raise InvitationError(f"{agreed.guest_name}'s board {said}: the "
+                                              f"invitation is withdrawn")
+            if agreed is not None:
+                raise InvitationError(f"{agreed.guest_name}'s board did not answer: the "
+                                      f"invitation is withdrawn, make a new one")
             raise InvitationError("nobody joined in time: the invitation is withdrawn")
         finally:
+            self.broker.unsubscribe(self.topic + "/reply")
             self.withdraw()
+
+    def _reply(self, payload: bytes) -> str | None:
+        """What the joining board said to the game (``None``: not its word on it)."""
+        try:
+            reply = open_sealed(self._reply_key, self.topic + "/reply", payload)
+        except Refused:
+            return None  # a stranger's, or a refused try's board's
+        answer = reply.get("answer")
+        return answer if reply.get("id") == self.invitation and isinstance(answer, str) \
+            else None
 
     def _answer(self, payload: bytes) -> Agreed | None:
         try:
@@ -188,79 +279,129 @@ class Host:
                     {"v": 1, "id": self.invitation, "closed": True,
                      "refused": _b64(theirs)}).encode(), retain=True)
             return None
-        welcome, secret = _keys(key, self.invitation)
+        welcome, self._reply_key, secret = _keys(key, self.invitation)
         self.broker.publish(self.topic + "/welcome", seal(welcome, self.topic + "/welcome", {
             "id": self.invitation, "game": self.game, "options": self.options,
             "host": self.host_colour, "name": self.name}))
         return Agreed(secret, self.game, self.options, self.host_colour, self.name, name)
 
 
+class Guest:
+    """The joining board's side: answers the invitation whose code a person ``typed``
+    (:class:`InvitationError` at once if it is no code)."""
+
+    def __init__(self, broker: Broker, club: str, typed: str, name: str) -> None:
+        self.broker, self.name = broker, name[:NAME_CHARS]
+        self.code = normalise(typed)
+        self.topic = _topic(club, self.code)
+        self._mailbox = _Mailbox()
+        #: Guards the one word this board says to the game sent, which a cancel from
+        #: another thread may say instead of :meth:`wait`.
+        self._lock = threading.Lock()
+        self._reply_key: bytes | None = None
+        self._invitation = ""
+        self._replied = False
+        broker.subscribe(self.topic + "/welcome", self._mailbox.put)
+        broker.subscribe(self.topic, self._mailbox.put)
+
+    def cancel(self) -> None:
+        """End the wait from another thread, at once; an inviting board that may have
+        this board's answer is told that its person cancelled."""
+        with self._lock:
+            self._mailbox.cancel()
+            if self._reply_key is not None and not self._replied:
+                self._say("cancelled")
+
+    def _say(self, answer: str) -> None:
+        """This board's word on the game the inviting board sent (once)."""
+        self._replied = True
+        topic = self.topic + "/reply"
+        self.broker.publish(topic, seal(self._reply_key, topic, {
+            "id": self._invitation, "answer": answer}))
+
+    def wait(self, timeout: float = ANSWER_S, games: Sequence[str] | None = None) -> Agreed:
+        """The game agreed, taken if this board plays it (``games``; ``None``: any), or
+        :class:`InvitationError` in one line: a wrong code, no such invitation, no
+        answer, a game this board does not play (the inviting board is told so), or a
+        :meth:`cancel`."""
+        topic = self.topic
+        deadline = time.monotonic() + timeout
+        offer: dict[str, Any] | None = None
+        sent = key = None
+        try:
+            while (got := self._mailbox.get(deadline - time.monotonic())) is not None:
+                where, payload = got
+                if where == topic:
+                    try:
+                        new = _read(payload)
+                        refused = _unb64(new.get("refused", ""))
+                        if new.get("closed") is True:
+                            theirs = invitation = None
+                        else:
+                            invitation, theirs = new["id"], _unb64(new["pake"])
+                            if (len(theirs) != PAKE_BYTES or not isinstance(invitation, str)
+                                    or len(invitation) > 64):
+                                raise ValueError("not an exchange")
+                    except (ValueError, KeyError, TypeError, binascii.Error):
+                        continue  # withdrawn (empty), or not an offer
+                    if sent is not None and refused == sent:
+                        raise InvitationError("the code does not match the invitation: "
+                                              "check it on the other board and try again")
+                    if new.get("closed") is True:
+                        raise InvitationError("the invitation was withdrawn: ask the other "
+                                              "board for a new one")
+                    offer = new
+                    spake = SPAKE2_Symmetric(self.code.encode(),
+                                             idSymmetric=f"tabletop {invitation}".encode())
+                    sent = spake.start()
+                    try:
+                        key = spake.finish(theirs)
+                    except _BAD_EXCHANGE:
+                        raise InvitationError("the invitation on the broker is damaged: "
+                                              "ask for a new one") from None
+                    with self._lock:
+                        self._reply_key = _keys(key, invitation)[1]
+                        self._invitation = invitation
+                    self.broker.publish(topic + "/join", json.dumps({
+                        "id": invitation, "try": offer.get("try"), "name": self.name,
+                        "pake": _b64(sent),
+                        "confirm": _b64(confirmation(key, b"guest", theirs, sent,
+                                                     self.name.encode()))}).encode())
+                elif key is not None and offer is not None:
+                    welcome, _, secret = _keys(key, offer["id"])
+                    try:
+                        game = open_sealed(welcome, where, payload)
+                    except Refused:
+                        continue  # another board's welcome on this slot, or a stranger's
+                    if game.get("id") != offer["id"]:
+                        continue
+                    return self._answer(_agreed(secret, game, self.name), games)
+            raise InvitationError("no invitation with this code answered: check it, or "
+                                  "ask the other board for a new one" if offer is None else
+                                  "the inviting board did not answer in time")
+        finally:
+            self.broker.unsubscribe(topic)
+            self.broker.unsubscribe(topic + "/welcome")
+
+    def _answer(self, agreed: Agreed, games: Sequence[str] | None) -> Agreed:
+        """Take the game sent, or refuse it, saying so to the inviting board."""
+        with self._lock:
+            if self._replied:  # cancelled, and said so
+                raise InvitationError("cancelled")
+            if games is not None and agreed.game not in games:
+                self._say("other game")
+                raise InvitationError(f"the invitation is for {_title(agreed.game)}; "
+                                      f"this board plays "
+                                      f"{' and '.join(map(texts.title, games))}")
+            self._say(ACCEPT)
+        return agreed
+
+
 def join(broker: Broker, club: str, typed: str, name: str,
          timeout: float = ANSWER_S) -> Agreed:
-    """Join the invitation whose code a person ``typed``: the game agreed, or
-    :class:`InvitationError` in one line (a wrong code, no such invitation, no answer)."""
-    code, name = normalise(typed), name[:NAME_CHARS]
-    topic = _topic(club, code)
-    inbox = Inbox()
-    broker.subscribe(topic + "/welcome", inbox.put)
-    broker.subscribe(topic, inbox.put)
-    deadline = time.monotonic() + timeout
-    offer: dict[str, Any] | None = None
-    sent = key = None
-    try:
-        while (left := deadline - time.monotonic()) > 0:
-            got = inbox.get(min(left, 1.0))
-            if got is None:
-                continue
-            where, payload = got
-            if where == topic:
-                try:
-                    new = _read(payload)
-                    refused = _unb64(new.get("refused", ""))
-                    if new.get("closed") is True:
-                        theirs = invitation = None
-                    else:
-                        invitation, theirs = new["id"], _unb64(new["pake"])
-                        if len(theirs) != PAKE_BYTES or not isinstance(invitation, str) \
-                                or len(invitation) > 64:
-                            raise ValueError("not an exchange")
-                except (ValueError, KeyError, TypeError, binascii.Error):
-                    continue  # withdrawn (empty), or not an offer
-                if sent is not None and refused == sent:
-                    raise InvitationError("the code does not match the invitation: check "
-                                          "it on the other board and try again")
-                if new.get("closed") is True:
-                    raise InvitationError("the invitation was withdrawn: ask the other "
-                                          "board for a new one")
-                offer = new
-                spake = SPAKE2_Symmetric(code.encode(),
-                                         idSymmetric=f"tabletop {invitation}".encode())
-                sent = spake.start()
-                try:
-                    key = spake.finish(theirs)
-                except _BAD_EXCHANGE:
-                    raise InvitationError("the invitation on the broker is damaged: "
-                                          "ask for a new one") from None
-                broker.publish(topic + "/join", json.dumps({
-                    "id": invitation, "try": offer.get("try"), "name": name,
-                    "pake": _b64(sent),
-                    "confirm": _b64(confirmation(key, b"guest", theirs, sent,
-                                                 name.encode()))}).encode())
-            elif key is not None and offer is not None:
-                welcome, secret = _keys(key, offer["id"])
-                try:
-                    game = open_sealed(welcome, where, payload)
-                except Refused:
-                    continue  # another board's welcome on the same slot, or a stranger's
-                if game.get("id") != offer["id"]:
-                    continue
-                return _agreed(secret, game, name)
-        raise InvitationError("no invitation with this code answered: check it, or ask "
-                              "the other board for a new one" if offer is None else
-                              "the inviting board did not answer in time")
-    finally:
-        broker.unsubscribe(topic)
-        broker.unsubscribe(topic + "/welcome")
+    """Join the invitation whose code a person ``typed``, taking whatever game it
+    offers: see :meth:`Guest.wait`."""
+    return Guest(broker, club, typed, name).wait(timeout)
 
 
 def _agreed(secret: bytes, game: dict[str, Any], name: str) -> Agreed:

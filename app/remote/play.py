@@ -12,8 +12,13 @@ session of that game, its far seat played through the returned :class:`FarLink`.
 
 The game with a board far away is kept in one file in the board's data directory
 (:func:`far_game_path`), which the link writes after every change; ``tabletop run``
-resumes it at its next start (:meth:`FarPlay.resume`), after a restart or a power cut.
-A stopped game is not resumed (its line is logged), and starting another game on this
+resumes it at its next start (:meth:`FarPlay.resume`), after a restart or a power cut,
+in its own record (:func:`far_record`), not merely the newest of its game. A game
+agreed just as the board stopped, before a turn took it to the table, is the one
+resumed: the other board plays it already. The joining board's refusal of a game (one
+it does not play, or its person's cancel) ends the inviting board's offer with one
+line, as any failed invitation does. A stopped game is not resumed (its line is
+logged), and starting another game on this
 board, from the menu, the load list or a new invitation, leaves the one with the far
 board (:meth:`FarPlay.leave`): the other board is told, and the file is replaced by the
 next game's. The touch screen drives this class and the page can drive it alike; every
@@ -36,9 +41,10 @@ from app.errors import FarGameError, InvitationError, describe
 from app.games import new_game
 from app.remote.broker import Broker
 from app.remote.config import RemoteConfig
-from app.remote.far_board import FarGame, FarLink
-from app.remote.invitation import ANSWER_S, Agreed, Host, join, new_code, normalise
+from app.remote.far_board import FarBoard, FarGame, FarLink
+from app.remote.invitation import ANSWER_S, Agreed, Guest, Host, new_code, normalise
 from app.table import texts
+from engines.core import other
 
 log = logging.getLogger(__name__)
 
@@ -97,8 +103,12 @@ class FarPlay:
         #: and what it finds is dropped.
         self._ticket = 0
         self._broker: Broker | None = None
-        self._host: Host | None = None
+        #: The invitation under way (offered or joined), which a cancel ends at once.
+        self._invitation: Host | Guest | None = None
         self._agreed: FarGame | None = None
+        #: Whether the game resumed was agreed and not yet on the table when the board
+        #: stopped: it has no record yet.
+        self._unrecorded = False
         #: Games agreed and taken so far: a front end that shows an invitation closes
         #: once this moves on.
         self.taken = 0
@@ -112,7 +122,9 @@ class FarPlay:
         """The link of the game kept at :attr:`path`, to resume (not started: start it
         once the table turns); ``None`` if there is none, it was stopped, or its file
         cannot be read (said in one line: the board plays its own game, and the next
-        invitation replaces the file)."""
+        invitation replaces the file). A game agreed as the board stopped, before it
+        took the table, is the one resumed: the other board plays it already."""
+        self._come_back_into_agreed()
         if not self.path.exists():
             return None
         try:
@@ -130,6 +142,54 @@ class FarPlay:
         log.info("resuming the game with %s's board", game.peer)
         return self.link
 
+    def _come_back_into_agreed(self) -> None:
+        """An agreed game's file left beside the kept one (``agreed-N.json``: the board
+        stopped between the agreement and the next turn) becomes the kept game, without
+        a record yet; one that cannot be read is removed, said in one line."""
+        found: FarGame | None = None
+        try:
+            left = sorted(self.path.parent.glob("agreed-*.json"),
+                          key=lambda path: path.stat().st_mtime, reverse=True)
+            for path in left:
+                try:
+                    game = FarGame.load(path)
+                except FarGameError as error:
+                    log.warning("%s: removed", error)
+                    path.unlink(missing_ok=True)
+                    continue
+                if found is None:
+                    found = game
+                else:
+                    path.unlink(missing_ok=True)
+            if found is None:
+                return
+            if self.path.exists():
+                try:
+                    kept = FarGame.load(self.path)
+                except FarGameError:
+                    kept = None
+                if kept is not None and not kept.stopped:
+                    log.warning("the game with %s's board is left for the one agreed "
+                                "with %s's board as the board stopped (%s's board was not "
+                                "told)", kept.peer, found.peer, kept.peer)
+            os.replace(found.path, self.path)
+        except OSError as error:
+            log.warning("cannot take the game agreed as the board stopped: %s",
+                        describe(error))
+            return
+        self._unrecorded = True
+        log.info("the game agreed with %s's board as the board stopped is kept",
+                 found.peer)
+
+    def record(self, store: Any) -> str | None:
+        """The name of the record of the game resumed in ``store`` (a
+        :class:`~app.table.store.RecordStore`), to continue; ``None`` when it has none
+        yet (it was agreed as the board stopped), and a new one is started. See
+        :func:`far_record`."""
+        if self.link is None or self._unrecorded:
+            return None
+        return far_record(store, self.link.game)
+
     def leave(self, session: Any) -> None:
         """This board starts another game: the one with the far board, if one is under
         way, ends on both boards (see :meth:`FarLink.leave`)."""
@@ -140,10 +200,16 @@ class FarPlay:
             if self._state.phase == IDLE:
                 self._state = FarState()
 
-    def stop(self) -> None:
+    def stop(self, session: Any = None) -> None:
         """The board stops: close the link (its game stays kept, to resume) and end any
-        invitation."""
+        invitation. A game agreed and not yet taken stays too, to be resumed at the next
+        start (the other board plays it already): the one on the table (``session``'s),
+        if it was with a far board, is left now, as taking the new one would."""
         self.cancel()
+        with self._lock:
+            agreed = self._agreed is not None
+        if agreed and session is not None:
+            self.leave(session)
         if self.link is not None:
             self.link.stop()
 
@@ -166,7 +232,7 @@ class FarPlay:
                 if ticket != self._ticket:
                     host.withdraw()
                     raise InvitationError("cancelled")
-                self._host = host
+                self._invitation = host
                 self._state = FarState(OFFERING, code, f"offering {code}: waiting for "
                                                        f"the other board to join with it")
             return host.wait(self.invite_s), True
@@ -186,26 +252,33 @@ class FarPlay:
         shown = f"{code[:4]}-{code[4:]}"
 
         def answer(broker: Broker, ticket: int) -> tuple[Agreed, bool]:
+            guest = Guest(broker, self.config.club, code, self._name())
             with self._lock:
-                if ticket == self._ticket:
-                    self._state = FarState(JOINING, shown, f"joining {shown}: waiting "
-                                                          f"for the other board")
-            return join(broker, self.config.club, code, self._name(), self.answer_s), False
+                if ticket != self._ticket:
+                    raise InvitationError("cancelled")
+                self._invitation = guest
+                self._state = FarState(JOINING, shown, f"joining {shown}: waiting for the "
+                                                      f"other board")
+            return guest.wait(self.answer_s, self.games), False
 
         self._begin(FarState(CONNECTING, shown, f"joining {shown}: connecting to "
                                                 f"{self.config.broker}"), answer)
 
     def cancel(self) -> None:
-        """End the invitation under way, if any (an offer is taken off the broker);
-        a failed one's line is cleared."""
+        """End the invitation under way, if any, and its thread with it (an offer is
+        taken off the broker, a join refused to the inviting board); a failed one's line
+        is cleared."""
         with self._lock:
             self._ticket += 1
-            broker, host, self._broker, self._host = self._broker, self._host, None, None
+            broker, invitation = self._broker, self._invitation
+            self._broker = self._invitation = None
             if self._state.phase in (CONNECTING, OFFERING, JOINING, FAILED):
                 self._state = FarState(line=playing_with(self.link.game)
                                        if self.link is not None else "")
-        if host is not None:
-            host.withdraw()
+        if invitation is not None:
+            # Its thread's wait ends at once; an offer leaves the broker, and a board
+            # that joined tells the inviting one that its person cancelled.
+            invitation.cancel()
             broker.flush(WITHDRAW_S)
         if broker is not None:
             broker.stop()
@@ -214,20 +287,35 @@ class FarPlay:
         """Between two turns of the loop: the link of a game just agreed, if there is
         one (not started: start it once its session is on the table), the game before
         left (``session`` is the table's, told so). The caller starts a new game of
-        ``link.game`` with ``link.seats()``."""
+        ``link.game`` with ``link.seats()``, then calls :meth:`recorded`."""
         with self._lock:
             game, self._agreed = self._agreed, None
         if game is None:
             return None
         self.leave(session)
-        os.replace(game.path, self.path)  # the file resumed from now on
-        game.path = self.path
         self.link = FarLink(game, self.config, self._connect(self.config, game.client_id))
         self._state = FarState(line=playing_with(game))
         self.taken += 1
         log.info("a game of %s with %s's board, this board playing %s", game.game,
                  game.peer, game.colour)
         return self.link
+
+    def recorded(self) -> None:
+        """The game just taken is on the table with its record started: from now on it
+        is the game kept, resumed at the next start. Until then its file stays as
+        agreed, so that a board stopped in between starts its record at the next start
+        rather than continue the newest one (see :meth:`resume`). Call it before the
+        link starts."""
+        game = self.link.game if self.link is not None else None
+        self._unrecorded = False
+        if game is not None and game.path != self.path:
+            try:
+                os.replace(game.path, self.path)
+            except OSError as error:  # played on from its own file, kept at the next start
+                log.warning("the game with %s's board stays in %s: %s", game.peer,
+                            game.path.name, describe(error))
+                return
+            game.path = self.path
 
     def _failed(self, ticket: int, line: str) -> None:
         with self._lock:
@@ -262,10 +350,6 @@ class FarPlay:
                 if time.monotonic() > deadline:
                     raise InvitationError(f"no answer from {self.config.broker}")
             agreed, host = work(broker, ticket)
-            if agreed.game not in self.games:
-                raise InvitationError(f"the invitation is for {texts.title(agreed.game)}; "
-                                      f"this board plays "
-                                      f"{' and '.join(map(texts.title, self.games))}")
             game = FarGame.agreed(self.path.with_name(f"agreed-{ticket}.json"), agreed,
                                   self.config.club, host)
             with self._lock:
@@ -282,10 +366,31 @@ class FarPlay:
             log.exception("invitation")
             self._failed(ticket, f"the invitation failed: {describe(error)}")
         finally:
-            with self._lock:
-                if self._broker is broker:
-                    self._broker = self._host = None
-            broker.stop()
+            with self._lock:  # cancelled, the broker is the cancel's to close
+                mine = self._broker is broker
+                if mine:
+                    self._broker = self._invitation = None
+            if mine:
+                broker.flush(WITHDRAW_S)  # an offer withdrawn, or a reply, goes first
+                broker.stop()
+
+
+def far_record(store: Any, game: FarGame) -> str | None:
+    """The name of ``game``'s record in ``store``: the newest record of its game played
+    on the store's profile with a board far away in the far colour's seat, or ``None``
+    if there is none. A record of another game since on this board has other seats (a
+    new game from the menu or the page, or a saved one loaded, also leaves the far game,
+    which is then not resumed), and a game with another far board replaces the kept
+    one; so the newest with a far board's seat is this one's, its latest round."""
+    far = other(game.colour)
+    for saved in store.saved():
+        if saved.game != game.game:
+            continue
+        resumed = store.read(saved.path)
+        seat = resumed.table.get("seats", {}).get(far)
+        if resumed.profile == store.profile and getattr(seat, "kind", "") == FarBoard.kind:
+            return saved.path.name
+    return None
 
 
 def playing_with(game: FarGame) -> str:
