@@ -164,7 +164,7 @@ def test_a_plainly_best_move_is_hinted_as_clearly_best(game, python_trees):
     sure = hinted(board)
     assert (sure.move, sure.verdict, sure.measure) == (board.move_text(best), "clear", "won")
     line = texts.hint(sure.move, sure)
-    assert line.startswith(f"hint: {sure.move}, clearly best: wins ") and "%" in line
+    assert line.startswith(f"hint: {sure.move}, clearly best: won ") and "%" in line
 
 
 @pytest.mark.parametrize("game", ["akron", "blokus-duo"])
@@ -181,7 +181,7 @@ def test_a_compiled_tree_that_counts_visits_says_the_share_of_trials(game):
     finally:
         core.use(before)
     assert (sure.move, sure.verdict, sure.measure) == (board.move_text(best), "clear", "tried")
-    assert f"{round(100 * sure.share)}% of the engine's trials went to it" in \
+    assert f"{round(100 * sure.share)}% of the engine's trial games went to it" in \
         texts.hint(sure.move, sure)
 
 
@@ -193,9 +193,9 @@ def test_two_moves_that_win_alike_are_hinted_as_looking_alike(python_trees):
     assert sure.verdict == "alike"
     assert {sure.move, sure.runner_up} == {board.move_text(m) for m in both}
     assert texts.hint(sure.move, sure) == (
-        f"hint: {sure.move} or {sure.runner_up}, they look as good (they win 100% and "
-        f"100% of their trials)")
-    assert texts.hint_legend(sure) == f"Hint: as good as {sure.runner_up} (100%, 100%)"
+        f"hint: {sure.move} or {sure.runner_up}, they look as good (they won 100% and "
+        f"100% of their trial games)")
+    assert texts.hint_legend(sure) == "Hint: one of two alike (100%, 100%)"
 
 
 class SecondClock:
@@ -221,7 +221,7 @@ def test_a_hint_whose_search_the_clock_stops_at_once_is_a_guess(game, monkeypatc
     assert sure.verdict == "guess"
     assert texts.hint(sure.move, sure) == (
         f"hint: {sure.move}, a guess: the search had too little time "
-        f"(32 of the {judgement.budget:,} trials it makes)")
+        f"(32 of the {judgement.budget:,} trial games it plays)")
     assert texts.hint_legend(sure) == "Hint: a guess, too little time"
 
 
@@ -351,3 +351,31 @@ def test_the_engines_process_sends_the_same_judgement_as_a_search_in_the_table()
     near.run(board.copy(), 3, random.Random(9))
     assert far.judgement == near.judgement and far.move == near.move
     assert near.judgement.considered  # Akron's tree counts: something was compared
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1024, 600), (1920, 1080)])
+@pytest.mark.parametrize("verdict", ["clear", "probable", "alike", "guess"])
+def test_the_status_screen_fits_the_longest_hint_words(size, verdict):
+    """Blokus Duo names a move by its five squares: the hint's words with two such
+    moves still fit the status screen's message box and legend, uncut."""
+    import pygame
+
+    from app.screen.status import draw_status
+    from app.table.status import Status
+    from app.table.view import View
+
+    board = played("blokus-duo", 11, 23)
+    first, second = sorted((board.move_text(m) for m in board.legal_moves), key=len)[-2:]
+    sure = Sureness(first, verdict, MAX_LEVEL, share=0.537, measure="won",
+                    runner_up=second, runner_up_share=0.528, trials=10_000, budget=40_000)
+    status = Status(game=board.game, options=board.options, seats=PEOPLE, level=MAX_LEVEL,
+                    turn=board.turn, scores=board.scores(),
+                    moves=tuple(board.move_text(m) for m in board.move_stack),
+                    message=texts.hint(first, sure), hint=first, hint_sureness=sure,
+                    in_hand={p: board.left_in_hand(p) for p in "bw"})
+    view = View.of(board, status)
+    assert texts.hint_legend(sure) in [row.meaning for row in view.legend]
+    surface = pygame.Surface(size)
+    drawn = draw_status(surface, view)
+    assert drawn.overlaps() == [] and drawn.outside(surface.get_rect()) == []
+    assert any(texts.hint_legend(sure) == text for text, _ in drawn.texts)

@@ -370,28 +370,30 @@ def hint(move: str, sure: Sureness | None = None) -> str:
 
 
 def _how_sure(sure: Sureness) -> str:
-    verdict, trials = sure.verdict, f"{sure.trials:,}"
+    verdict = sure.verdict
     if verdict == "random":
-        return "picked at random: level 1 does not look ahead"
+        return f"picked at random: level {sure.level} does not look ahead"
     if verdict == "one_ply":
-        return "the best score one move ahead: level 2 looks only one move ahead"
+        return (f"the best score one move ahead: level {sure.level} looks only one move "
+                "ahead")
     if verdict == "only":
         return "the only legal move"
     if verdict == "guess":
-        return (f"a guess: the search had too little time ({trials} of the "
-                f"{sure.budget:,} trials it makes)")
+        return (f"a guess: the search had too little time ({sure.trials:,} of the "
+                f"{sure.budget:,} trial games it plays)")
     if verdict == "unmeasured":
         return "the engine's choice (this search does not count how sure it is)"
     mine, theirs = _percent(sure.share), _percent(sure.runner_up_share)
+    won = sure.measure == "won"
     if verdict == "alike":
-        return ("they look as good "
-                + (f"(they win {mine} and {theirs} of their trials)" if sure.measure == "won"
-                   else f"({mine} and {theirs} of the engine's trials)"))
-    said = (f"wins {mine} of the engine's trials through it" if sure.measure == "won"
-            else f"{mine} of the engine's trials went to it")
+        return (f"they look as good (they won {mine} and {theirs} of their trial games)"
+                if won else f"they look as good ({mine} and {theirs} of the engine's "
+                            "trial games)")
+    said = (f"won {mine} of the engine's trial games with it" if won
+            else f"{mine} of the engine's trial games went to it")
     if verdict == "clear":
         return f"clearly best: {said}"
-    return (f"probably best: {said}, {sure.runner_up} next with {theirs}")
+    return f"probably best: {said}, {sure.runner_up} next with {theirs}"
 
 
 def hint_legend(sure: Sureness | None) -> str:
@@ -404,8 +406,8 @@ def hint_legend(sure: Sureness | None) -> str:
     if verdict == "probable":
         return f"Hint: probably best ({_percent(sure.share)})"
     if verdict == "alike":
-        return (f"Hint: as good as {sure.runner_up} "
-                f"({_percent(sure.share)}, {_percent(sure.runner_up_share)})")
+        return f"Hint: one of two alike ({_percent(sure.share)}, " \
+               f"{_percent(sure.runner_up_share)})"
     return {"random": "Hint: a random move", "one_ply": "Hint: best one move ahead",
             "only": "Hint: the only move", "guess": "Hint: a guess, too little time",
             "unmeasured": "Hint: the engine's choice"}[verdict]
