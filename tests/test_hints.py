@@ -379,3 +379,32 @@ def test_the_status_screen_fits_the_longest_hint_words(size, verdict):
     drawn = draw_status(surface, view)
     assert drawn.overlaps() == [] and drawn.outside(surface.get_rect()) == []
     assert any(texts.hint_legend(sure) == text for text, _ in drawn.texts)
+
+
+def test_a_hint_our_engine_finishes_for_a_failed_program_says_how_sure(tmp_path):
+    """An outside program says nothing of how sure it is (its hint is the move alone);
+    when it crashes and our own search finishes the hint, ours says it on the legend,
+    while the message says the program stopped."""
+    import sys
+    from pathlib import Path
+
+    from app.table.outside_engine import EngineCommand, OutsideEngines
+
+    standin = Path(__file__).with_name("gtp_standin.py")
+    log = tmp_path / "engine.log"
+    thinker = OutsideEngines(
+        {"kulami": EngineCommand((sys.executable, str(standin), "kulami", "crash",
+                                  str(log)), 20.0)}, InlineThinker())
+    try:
+        game = Session(played("kulami", 1, 6), seats=PEOPLE, level=3, seed=3,
+                       physical=False, thinker=thinker)
+        game.hint()
+        assert game.thought is None or game.thought.wait(PATIENCE_S)
+        game.poll()
+        view = game.view()
+    finally:
+        thinker.close()
+    assert "stopped" in view.message and view.hint is not None
+    assert view.hint.level == 3 and view.hint.trials >= playouts(game.board, 3)
+    legend = {row.role: row.meaning for row in view.legend}
+    assert legend["suggestion"] == texts.hint_legend(view.hint) != "Hint"

@@ -404,7 +404,7 @@ class OutsideEngines(Thinker):
             thought.progress = ours.progress
             if thought.cancelled:
                 ours.cancel()
-        thought.finish(ours.move)
+        thought.finish(ours.move, ours.judgement)
 
     def player_name(self, game: str, level: int) -> str:
         """The outside engine's command line where the configuration names one for
