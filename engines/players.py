@@ -127,10 +127,6 @@ class Judgement:
     considered: tuple[Considered, ...] = ()
     share: tuple[float, ...] = ()
 
-    @property
-    def searched(self) -> bool:
-        return self.level > GREEDY
-
 
 def choose_move(board: Board, level: int = 1, rng: random.Random | None = None,
                 player: str | None = None,
@@ -169,7 +165,7 @@ def judge(board: Board, level: int = 1, rng: random.Random | None = None,
                   stats=stats)
     root = stats.get("root", ())
     total = sum(visits for _, visits, _ in root)
-    return Judgement(move, level, only, stats["walks"], budget,
+    return Judgement(move, level, only, stats.get("walks", 0), budget,
                      tuple(Considered(*child) for child in root[:2]),
                      tuple(visits / total for _, visits, _ in root[:2]) if total else ())
 
