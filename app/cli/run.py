@@ -106,7 +106,8 @@ def _run(args) -> int:
             # The page's address before the game: a board that cannot serve its page
             # stops, and leaves no game behind either.
             if address is not None:
-                remote = web_page(store, (profile.game,), address, config.pairing_code)
+                remote = web_page(store, (profile.game,), address, config.pairing_code,
+                                  new_game=lambda table, *game: own_game(far, table, *game))
             link = None
             if far_config is not None and readings is None:
                 from app.remote.play import FarPlay, far_game_path
@@ -180,6 +181,15 @@ def _run(args) -> int:
                 log.info("LEDs off, stopped")
             notifier.close()
     return 0
+
+
+def own_game(far, table, game: str, options, seats, level: int) -> None:
+    """A new game of this board's own on ``table``, as the page starts one: with a far
+    board's game on (``far``'s, set once the page serves), that game is left first, on
+    both boards, as the menu's new game leaves it, for the page seats no far board."""
+    if far is not None:
+        far.leave(table.session)
+    start_game(table.session, game, options, seats, level)
 
 
 def turn_until_asked(table, asked: Asked, period: float,
