@@ -215,7 +215,7 @@ def test_the_engines_move_is_lit_on_the_board_for_a_person_to_place_not_a_button
             ROLE_COLOURS["suggestion"], square
     # Named once, by the message, and nowhere as a move to make by button.
     assert sim.console.offers() == ()
-    assert [b.label for b in drawn.buttons] == ["New game", "Hint", "Undo", "Confirm"]
+    assert [b.label for b in drawn.buttons] == ["New game", "Hint", "Undo", "Resign", "Confirm"]
     assert drawn.text.count(text) == 1 and "Engine's move:" not in drawn.text
     assert "may also play" not in drawn.text
     # The person at the table puts the engine's piece down; the game goes on in sync.

@@ -88,11 +88,11 @@ def test_the_target_makes_every_picture_of_the_readme_and_no_other():
 def test_the_target_makes_the_page_at_a_phones_size_and_a_laptops():
     """The live page of each game at 390x844 and 1280x900: the pictures the browser test
     compares the page with, made by the target's last line."""
-    from tests.test_web_browser_layout import POSITIONS, SIZES
+    from tests.test_web_browser_layout import PICKER_PICTURES, POSITIONS, SIZES
     assert target_lines()[-1] == PAGE_PICTURES_LINE
     pictures = set((PICTURES / "page").glob("*.png"))
-    assert pictures == {PICTURES / "page" / f"{game}-{size}.png"
-                        for game in POSITIONS for size in SIZES}
+    assert pictures == {PICTURES / "page" / f"{name}.png" for name in PICKER_PICTURES} | {
+        PICTURES / "page" / f"{game}-{size}.png" for game in POSITIONS for size in SIZES}
     for path in pictures:
         assert pixels(path)[0] == SIZES[path.stem.rpartition("-")[2]]
 

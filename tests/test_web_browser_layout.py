@@ -282,6 +282,11 @@ def phone():
     driver.quit()
 
 
+#: The piece picker's committed pictures, at a phone's size: the board with a piece's
+#: preview, and the picker below it.
+PICKER_PICTURES = ("blokus-duo-picker-board-phone", "blokus-duo-picker-phone")
+
+
 #: The last piece listed (the set runs from small to large) that fits somewhere chosen,
 #: and put on the first square where it fits; whether there was one.
 LARGEST_THAT_FITS_PUT_DOWN = """
@@ -308,9 +313,10 @@ def test_the_piece_picker_looks_as_its_committed_picture(phone, tmp_path, monkey
         phone.execute_script("document.getAnimations().forEach((a) => a.pause())")
         phone.execute_script("document.getAnimations().forEach((a) => { a.currentTime = 0; })")
         phone.execute_script("window.scrollTo(0, 0)")
-        matches_committed_picture(picture(phone), "blokus-duo-picker-board-phone")
+        board_picture, picker_picture = PICKER_PICTURES
+        matches_committed_picture(picture(phone), board_picture)
         phone.execute_script("document.getElementById('picker').scrollIntoView({block: 'end'})")
-        matches_committed_picture(picture(phone), "blokus-duo-picker-phone")
+        matches_committed_picture(picture(phone), picker_picture)
 
 
 def game_table(name, tmp_path, monkeypatch):
