@@ -144,13 +144,13 @@ def test_the_compiled_tree_grows_as_the_python_tree(path, python_moves):
     assert compared > 30
 
 
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", range(6))
 def test_the_same_moves_chosen_at_a_level(path, seed):
     rng = random.Random(seed)
     board = BlokusDuoBoard()
-    for _ in range(4 + 6 * seed):
+    for _ in range(2 + 4 * seed):
         board.push(rng.choice(list(board.legal_moves)))
-    budget = playouts(board, 4)
+    budget = playouts(board, 3)
     chosen = []
     for use_compiled in (False, True):
         path(use_compiled)

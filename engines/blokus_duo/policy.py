@@ -253,14 +253,18 @@ def move_units(board, moves: Sequence[Hashable]) -> list[int]:
 
 
 class BlokusDuoPolicy(Policy):
-    max_playouts = 650
+    #: With the compiled core, about 0.3 s in the opening on the development machine
+    #: alone, less later (a pure-Python engine makes far fewer within the cap below).
+    max_playouts = 6000
     prior_weight = 1.0
-    widening = 1.0
+    #: Measured against Pentobi's level 5 at 5,000 playouts a move, 40 games each:
+    #: widening 1.0 about 30%, 2.0 44%, 4.0 16% (``bench/pentobi_match.py --policy``).
+    widening = 2.0
     prior_visits = 3.0
-    #: The strongest level answers within two seconds on the development machine even
-    #: when other work shares its processor (alone, the playouts above take about
-    #: 1.3 s at the worst); a slower machine makes fewer playouts in the opening.
-    most_seconds = 1.75
+    #: The strongest level answers within half a second on the development machine even
+    #: when other work shares its processor; a slower or loaded machine makes fewer
+    #: playouts, and plays weaker.
+    most_seconds = 0.45
 
     #: Playouts in contact with the opponent's latest piece first (``.playout``).
     guided = True
