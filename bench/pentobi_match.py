@@ -89,7 +89,6 @@ def engine(policy: list[str], walks: Path | None, options: list[str]) -> int:
     from engines.blokus_duo.policy import BlokusDuoPolicy
     for key, value in policy_change(policy).items():
         setattr(BlokusDuoPolicy, key, value)
-    walks = []
     if walks is not None:
         def logged(count: int) -> None:
             with walks.open("a", encoding="utf-8") as log:
@@ -107,8 +106,8 @@ def count_walks(note):
     search = engines.players.search
 
     def counted(*args, **kwargs):
-        stats = {}
-        move = search(*args, **kwargs, stats=stats)
+        stats = kwargs.setdefault("stats", {})  # the caller's own, where it asks for them
+        move = search(*args, **kwargs)
         note(stats["walks"])
         return move
 

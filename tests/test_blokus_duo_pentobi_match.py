@@ -24,3 +24,15 @@ def test_the_proxy_passes_gtp_through_and_logs_each_genmove(tmp_path):
     assert through.stdout == direct.stdout and through.stdout.startswith("= \n\n=7 ")
     times = [float(line) for line in log.read_text().split()]
     assert len(times) == 2 and all(0 <= t < 30 for t in times)
+
+
+def test_the_engine_takes_a_policy_change_and_logs_each_searchs_walks(tmp_path):
+    log = tmp_path / "walks.txt"
+    commands = "genmove b\nplay w j4,i5,j5,k5,j6\ngenmove b\nquit\n"
+    done = subprocess.run(
+        [sys.executable, "-m", "bench.pentobi_match", "engine", "--policy",
+         "max_playouts=32", "--walks", str(log), "--", "level=max", "seed=3"],
+        input=commands, capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("= ")
+    assert log.read_text().split() == ["32", "32"]
