@@ -154,8 +154,12 @@ class WebFront:
     loop's session to it, and queue its commands for the loop."""
 
     def __init__(self, store: RecordStore | None, actions: Actions, *, host: str,
-                 port: int, pairing: Pairing | None = None) -> None:
+                 port: int, pairing: Pairing | None = None,
+                 far: Callable[[], Any] | None = None) -> None:
         self.store, self.actions = store, actions
+        #: The board's :class:`~app.remote.play.FarPlay` (``None``: no ``[remote]``), as
+        #: ``far()`` gives it once the board has made it.
+        self._far = far or (lambda: None)
         self.host, self.port = host, port
         self.pairing = pairing or Pairing()
         self.log = LogTail()
