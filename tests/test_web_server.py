@@ -277,8 +277,8 @@ def test_tabletop_run_serves_its_board_s_page_with_the_configured_code(tmp_path,
     fronts = []
     real = run_command.web_page
 
-    def recorded(*args):
-        fronts.append(real(*args))
+    def recorded(*args, **kwargs):
+        fronts.append(real(*args, **kwargs))
         return fronts[-1]
 
     def run_command_remote():

@@ -51,7 +51,7 @@ from app.table.store import RecordStore
 from app.web.address import (LAN, AddressChanges, every_address, lan_address,
                               lan_addresses)
 from app.web.mdns import HOST_NAME, Announcer
-from app.web import guard
+from app.web import far as far_view, guard
 from app.web.pairing import ANSWER_DELAY_S, TOKEN_HEADER, Locked, Pairing
 from app.web.snapshot import board_view, players, snapshot
 from engines.core import GameRecord, ShapedPieces
@@ -77,9 +77,17 @@ LOG_LINES = 50
 #: How often the page's thread looks at the machine's addresses, in seconds, besides
 #: whenever the kernel says one changed.
 WATCH_S = 2.0
+#: How often the page's thread looks at a far game's invitation (:attr:`WebFront.far`),
+#: in seconds: it moves on in a thread of its own, not as the session changes.
+FAR_LOOK_S = 0.2
+#: The longest invitation code a page may send (a code is 8 characters, dashes and
+#: spaces forgiven).
+MAX_CODE = 40
 #: A saved game's name as the store writes it: nothing else names a file.
 _RECORD_NAME = re.compile(r"\d{6,}-[a-z0-9-]+\.sgf")  # as the store numbers them
 
+#: The answer to a far game's command on a board that plays none.
+NO_FAR = "this board plays no board far away: its configuration has no [remote]"
 #: What a command does to the table (the loop's :class:`~app.table.loop.Table`).
 Command = Callable[[Any], None]
 
@@ -160,6 +168,12 @@ class WebFront:
         #: The board's :class:`~app.remote.play.FarPlay` (``None``: no ``[remote]``), as
         #: ``far()`` gives it once the board has made it.
         self._far = far or (lambda: None)
+        #: The snapshot last published (``None``: none yet) and what the pages are
+        #: shown of the far invitation: its state and how many changes it has had.
+        self._view: dict[str, Any] | None = None
+        self._far_shown: tuple[Any, int] = (None, 0)
+        self._latest_lock = threading.Lock()
+        self._far_follower: asyncio.Task | None = None
         self.host, self.port = host, port
         self.pairing = pairing or Pairing()
         self.log = LogTail()
@@ -209,10 +223,46 @@ class WebFront:
             for colour in [c for c in self._holders if c not in self._taking
                            and not isinstance(session.seats[c], Browser)]:
                 del self._holders[colour]
-        self._latest = json.dumps(snapshot(session.view()), separators=(",", ":"))
+        view = snapshot(session.view())
+        with self._latest_lock:
+            self._view = view
+            self._latest = self._dumped()
         self._pieces = json.dumps(pieces_view(session), separators=(",", ":"))
         if self._loop is not None:
             self._loop.call_soon_threadsafe(self._broadcast, self._latest)
+
+    def _dumped(self) -> str:
+        """The snapshot with what every page may see of the far invitation (its code
+        left out: :mod:`app.web.far`); ``far`` is ``null`` on a board with no
+        ``[remote]``. Called under :attr:`_latest_lock`."""
+        state, seen = self._far_shown
+        shown = None if state is None else far_view.public(state, seen)
+        return json.dumps({**self._view, "far": shown}, separators=(",", ":"))
+
+    @property
+    def far(self):
+        """The board's :class:`~app.remote.play.FarPlay`, or ``None`` (no ``[remote]``)."""
+        return self._far()
+
+    def _look_at_far(self) -> None:
+        """A far invitation that moved on (connected, offered, joined, failed) is pushed
+        to every page, as a change of the session is."""
+        far = self.far
+        state = far.state if far is not None else None
+        with self._latest_lock:
+            if state == self._far_shown[0]:
+                return
+            self._far_shown = (state, self._far_shown[1] + 1)
+            if self._view is None:
+                return
+            self._latest = self._dumped()
+            latest = self._latest
+        self._broadcast(latest)
+
+    async def _follow_far(self) -> None:
+        while True:
+            self._look_at_far()
+            await asyncio.sleep(FAR_LOOK_S)
 
     def commands(self) -> list[Command]:
         """The commands pages asked for since the last call, oldest first."""
@@ -327,6 +377,7 @@ class WebFront:
             ready.put(error)
             return
         self._loop = loop
+        self._far_follower = loop.create_task(self._follow_far())
         ready.put(None)
         try:
             loop.run_forever()
@@ -334,6 +385,9 @@ class WebFront:
             loop.close()
 
     async def _stop(self) -> None:
+        if self._far_follower is not None:
+            self._far_follower.cancel()
+            await asyncio.gather(self._far_follower, return_exceptions=True)
         if self._watcher is not None:
             self._watcher.cancel()
             await asyncio.gather(self._watcher, return_exceptions=True)
@@ -367,6 +421,7 @@ class WebFront:
             web.get("/api/log", self._log_lines),
             web.get("/api/me", self._me),
             web.get("/api/settings", self._settings),
+            web.get("/api/far", self._far_invitation),
         ])
         return app
 
@@ -527,6 +582,45 @@ class WebFront:
         """The table's settings as they are, for the settings' form to start from."""
         return web.json_response({"brightness": self.brightness})
 
+    async def _far_invitation(self, request: web.Request) -> web.Response:
+        """The far invitation with its code, link and QR code: for paired browsers only
+        (the code lets a board take the far seat)."""
+        self._check_token(request)
+        far = self.far
+        if far is None:
+            raise _refused(web.HTTPNotFound, NO_FAR)
+        return web.json_response(far_view.invitation(far.state, self.port))
+
+    def _far_command(self, action: str, body: Mapping[str, Any]) -> Command:
+        """Offer this board's game to a board far away (its options, the colour played
+        here), join another board's offer by its code, or cancel either: carried out in
+        the loop's thread, as the touch screen's are (:class:`FarPlay` is the loop's);
+        how it goes is the far invitation's state, pushed to the pages."""
+        far = self.far
+        if far is None:
+            raise _refused(web.HTTPBadRequest, NO_FAR)
+        if action == "far_cancel":
+            return lambda table: far.cancel()
+        if action == "far_join":
+            code = body.get("code")
+            if not isinstance(code, str) or len(code) > MAX_CODE:
+                raise _refused(web.HTTPBadRequest, "an invitation code is 8 letters and "
+                               "digits such as K7QM-R2XD")
+            # A code that is none is the invitation's one line, as on the screen.
+            return lambda table: far.join(code)
+        name = body.get("game", self.actions.games[0])
+        if name not in self.actions.games:
+            raise _refused(web.HTTPBadRequest, f"this table plays "
+                           f"{', '.join(self.actions.games)}, not {str(name)[:40]!r}")
+        colour = body.get("colour")
+        if colour not in ("b", "w"):
+            raise _refused(web.HTTPBadRequest, "the colour played here is b or w")
+        try:
+            checked = game(name).new_board(**_strings(body.get("options", {}))).options
+        except (EngineError, TypeError, ValueError) as error:
+            raise _refused(web.HTTPBadRequest, str(error)) from None
+        return lambda table: far.offer(name, dict(checked), colour)
+
     def _seat_of(self, token: str | None) -> str | None:
         with self._holders_lock:
             return next((c for c, held in self._holders.items() if held == token), None)
@@ -603,6 +697,8 @@ class WebFront:
         action = body.get("action")
         if action in ("take_seat", "leave_seat", "move", "offer_takeback", "resign"):
             return self._seat_command(action, body, token)
+        if action in ("far_offer", "far_join", "far_cancel"):
+            return self._far_command(action, body)
         # A browser that plays a colour undoes, confirms and accepts as that player: its
         # Undo only offers a takeback and it never accepts its own; any other paired
         # browser is the table's.
