@@ -108,7 +108,7 @@ def _run(args) -> int:
             if address is not None:
                 remote = web_page(store, (profile.game,), address, config.pairing_code,
                                   new_game=lambda table, *game: own_game(far, table, *game),
-                                  far=lambda: far)
+                                  far=lambda: far, club=lambda: feed and feed.broker.config)
             link = None
             if far_config is not None and readings is None:
                 from app.remote.play import FarPlay, far_game_path
@@ -247,13 +247,14 @@ def web_address_of(config) -> tuple[str, int] | None:
 
 
 def web_page(store: RecordStore, games: tuple[str, ...], address: tuple[str, int],
-             pairing_code: str | None = None, new_game=None, far=None):
+             pairing_code: str | None = None, new_game=None, far=None, club=None):
     """The board's page at ``address`` offering ``games``, serving until closed, a new
     game started by ``new_game(table, game, options, seats, level)`` (by default
     :func:`~app.table.assembly.start_game` on the table's session): the one way every
     front end serves its page. ``far()`` gives the board's
     :class:`~app.remote.play.FarPlay` once there is one (``[remote]``), for the page's
-    Far board part. ``None``, said in one WARNING line, when the web library
+    Far board part, and ``club()`` the broker's settings of the club the board lists its
+    games in (``[remote]`` naming a ``club``), for the page's Club view. ``None``, said in one WARNING line, when the web library
     is not installed: the board plays on without it, as it does without a screen. An
     address that cannot be served is a :class:`~app.web.server.WebError` in one line."""
     try:
@@ -269,7 +270,7 @@ def web_page(store: RecordStore, games: tuple[str, ...], address: tuple[str, int
     host, port = address
     pairing = Pairing(code=pairing_code) if pairing_code else Pairing()
     return WebFront(store, Actions(new_game, games), host=host, port=port,
-                    pairing=pairing, far=far).start()
+                    pairing=pairing, far=far, club=club).start()
 
 
 def status_screen(session: Session, load: Callable | None = None, board: bool = False,

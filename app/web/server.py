@@ -163,11 +163,15 @@ class WebFront:
 
     def __init__(self, store: RecordStore | None, actions: Actions, *, host: str,
                  port: int, pairing: Pairing | None = None,
-                 far: Callable[[], Any] | None = None) -> None:
+                 far: Callable[[], Any] | None = None,
+                 club: Callable[[], Any] | None = None) -> None:
         self.store, self.actions = store, actions
         #: The board's :class:`~app.remote.play.FarPlay` (``None``: no ``[remote]``), as
         #: ``far()`` gives it once the board has made it.
         self._far = far or (lambda: None)
+        #: The broker's settings (a :class:`~app.remote.config.RemoteConfig`) of the club
+        #: the board lists its games in (``None``: none), as ``club()`` gives them.
+        self._club = club or (lambda: None)
         #: The snapshot last published (``None``: none yet) and what the pages are
         #: shown of the far invitation: its state and how many changes it has had.
         self._view: dict[str, Any] | None = None
