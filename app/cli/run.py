@@ -254,8 +254,9 @@ def web_page(store: RecordStore, games: tuple[str, ...], address: tuple[str, int
     front end serves its page. ``far()`` gives the board's
     :class:`~app.remote.play.FarPlay` once there is one (``[remote]``), for the page's
     Far board part, and ``club()`` the broker's settings of the club the board lists its
-    games in (``[remote]`` naming a ``club``), for the page's Club view. ``None``, said in one WARNING line, when the web library
-    is not installed: the board plays on without it, as it does without a screen. An
+    games in (``[remote]`` naming a ``club``), for the page's Club view. ``None``, said
+    in one WARNING line, when the web library is not installed: the board plays on
+    without it, as it does without a screen. An
     address that cannot be served is a :class:`~app.web.server.WebError` in one line."""
     try:
         from app.web.pairing import Pairing
