@@ -224,6 +224,7 @@ function show(state) {
   sheet.replaceChildren(...state.sheet.concat(status.result ? [status.result.text] : [])
     .map((line) => Object.assign(document.createElement("p"), {textContent: line})));
   document.body.dataset.revision = state.revision;
+  showFar(state.far);
   if (window.picker) window.picker.show(state, mySeat, token);  // Blokus Duo's pieces (picker.js)
 }
 
@@ -356,8 +357,10 @@ async function send(body) {
     const why = (await answer.json()).error;
     error.textContent = why;
     document.getElementById("command-note").textContent = why;
+    document.getElementById("far-error").textContent = why;
   } else {
     document.getElementById("command-note").textContent = "";
+    document.getElementById("far-error").textContent = "";
   }
   return answer.ok;
 }
@@ -374,6 +377,7 @@ async function pair(event) {
     localStorage.setItem(TOKEN_KEY, token);
     error.textContent = "";
     paired(true);
+    farSeen = null;  // the invitation's code is this browser's to see now
     whoAmI();
   } else {
     error.textContent = body.error;
@@ -389,24 +393,39 @@ async function loadCatalogue() {
   choice.onchange = showOptions;
   if (latest) choice.value = latest.game;
   showOptions();
+  const farGame = document.getElementById("far-game");
+  farGame.replaceChildren(...catalogue.games.map((g) => new Option(g.title, g.name)));
+  farGame.onchange = showFarOptions;
+  showFarOptions();
 }
 
 function showOptions() {
   // A table may show a game its menu does not start (a page made only to be pictured).
   const game = catalogue.games.find((g) => g.name === document.getElementById("game-choice").value);
   if (!game) return;
-  document.getElementById("game-options").replaceChildren(...game.options.map((option) => {
+  document.getElementById("game-options").replaceChildren(...optionChoices(game));
+  // The seats by the chosen game's colours ("Black plays", not "First player").
+  for (const colour of ["b", "w"]) {
+    document.getElementById(`seat-${colour}-name`).textContent = game.players[colour];
+  }
+}
+
+function optionChoices(game) {
+  // One select a game option, offering the values the touch screen's menu offers.
+  return game.options.map((option) => {
     const label = document.createElement("label");
     const select = document.createElement("select");
     select.dataset.key = option.key;
     select.append(...option.values.map((v) => new Option(v.words, JSON.stringify(v.value))));
     label.append(`${option.label} `, select);
     return label;
-  }));
-  // The seats by the chosen game's colours ("Black plays", not "First player").
-  for (const colour of ["b", "w"]) {
-    document.getElementById(`seat-${colour}-name`).textContent = game.players[colour];
-  }
+  });
+}
+
+function chosenOptions(box) {
+  const options = {};
+  for (const select of box.querySelectorAll("select")) options[select.dataset.key] = JSON.parse(select.value);
+  return options;
 }
 
 async function newGame(event) {
@@ -416,10 +435,7 @@ async function newGame(event) {
   if (playing && !window.confirm(`Replace the ${latest.title} game in progress (${latest.status.moves.length} moves)? It stays in Games.`)) {
     return;
   }
-  const options = {};
-  for (const select of document.querySelectorAll("#game-options select")) {
-    options[select.dataset.key] = JSON.parse(select.value);
-  }
+  const options = chosenOptions(document.getElementById("game-options"));
   await send({action: "new_game", game: document.getElementById("game-choice").value, options,
               seats: {b: document.getElementById("seat-b").value, w: document.getElementById("seat-w").value},
               level: Number(document.getElementById("level").value)});
@@ -434,6 +450,68 @@ async function readSettings() {
 async function refreshLog() {
   const answer = await fetch("/api/log", {headers: {"X-Tabletop-Token": token || ""}});
   if (answer.ok) document.getElementById("log").textContent = (await answer.json()).join("\n");
+}
+
+// --- a board far away ------------------------------------------------------------------
+// The snapshot says how an invitation stands, without its code (any browser on the
+// network reads it); a paired browser asks for the code, its link and QR code whenever
+// that changes (farSeen counts the changes).
+let farSeen = null;
+
+function showFar(far) {
+  document.getElementById("far-tab").hidden = !far;
+  if (!far) return;
+  const line = document.getElementById("far-line");
+  line.textContent = far.line || "No invitation now: invite the other board, or join its invitation.";
+  line.className = far.phase === "failed" ? "error" : "";
+  document.getElementById("far-cancel").hidden = !far.busy;
+  if (far.seen !== farSeen) {
+    farSeen = far.seen;
+    readInvitation();
+  }
+}
+
+async function readInvitation() {
+  const box = document.getElementById("far-invitation");
+  const answer = token ? await fetch("/api/far", {headers: {"X-Tabletop-Token": token}}) : null;
+  const invitation = answer && answer.ok ? await answer.json() : null;
+  // The code, link and QR code only while the offer waits on the broker for the other board.
+  box.hidden = !(invitation && invitation.link);
+  if (box.hidden) return;
+  document.getElementById("far-code").textContent = invitation.code;
+  const link = document.getElementById("far-link");
+  link.textContent = link.href = invitation.link;
+  document.getElementById("far-qr").src = invitation.qr;
+}
+
+function showFarOptions() {
+  const game = catalogue.games.find((g) => g.name === document.getElementById("far-game").value);
+  if (!game) return;
+  document.getElementById("far-options").replaceChildren(...optionChoices(game));
+  const colour = document.getElementById("far-colour");
+  colour.replaceChildren(new Option(`${game.players.b} (starts)`, "b"), new Option(game.players.w, "w"));
+}
+
+async function invite(event) {
+  event.preventDefault();
+  await send({action: "far_offer", game: document.getElementById("far-game").value,
+              options: chosenOptions(document.getElementById("far-options")),
+              colour: document.getElementById("far-colour").value});
+}
+
+async function join(event) {
+  event.preventDefault();
+  await send({action: "far_join", code: document.getElementById("far-join-code").value});
+}
+
+function joinFromLink() {
+  // A link of an invitation (#join=CODE, scanned off the other board's page) opens the
+  // Join form with its code filled in; the person pairs and presses Join.
+  const found = /^#join=([0-9A-Za-z-]{1,12})$/.exec(location.hash);
+  if (!found) return;
+  document.getElementById("far-join-code").value = found[1];
+  history.replaceState(null, "", location.pathname);
+  switchTo("far");
 }
 
 // --- saved games ----------------------------------------------------------------------
@@ -500,6 +578,10 @@ window.addEventListener("DOMContentLoaded", () => {
     send({action: "brightness", value: Number(document.getElementById("brightness").value)});
   };
   document.getElementById("refresh-log").onclick = refreshLog;
+  document.getElementById("far-invite").onsubmit = invite;
+  document.getElementById("far-join").onsubmit = join;
+  document.getElementById("far-cancel").onclick = () => send({action: "far_cancel"});
+  joinFromLink();
   document.getElementById("board").addEventListener("click", tapBoard);
   for (const event of ["focus", "input"]) document.getElementById("move").addEventListener(event, suggestMoves);
   document.getElementById("move-form").onsubmit = (event) => {
