@@ -38,7 +38,7 @@ from app.table.loop import Table
 from app.table.session import Session
 from app.web.snapshot import board_view
 from app.cli import main
-from app.cli.watch import drawing_code, page_server, remote_settings
+from app.cli.watch import FILES, page_server, remote_settings
 from tests.mosquitto import USERS, Mosquitto
 from tests.test_layers import ROOT
 
@@ -334,8 +334,13 @@ def test_every_payload_a_stranger_can_send_is_dropped_without_a_traceback():
 
 
 def test_the_page_draws_with_the_board_page_s_own_code_and_names_are_text():
-    code = drawing_code().decode()
+    # One drawing, board.js, loaded by both pages and served by watch as it is.
+    code = (ROOT / "app/web/static/board.js").read_text()
     assert "function drawBoard(" in code and "DOMContentLoaded" not in code
+    for page in ("index.html", "club.html"):
+        assert '<script src="/static/board.js"' in (ROOT / "app/web/static" / page).read_text()
+    assert FILES["/static/board.js"] == ("board.js", "text/javascript")
+    assert "function drawBoard(" not in (ROOT / "app/web/static/app.js").read_text()
     script = (ROOT / "app/web/static/club.js").read_text()
     assert "innerHTML" not in script and "insertAdjacentHTML" not in script
 

@@ -3,17 +3,15 @@
 The command connects to the broker as a spectator (:class:`app.remote.club.Spectator`:
 it subscribes to the club's live topics and publishes nothing) and serves a small page,
 on this machine only unless ``--address`` says otherwise, that lists the club's boards
-with their game and state and opens any one to follow it move by move. The board is
-drawn by the board's own page's drawing code (``drawBoard`` of ``app.js``, served as it
-is: :func:`drawing_code`) from the same board JSON (:func:`app.web.snapshot.board_view`)
-of the game this machine's engine replayed, so a board looks here as on its own page.
+with their game and state and opens any one to follow it move by move: the club's page
+(:mod:`app.web.club`), which a board's own page serves too. The board is drawn by the
+board's own page's drawing code (``board.js``) from the same board JSON
+(:func:`app.web.snapshot.board_view`) of the game this machine's engine replayed, so a
+board looks here as on its own page.
 
-The page is the standard library's threaded HTTP server: a few files and two JSON
-answers. The list's answer waits (up to :data:`WAIT_S`) for the next change when the
-page says which revision it has, and the page then asks for the board it follows, so a
-move shows within a round trip without polling, and nothing here needs an event loop. Everything shown came from the broker, that is from
-anyone the broker lets publish on the club's topics: the page puts every name and word
-in as text, never as markup.
+The server is the standard library's threaded HTTP server: a few files and two JSON
+answers, the list's waiting for the next change (:data:`app.web.club.WAIT_S`), so
+nothing here needs an event loop.
 """
 
 from __future__ import annotations
@@ -29,19 +27,14 @@ from urllib.parse import parse_qs, urlsplit
 
 from app.cli import logging_to_stdout, number_type
 from app.errors import ConfigError, WebError, describe
-from app.games import game as game_info
-from app.web.snapshot import board_view, players
+from app.web import club
 
 log = logging.getLogger("tabletop")
 
 STATIC = Path(__file__).resolve().parents[1] / "web" / "static"
-#: The page's own files, and the board page's style sheet it shares.
-FILES = {"/": ("club.html", "text/html"), "/static/club.js": ("club.js", "text/javascript"),
-         "/static/style.css": ("style.css", "text/css")}
-#: Where ``app.js``'s drawing of a board ends.
-DRAWING_END = "// --- the live view"
-#: Longest a request waits for a change, in seconds.
-WAIT_S = 20.0
+#: The page's own files, and the board page's drawing and style sheet it shares.
+FILES = {"/": club.PAGE, **{f"/static/{name}": (name, kind)
+                           for name, kind in club.SCRIPTS.items()}}
 DEFAULT_PORT = 8090
 port_number = number_type("a port number", "0 to 65535", lambda v: 0 <= v <= 65535, int)
 
@@ -118,83 +111,36 @@ def run(args) -> int:
     return 0
 
 
-def drawing_code() -> bytes:
-    """The board's page's ``app.js`` as it is, up to where its drawing of a board ends
-    (its constants, ``drawBoard`` and its helpers), so both pages draw a board with the
-    one code; the rest of ``app.js`` runs the board's own page."""
-    text = (STATIC / "app.js").read_text(encoding="utf-8")
-    end = text.find(DRAWING_END)
-    if end < 0 or "function drawBoard(" not in text[:end]:
-        raise RuntimeError(f"app.js no longer draws a board before {DRAWING_END!r}")
-    return text[:end].encode()
-
-
-def summary(board) -> dict[str, Any]:
-    """One board as the list shows it."""
-    record = board.record
-    shown = {"id": board.id, "name": board.name, "online": board.online,
-             "heard": board.heard, "revision": board.revision, "game": None}
-    if record is None:
-        return shown
-    return {**shown, "game": record["game"], "title": game_info(record["game"]).title,
-            "players": players(record["game"]),
-            "seats": record["seats"],
-            "moves": None if record["moves"] is None else len(record["moves"]),
-            "turn": record["turn"], "state": record["state"], "scores": record["scores"],
-            "message": record["message"], "end": record["end"], "at": record["at"]}
-
-
-def detail(board) -> dict[str, Any]:
-    """One board as its page draws it: the list's line, the moves, and the position
-    replayed here as the board's own page's JSON."""
-    shown = summary(board)
-    if board.record is None:
-        return shown
-    return {**shown, "move_list": board.record["moves"],
-            "view": board_view(board.board) if board.board is not None else None}
-
-
 def page_server(spectator, address: str, port: int) -> PageServer:
     """The page's server for ``spectator``, listening (not yet serving)."""
-    drawing = drawing_code()
 
     class Page(BaseHTTPRequestHandler):
         server_version = "tabletop-watch"
 
         def do_GET(self) -> None:
             url = urlsplit(self.path)
-            if url.path == "/static/board.js":
-                self._send(drawing, "text/javascript")
-            elif url.path in FILES:
+            if url.path in FILES:
                 name, kind = FILES[url.path]
                 self._send((STATIC / name).read_bytes(), kind)
             elif url.path == "/api/club":
                 revision = self._wait(url.query)
-                broker = spectator.broker
-                self._json({"revision": revision, "club": spectator.club,
-                            "broker": broker.config.broker,
-                            "connected": broker.connected.is_set(),
-                            "failure": broker.failure,
-                            "dropped": {"malformed": spectator.malformed,
-                                        "oversized": spectator.oversized,
-                                        "crowded": spectator.crowded},
-                            "boards": [summary(b) for b in spectator.boards()]})
+                self._json(club.listing(spectator, revision, home=False))
             elif url.path.startswith("/api/boards/"):
                 board = spectator.board(url.path.rpartition("/")[2])
                 if board is None:
                     self._json({"error": "no such board"}, HTTPStatus.NOT_FOUND)
                 else:
-                    self._json(detail(board))
+                    self._json(club.detail(board))
             else:
                 self._json({"error": "not found"}, HTTPStatus.NOT_FOUND)
 
         def _wait(self, query: str) -> int:
             """The revision, after waiting for a newer one than the page has, if it
             said which it has."""
-            since = parse_qs(query).get("since", [""])[0]
-            if not since.lstrip("-").isdigit():
+            since = club.since(parse_qs(query).get("since", [""])[0])
+            if since is None:
                 return spectator.revision
-            return spectator.wait(int(since), WAIT_S)
+            return spectator.wait(since, club.WAIT_S)
 
         def _json(self, body: Any, status: HTTPStatus = HTTPStatus.OK) -> None:
             self._send(json.dumps(body).encode(), "application/json", status)

@@ -51,7 +51,7 @@ from app.table.store import RecordStore
 from app.web.address import (LAN, AddressChanges, every_address, lan_address,
                               lan_addresses)
 from app.web.mdns import HOST_NAME, Announcer
-from app.web import far as far_view, guard
+from app.web import club as club_page, far as far_view, guard
 from app.web.pairing import ANSWER_DELAY_S, TOKEN_HEADER, Locked, Pairing
 from app.web.snapshot import board_view, players, snapshot
 from engines.core import GameRecord, ShapedPieces
@@ -80,6 +80,8 @@ WATCH_S = 2.0
 #: How often the page's thread looks at a far game's invitation (:attr:`WebFront.far`),
 #: in seconds: it moves on in a thread of its own, not as the session changes.
 FAR_LOOK_S = 0.2
+#: How often a request for the club's list looks for a change, in seconds.
+CLUB_LOOK_S = 0.2
 #: The longest invitation code a page may send (a code is 8 characters, dashes and
 #: spaces forgiven).
 MAX_CODE = 40
@@ -88,6 +90,8 @@ _RECORD_NAME = re.compile(r"\d{6,}-[a-z0-9-]+\.sgf")  # as the store numbers the
 
 #: The answer to a far game's command on a board that plays none.
 NO_FAR = "this board plays no board far away: its configuration has no [remote]"
+#: The answer to the club's page on a board that lists its games in no club.
+NO_CLUB = "this board is in no club: its [remote] names no club"
 #: What a command does to the table (the loop's :class:`~app.table.loop.Table`).
 Command = Callable[[Any], None]
 
@@ -172,6 +176,9 @@ class WebFront:
         #: The broker's settings (a :class:`~app.remote.config.RemoteConfig`) of the club
         #: the board lists its games in (``None``: none), as ``club()`` gives them.
         self._club = club or (lambda: None)
+        #: The club's boards as heard on the broker (an
+        #: :class:`~app.remote.club.Spectator`), from the first look at the club's page.
+        self._spectator = None
         #: The snapshot last published (``None``: none yet) and what the pages are
         #: shown of the far invitation: its state and how many changes it has had.
         self._view: dict[str, Any] | None = None
@@ -241,7 +248,8 @@ class WebFront:
         ``[remote]``. Called under :attr:`_latest_lock`."""
         state, seen = self._far_shown
         shown = None if state is None else far_view.public(state, seen)
-        return json.dumps({**self._view, "far": shown}, separators=(",", ":"))
+        return json.dumps({**self._view, "far": shown, "club": self._club() is not None},
+                          separators=(",", ":"))
 
     @property
     def far(self):
@@ -354,6 +362,8 @@ class WebFront:
             self._loop.call_soon_threadsafe(self._loop.stop)
             self._thread.join(timeout=10)
         self._loop = None
+        if self._spectator is not None:
+            self._spectator.stop()
 
     def _serve(self, ready) -> None:
         loop = asyncio.new_event_loop()
@@ -426,6 +436,9 @@ class WebFront:
             web.get("/api/me", self._me),
             web.get("/api/settings", self._settings),
             web.get("/api/far", self._far_invitation),
+            web.get("/club", self._club_page),
+            web.get("/api/club", self._club_list),
+            web.get("/api/boards/{id}", self._club_board),
         ])
         return app
 
@@ -594,6 +607,41 @@ class WebFront:
         if far is None:
             raise _refused(web.HTTPNotFound, NO_FAR)
         return web.json_response(far_view.invitation(far.state, self.port))
+
+    # --- the club: the page tabletop watch serves, served here too ----------------------
+    def _watching(self):
+        """The club's boards as heard on the broker, listened to from the first look
+        (a board nobody looks at the club from keeps no second connection); 404 on a
+        board in no club."""
+        config = self._club()
+        if config is None:
+            raise _refused(web.HTTPNotFound, NO_CLUB)
+        if self._spectator is None:
+            from app.remote.club import Spectator  # [remote]'s library: a club has it
+            self._spectator = Spectator(config).start()
+        return self._spectator
+
+    async def _club_page(self, request: web.Request) -> web.StreamResponse:
+        self._watching()
+        return web.FileResponse(STATIC / club_page.PAGE[0])
+
+    async def _club_list(self, request: web.Request) -> web.Response:
+        """Every board of the club, once the list has changed since the revision the
+        page has (up to :data:`~app.web.club.WAIT_S`), looked at without holding a thread."""
+        spectator = self._watching()
+        since = club_page.since(request.query.get("since", ""))
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + club_page.WAIT_S
+        while since == spectator.revision and loop.time() < deadline:
+            await asyncio.sleep(CLUB_LOOK_S)
+        return web.json_response(club_page.listing(spectator, spectator.revision,
+                                                   home=True))
+
+    async def _club_board(self, request: web.Request) -> web.Response:
+        board = self._watching().board(request.match_info["id"])
+        if board is None:
+            raise _refused(web.HTTPNotFound, "no such board")
+        return web.json_response(club_page.detail(board))
 
     def _far_command(self, action: str, body: Mapping[str, Any]) -> Command:
         """Offer this board's game to a board far away (its options, the colour played

@@ -1,7 +1,7 @@
-// The club's page (tabletop watch): every board of the club live, and one of them
-// followed move by move, drawn by the board's own page's drawBoard (board.js). Every
-// name and word here came from the broker, from anyone allowed to publish there: it is
-// put in as text (textContent), never as markup.
+// The club's page (tabletop watch, and a board's own page at /club): every board of
+// the club live, and one of them followed move by move, drawn by the board's own page's
+// drawBoard (board.js). Every name and word here came from the broker, from anyone
+// allowed to publish there: it is put in as text (textContent), never as markup.
 "use strict";
 
 let revision = null;   // the club's revision this page shows
@@ -28,6 +28,7 @@ function seats(board) {
 
 function showClub(club) {
   document.getElementById("title").textContent = `Tabletop club ${club.club}`;
+  document.getElementById("home").hidden = !club.home;  // served by a board: back to its page
   const status = document.getElementById("connection");
   status.textContent = club.connected ? `live from ${club.broker}` : (club.failure || "connecting");
   status.className = club.connected ? "online" : "offline";
