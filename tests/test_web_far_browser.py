@@ -56,6 +56,10 @@ def test_a_page_invites_and_a_page_opened_at_its_link_joins(tmp_path, monkeypatc
         assert anna.far.state.phase == OFFERING
         code = phone.find_element(By.ID, "far-code").text
         assert code == anna.far.state.code
+        # A paired browser reads the line with its code; the forms wait for a Cancel.
+        wait(phone, lambda d: code in d.find_element(By.ID, "far-line").text)
+        assert not phone.find_element(By.ID, "far-invite").is_displayed()
+        assert phone.find_element(By.ID, "far-cancel").is_displayed()
         link = phone.find_element(By.ID, "far-link").get_attribute("href")
         assert link.endswith(f"/#join={code}")
         assert phone.find_element(By.ID, "far-qr").get_attribute("src").startswith(

@@ -287,24 +287,33 @@ async function refreshLog() {
 // network reads it); a paired browser asks for the code, its link and QR code whenever
 // that changes (farSeen counts the changes).
 let farSeen = null;
+let farLine = null;  // the line with its code, as a paired browser read it: {seen, line}
 
 function showFar(far) {
   document.getElementById("far-tab").hidden = !far;
   if (!far) return;
   const line = document.getElementById("far-line");
-  line.textContent = far.line || "No invitation now: invite the other board, or join its invitation.";
+  const shown = farLine && farLine.seen === far.seen ? farLine.line : far.line;
+  line.textContent = shown || "No invitation now: invite the other board, or join its invitation.";
   line.className = far.phase === "failed" ? "error" : "";
   document.getElementById("far-cancel").hidden = !far.busy;
+  // While an invitation is under way, Cancel ends it; a new one starts after.
+  document.getElementById("far-invite").hidden = far.busy;
+  document.getElementById("far-join").hidden = far.busy;
   if (far.seen !== farSeen) {
     farSeen = far.seen;
-    readInvitation();
+    readInvitation(far.seen);
   }
 }
 
-async function readInvitation() {
+async function readInvitation(seen) {
   const box = document.getElementById("far-invitation");
   const answer = token ? await fetch("/api/far", {headers: {"X-Tabletop-Token": token}}) : null;
   const invitation = answer && answer.ok ? await answer.json() : null;
+  if (invitation && seen === farSeen) {
+    farLine = {seen, line: invitation.line};
+    if (latest) showFar(latest.far);
+  }
   // The code, link and QR code only while the offer waits on the broker for the other board.
   box.hidden = !(invitation && invitation.link);
   if (box.hidden) return;
