@@ -115,11 +115,13 @@ def test_a_new_game_from_the_page_leaves_the_far_game_on_both_boards(
         def close(self):
             pass
 
-    def web_page(store, games, address, pairing_code=None, new_game=None):
+    def web_page(store, games, address, pairing_code=None, new_game=None, far=None,
+                 club=None):
         if new_game is None:  # run.web_page's own default
             def new_game(table, game, options, seats, level):
                 start_game(table.session, game, options, seats, level)
         seen["page"] = Page(new_game)
+        seen["page's far"], seen["page's club"] = far, club
         return seen["page"]
 
     class Console:
@@ -157,6 +159,10 @@ def test_a_new_game_from_the_page_leaves_the_far_game_on_both_boards(
                     raise ServiceStop(signal.SIGTERM)
                 if link.peer_online and "left" not in seen:
                     seen["left"] = self.console.session
+                    # The page offers and joins through the board's own flow, and lists
+                    # the club [remote] names.
+                    assert seen["page's far"]() is self.console.far
+                    assert seen["page's club"]().club == "riverside"
                     page = seen["page"]
                     page.asked.append(lambda table: page.new_game(
                         table, "conhex", {}, {"b": "person", "w": "person"}, 1))
