@@ -15,6 +15,7 @@ import time
 
 import pytest
 
+import app.remote
 from app.cli import main
 from app.remote.far_board import FarGame
 from app.remote.play import far_game_path
@@ -227,6 +228,9 @@ def test_the_screen_is_drawn_again_when_the_far_flow_moves_on(tmp_path):
 
 def test_remote_without_its_library_stops_the_board_in_one_line(tmp_path, capsys,
                                                                  monkeypatch):
+    # The import run tries makes a new app.remote package and binds it on app: put the
+    # old one back afterwards too, or later tests reach a package without its modules.
+    monkeypatch.setattr(app, "remote", app.remote)
     for name in [n for n in sys.modules if n.startswith(("paho", "app.remote"))]:
         monkeypatch.delitem(sys.modules, name)
     monkeypatch.setitem(sys.modules, "paho", None)  # not installed

@@ -18,6 +18,7 @@ from app.table.loop import Table
 from app.table.service import Notifier
 from app.table.session import Session, State
 from app.table.thinker import InlineThinker, Thinker
+from engines.players import Judgement
 
 PROFILE = load_profile("kulami-sim")
 TURN = 0.01
@@ -92,13 +93,13 @@ class SlowSearch:
         while not self.go.wait(0.005):
             progress(0.5)
         progress(1.0)
-        return next(iter(board.legal_moves))
+        return Judgement(next(iter(board.legal_moves)), level)
 
 
 @pytest.fixture
 def slow_search(monkeypatch):
     search = SlowSearch()
-    monkeypatch.setattr(thinker_module, "choose_move", search)
+    monkeypatch.setattr(thinker_module, "judge", search)
     yield search
     search.go.set()
 
