@@ -51,7 +51,9 @@ def distances(board) -> tuple[int, int]:
 #: The strongest level's walks a move in Python (a walk costs about a quarter of a
 #: millisecond here, most of it listing and ranking the moves of a node the search
 #: enters again: about half a second a move) and through the compiled core, which
-#: walks some twenty times faster: 32000 take it no longer (:mod:`.compiled`).
+#: walks some twenty times faster: 32000 take it no longer (:mod:`.compiled`), and won
+#: 38.5 of 40 games against the 2000 in Python (``bench.strength akron --pairs max:max
+#: --weaker-in-python``: 0.92 s a move against 1.10 on a loaded machine).
 PYTHON_PLAYOUTS, COMPILED_PLAYOUTS = 2000, 32000
 
 
