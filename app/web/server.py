@@ -14,6 +14,12 @@ only the pairing code earns (:mod:`app.web.pairing`), sent in a header. Requests
 small and bounded, and saved games are named only as the store lists them (no path ever
 reaches the file system from a request).
 
+On a board with ``[remote]`` the page also offers its game to a board far away and joins
+one, through the board's own :class:`~app.remote.play.FarPlay` (its commands carried out
+by the loop, as the touch screen's are); the invitation's progress is pushed to the pages
+as it moves on, its code only to paired browsers (:mod:`app.web.far`). A ``[remote]``
+naming a club also serves the club's page at ``/club`` (:mod:`app.web.club`).
+
 The page follows the network (:mod:`app.web.address`): by default it listens on every
 address of the machine, bound once, so an address the network gives after the start, or
 a new one from DHCP, is served at once; the same thread looks at the addresses every
