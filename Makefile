@@ -23,6 +23,7 @@ run: $(STAMP)
 
 # The tests check the systemd unit with systemd-analyze; Debian ships it in `systemd`.
 # The web page's test drives a real browser: Debian's Chromium and its chromium-driver.
+# The far board's page test reads the invitation's QR code with ZBar's zbarimg (zbar-tools).
 # The page's network tests build their boards and phone from network namespaces with
 # iproute2's `ip` (tests/home_network.py), which minimal images leave out.
 # The far boards' tests start their own mosquitto (Debian's broker; mosquitto_passwd
@@ -41,6 +42,10 @@ system-tools:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  echo "installing iproute2 (for the web page's network tests)"; \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq iproute2 >/dev/null; }
+	@command -v zbarimg >/dev/null || { \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  echo "installing zbar-tools (to read the page's invitation QR code as a phone would)"; \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq zbar-tools >/dev/null; }
 	@{ command -v node && command -v npm; } >/dev/null || { \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  echo "installing node and npm (for axe-core, the page's accessibility checks)"; \

@@ -7,6 +7,8 @@ axe-core, as every other view does (test_web_browser_layout.py)."""
 
 from __future__ import annotations
 
+import subprocess
+
 from selenium.webdriver.common.by import By
 
 from app.remote.play import AGREED, OFFERING
@@ -65,6 +67,14 @@ def test_a_page_invites_and_a_page_opened_at_its_link_joins(tmp_path, monkeypatc
         assert phone.find_element(By.ID, "far-qr").get_attribute("src").startswith(
             "data:image/svg+xml")
         assert phone.find_element(By.ID, "far-qr").size["width"] > 100
+        # The QR code as the phone's screen shows it, read by ZBar (a reader no one here
+        # wrote, as a phone's camera app would): the link, and nothing else.
+        shot = tmp_path / "qr.png"
+        shot.write_bytes(phone.find_element(By.ID, "far-qr").screenshot_as_png)
+        read = subprocess.run(["zbarimg", "--quiet", "--raw", str(shot)],
+                              capture_output=True, text=True, timeout=LIMIT_S)
+        assert read.returncode == 0, read.stderr
+        assert read.stdout.splitlines() == [link]
         # The view as a phone shows it: nothing wider than the window, no serious
         # accessibility fault.
         scroll, width, wide = phone.execute_script(TOO_WIDE)
