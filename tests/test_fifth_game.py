@@ -94,6 +94,25 @@ def test_its_end_is_shown_on_the_screen_and_the_page_in_its_own_words():
     assert long in drawn.text and not drawn.overlaps()
 
 
+def test_the_screen_lists_the_cells_out_of_place_in_board_order():
+    """The status screen's sync lists name the cells to fill and to empty in the order
+    the board places them (row by row from the bottom, each from the left), from the
+    view's board, never sorted by reading the names (which gave A2 B1 C1)."""
+    from dataclasses import replace
+    from app.screen.status import draw_status
+    from app.table.session import Session
+    from app.table.view import View
+    board = played()
+    status = replace(Session(board).view().status, message_kind="sync",
+                     message="The board and the game differ.",
+                     sync_fill=frozenset({"A2", "C1", "B1"}),
+                     sync_empty=frozenset({"C2", "A3", "B2"}))
+    pygame.init()
+    drawn = draw_status(pygame.Surface((800, 480)), View.of(board, status))
+    assert "Put a piece on: B1 C1 A2" in drawn.text
+    assert "Take the piece off: B2 C2 A3" in drawn.text
+
+
 def test_a_drawer_draws_it_from_the_board_s_places():
     board = played("B2", "A1")
     area = pygame.Rect(0, 0, 500, 400)
@@ -156,7 +175,7 @@ def test_the_table_words_its_cells_in_board_order_from_the_board_s_places():
     places = BoardView.of(new_game(NAME)).holes
     shuffled = ["C3", "A2", "B1", "B3", "A1", "C2", "A3", "C1", "B2"]
     assert in_board_order(shuffled, places) == list(CELLS)  # A1 B1 C1 A2 ... C3
-    assert holes(shuffled, 4, places) == "A1 B1 C1 A2 and 5 more"
+    assert holes(shuffled, places, 4) == "A1 B1 C1 A2 and 5 more"
     akron = new_game("akron")
     points = {point: akron.place(point) for point in akron.points}
     assert in_board_order(["2d4", "1c3", "1e1", "1a5"], points) == ["1e1", "1c3", "1a5",

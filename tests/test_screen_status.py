@@ -183,10 +183,11 @@ def test_whose_turn_names_the_player_and_who_plays(all_states, game):
 def test_sync_mode_lists_the_holes_to_fill_and_to_empty(all_states, game):
     status = all_states[game]["sync"]
     _, drawn = render(status)
-    fill = sorted(status.sync_fill, key=lambda n: (n.rstrip("0123456789"),
-                                                   int(n[len(n.rstrip("0123456789")):])))
+    places = view_of(status).board.holes  # in board order: row by row from the bottom
+    fill = words.in_board_order(status.sync_fill, places)
+    empty = words.in_board_order(status.sync_empty, places)
     assert f"Put a piece on: {' '.join(fill[:8])} and 3 more" in drawn.text
-    assert f"Take the piece off: {' '.join(sorted(status.sync_empty))}" in drawn.text
+    assert f"Take the piece off: {' '.join(empty)}" in drawn.text
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -223,10 +223,11 @@ def _message_lines(view: View) -> list[tuple[str, float]]:
     message = view.message or view.end_long
     named = status.pending is not None and names_move(message, status.pending)
     lines = [(message, PENDING_SIZE if named else 40)] if message else []
+    places = view.board.holes  # the sync lists in board order, from the board's geometry
     if status.sync_fill:
-        lines.append((f"Put a piece on: {words.holes(status.sync_fill)}", 36))
+        lines.append((f"Put a piece on: {words.holes(status.sync_fill, places)}", 36))
     if status.sync_empty:
-        lines.append((f"Take the piece off: {words.holes(status.sync_empty)}", 36))
+        lines.append((f"Take the piece off: {words.holes(status.sync_empty, places)}", 36))
     if status.pending and not named:
         whose = status.seats[status.turn].move_called(status.game, status.turn)
         lines.append((f"{whose}: {status.pending}", PENDING_SIZE))

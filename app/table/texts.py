@@ -175,23 +175,13 @@ def in_board_order(names: Iterable[str], places: Mapping[str, Place]) -> list[st
     return sorted(names, key=order)
 
 
-def holes(names: Iterable[str], most: int = 8,
-          places: Mapping[str, Place] | None = None) -> str:
+def holes(names: Iterable[str], places: Mapping[str, Place], most: int = 8) -> str:
     """Hole names in board order (:func:`in_board_order` by ``places``), at most
-    ``most`` of them and a count of the rest. Without ``places`` (the status screen's
-    sync lists, which pass none yet), ordered by the names' letters and digits."""
-    ordered = (in_board_order(names, places) if places is not None
-               else sorted(names, key=_name_order))
+    ``most`` of them and a count of the rest."""
+    ordered = in_board_order(names, places)
     shown = " ".join(ordered[:most])
     rest = len(ordered) - most
     return f"{shown} and {rest} more" if rest > 0 else shown
-
-
-def _name_order(name: str) -> tuple[str, int, str]:
-    """Column by column, each from row 1 up (``a2`` before ``a10``), read off the name:
-    only for callers that have no board to ask (see :func:`holes`)."""
-    match = re.fullmatch(r"(\D*\d?\D+)(\d+)", name)
-    return (match[1], int(match[2]), name) if match else (name, 0, name)
 
 
 # --- the session's messages --------------------------------------------------------------
