@@ -4,12 +4,15 @@ Level 1 plays a random legal move, so a beginner can win; level 2 plays the move
 leaves the best score margin one ply ahead, the game's policy choosing among equals.
 From level 3 the shared search (:mod:`engines.search`) plays with a budget of playouts:
 each game's policy says how many the strongest level makes (``max_playouts``: half a
-second a move on average on the development machine and under two at the most, so
-under eight on a Pi 4, three to four times slower), and level 3 makes a twentieth. Budgets in playouts
-rather than seconds keep a level's strength the same on every machine and its answer
-the same for the same seed; :data:`MOST_SECONDS` caps every search on a machine slower
-than thought, and a game's policy may set a lower cap of its own (``most_seconds``:
-Blokus Duo's, so that its strongest level answers within two seconds here).
+second a move on average on the development machine and a few at the most), and level
+3 makes a twentieth. Budgets in playouts rather than seconds keep a level's strength
+the same on every machine and its answer the same for the same seed; :data:`MOST_SECONDS`
+caps every search where a person would wait longer (on a Pi 4, about five times slower,
+it cuts Kulami's strongest level), and a game's policy may set a lower cap of its own
+(``most_seconds``: Blokus Duo's, so that its strongest level answers within half a second
+here), which :func:`seconds_cap` scales by the machine's pace (:mod:`engines.pace`), so
+that it cuts no deeper on a Pi than here. ``bench/pace.py`` prints what each level
+costs on a Pi and the strength a cut search keeps.
 ``bench/strength.py`` measures the levels against each other.
 
 ``max`` names the strongest level wherever levels are given (:func:`parse_level`).
@@ -30,6 +33,7 @@ from dataclasses import dataclass
 from engines.core import Board, other
 from engines.errors import EngineError
 from engines.options import Option
+from engines.pace import pace
 from engines.search import policy_of, search
 
 RANDOM, GREEDY = 1, 2
@@ -92,6 +96,16 @@ def engine_name(level: int) -> str:
 def playouts(board: Board, level: int) -> int:
     """The search budget of ``level`` (3 or more) in ``board``'s game."""
     return max(1, round(policy_of(board).max_playouts * SEARCH_SHARE[level]))
+
+
+def seconds_cap(board: Board) -> float:
+    """The seconds a search in ``board``'s game may take on this machine: the game's own
+    cap (``most_seconds``) times this machine's pace (:func:`engines.pace.pace`), so that
+    it cuts the search no sooner than on the development machine, and never more than
+    :data:`MOST_SECONDS`, what a person will wait. The pace is measured only for a game
+    with a cap of its own."""
+    cap = policy_of(board).most_seconds
+    return min(MOST_SECONDS, cap * pace()) if cap else MOST_SECONDS
 
 
 @dataclass(frozen=True)
@@ -158,8 +172,7 @@ def judge(board: Board, level: int = 1, rng: random.Random | None = None,
                          GREEDY, only)
     level = min(level, MAX_LEVEL)
     if seconds is None:
-        cap = policy_of(board).most_seconds
-        seconds = min(MOST_SECONDS, cap) if cap else MOST_SECONDS
+        seconds = seconds_cap(board)
     budget, stats = playouts(board, level), {}
     move = search(board, rng, playouts=budget, seconds=seconds, progress=progress,
                   stats=stats)
