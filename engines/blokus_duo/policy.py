@@ -258,7 +258,9 @@ class BlokusDuoPolicy(Policy):
     max_playouts = 6000
     prior_weight = 1.0
     #: Measured against Pentobi's level 5 at 5,000 playouts a move, 40 games each:
-    #: widening 1.0 about 30%, 2.0 44%, 4.0 16% (``bench/pentobi_match.py --policy``).
+    #: widening 1.0 about 30%, 2.0 44%, 4.0 16% (``bench/pentobi_match.py --policy``);
+    #: twogtp's match at these settings then scored 29%, so 1.0 and 2.0 are within the
+    #: noise of 40 games of each other, and 4.0 alone is clearly worse.
     widening = 2.0
     prior_visits = 3.0
     #: The strongest level answers within half a second on the development machine even
