@@ -24,7 +24,7 @@ from app.table.sureness import Sureness
 from app.table.thinker import InlineThinker, Thought
 from app.web.snapshot import snapshot
 from engines.core import other
-from engines.players import MAX_LEVEL, choose_move, judge, playouts
+from engines.players import MAX_LEVEL, choose_move, judge, playouts, seconds_cap
 from engines.search import Tree, policy_of, search
 
 PEOPLE = {"b": "person", "w": "person"}
@@ -235,7 +235,7 @@ def test_the_shares_are_the_searchs_own_counts(game, seed, python_trees):
     stats = {}
     budget = playouts(board, level)
     move = search(board, random.Random(seed), playouts=budget,
-                  seconds=policy_of(board).most_seconds or 8.0, stats=stats)
+                  seconds=seconds_cap(board), stats=stats)
     (first, visits, wins), (second, r_visits, r_wins) = stats["root"][:2]
     sure = hinted(board, level, seed)
     assert first == move and sure.move == board.move_text(move)
