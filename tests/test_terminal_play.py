@@ -231,7 +231,7 @@ def help_words(line):
 def test_every_notation_the_help_line_shows_is_accepted(name):
     board = new_game(name)
     example, words, commands = help_words(help_line(board, view_of(board)))
-    assert commands == ["hint", "undo", "help", "quit"] and words == []
+    assert commands == ["hint", "undo", "resign", "help", "quit"] and words == []
     # the example move is played
     played, text = run_game([example, "quit"], PEOPLE, name=name)
     assert [played.move_text(m) for m in played.move_stack] == [example]

@@ -46,8 +46,9 @@ from engines.players import DEFAULT_LEVEL, LEVELS, level_argument
 PROFILE = "terminal"
 #: Who plays unless told: the person at the keyboard first, against the engine.
 DEFAULT_SEATS = {"b": "person", "w": "engine"}
-#: The commands besides moves, as the help line shows them.
-COMMANDS = ("hint", "undo", "help", "quit")
+#: The commands besides moves, as the help line shows them (resign only while the player
+#: at the keyboard may resign: see :func:`resigner`).
+COMMANDS = ("hint", "undo", "resign", "help", "quit")
 
 DESCRIPTION = """\
 Play in the terminal: you against the engine, or two people at one keyboard.
@@ -60,7 +61,8 @@ else of the first game) with the options and players given.
 
 During a game, type a move (the line above the prompt shows how, and any move that is a
 word, such as swap, while it is legal), or: hint (the engine's suggestion), undo (back
-to your last turn), help, quit (the game stays saved for next time)."""
+to your last turn), resign (asked first: the game ends and the other player wins), help,
+quit (the game stays saved for next time)."""
 
 
 def _examples() -> str:
@@ -355,6 +357,8 @@ def play(session: Session, stdin: TextIO, stdout: TextIO, colour: bool | None = 
             elif command == "undo":
                 session.undo()
                 answered = True
+            elif command == "resign":
+                answered = resign(session, view, stdin, stdout)
             elif command in ("help", "?"):
                 say(f"{info.title}: {goal(board)}.")  # the help line follows with the board
             elif command:
@@ -381,6 +385,34 @@ def play(session: Session, stdin: TextIO, stdout: TextIO, colour: bool | None = 
         say(line)
     say(view.end_long)
     return 0
+
+
+def resigner(view: View) -> str | None:
+    """The colour the keyboard resigns now: the player to move, if they are at the
+    keyboard (a person at the table) in a game going on; ``None`` when nobody may."""
+    status = view.status
+    if view.end is not None or status.turn is None or not status.seats[status.turn].at_table:
+        return None
+    return status.turn
+
+
+def resign(session: Session, view: View, stdin: TextIO, stdout: TextIO) -> bool:
+    """``resign`` typed: asks first ("Resign for Black? (y/n)"), as the status screen
+    does, so that a slip of the keyboard does not end a game; a yes resigns the player
+    to move through the session, which ends the game and saves it as a resignation.
+    Whether the session's message answers the command: its refusal, in one line, when
+    nobody at the keyboard may resign now (then nothing is asked)."""
+    colour = resigner(view)
+    if colour is None:
+        session.resign(view.status.turn or "")  # the session says why not
+        return True
+    stdout.write(f"Resign for {view.players[colour].title}? (y/n) ")
+    stdout.flush()
+    if stdin.readline().strip().lower() not in ("y", "yes"):
+        print("Play on.", file=stdout, flush=True)
+        return False
+    session.resign(colour)
+    return session.resigned is None  # the end, shown once the loop ends, says the rest
 
 
 def farewell(board: Board, store: RecordStore, resumed: bool = False) -> str:
@@ -451,5 +483,7 @@ def help_line(board: Board, view: View) -> str:
     with what it does, and the commands."""
     parts = [f"type a {game(board.game).move_words} such as {example_move(board)}"]
     parts += [f"{offer.move} ({offer.words})" for offer in view.offers]
-    return "Moves: " + ", ".join(parts) + "; or " + ", ".join(COMMANDS[:-1]) + \
-        f" or {COMMANDS[-1]}."
+    commands = [command for command in COMMANDS
+                if command != "resign" or resigner(view) is not None]
+    return "Moves: " + ", ".join(parts) + "; or " + ", ".join(commands[:-1]) + \
+        f" or {commands[-1]}."
