@@ -17,7 +17,8 @@ From the N-th ``genmove`` on (default the first) it answers ``genmove`` by MODE:
 - ``nomove``: ``= zz99``, no move of any game;
 - ``garbage``: a line that is no GTP answer;
 - ``pass``: ``= pass`` while it has moves to play;
-- ``noundo``: plays as ``good`` but refuses every ``undo``.
+- ``noundo``: plays as ``good`` but refuses every ``undo``;
+- ``resign``: ``= resign``.
 
 Before the N-th ``genmove`` it plays as ``good``.
 """
@@ -34,7 +35,7 @@ from app.games import new_game  # noqa: E402
 from engines import EngineError  # noqa: E402
 
 MODES = ("good", "slow", "crash", "hang", "refuse", "illegal", "nomove", "garbage", "pass",
-         "noundo")
+         "noundo", "resign")
 
 
 def choose(board):
@@ -126,6 +127,8 @@ def main() -> int:
                 sys.stdout.flush()
             elif mode == "pass":
                 answer(ident, "pass")
+            elif mode == "resign":
+                answer(ident, "resign")
         else:
             answer(ident, "unknown command", "?")
     return 0

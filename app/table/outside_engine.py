@@ -28,12 +28,16 @@ wants.
 
 Failure. A program that does not start, exits, closes its output, takes longer than the
 time limit to answer, refuses a command (``?``), answers something that is not GTP, or
-plays a move our rules find unreadable or illegal (``pass`` with moves to play, a
-resignation) is killed; the thought's :attr:`~Thought.failure` says so in one line
+plays a move our rules find unreadable or illegal (``pass`` with moves to play) is killed; the thought's :attr:`~Thought.failure` says so in one line
 (logged as a warning) and our own search finishes that very thought, on the game the
 session holds, which nothing here touches, through the fallback thinker (the engine's
 own process at the table). Our own engine then plays that game until a
 new game begins (:meth:`OutsideEngines.new_game`), which tries the program again.
+
+Resigning. A program that answers ``genmove`` with ``resign`` is neither failed nor
+killed: the thought is done with no move and says it resigned
+(:attr:`~app.table.thinker.Thought.resigned`), and the session ends the game as any
+resignation (or, for a hint, says the program would resign).
 
 The program's standard error goes to our log at debug level, never to our output. It
 runs in a process group of its own, so killing it kills whatever it started; every
@@ -110,6 +114,10 @@ class Failed(Exception):
 
 class Refused(Failed):
     """The outside engine answered a command with ``?``."""
+
+
+class Resigned(Exception):
+    """The outside engine answered ``genmove`` with ``resign``: no failure, an answer."""
 
 
 def quote(text: str) -> str:
@@ -273,7 +281,7 @@ class GtpClient:
         colour = board.turn
         answer = self.ask(f"genmove {colour}", thought)
         if answer.lower() == "resign":
-            raise Failed(texts.OUTSIDE_RESIGNED)
+            raise Resigned
         try:
             move = board.parse_move(answer)
         except EngineError as error:
@@ -375,6 +383,10 @@ class OutsideEngines(Thinker):
                     client.close(graceful=False)
                     raise
         except Cancelled:
+            thought.finish(None)
+            return
+        except Resigned:
+            thought.resigned = not thought.cancelled
             thought.finish(None)
             return
         except Failed as failure:

@@ -66,6 +66,13 @@ class Seat:
     #: before it is refused, and a takeback is offered to them rather than done.
     away: ClassVar[bool] = False
 
+    @property
+    def resigns(self) -> bool:
+        """Whether its player resigns its colour by itself (a player away, from where
+        they play; an outside program, by answering ``resign``), which the table may not
+        do for it."""
+        return self.away
+
     def words(self, level: int) -> str:
         """Who plays, for the screen and the load list: ``person``, ``engine level 2``."""
         raise NotImplementedError
@@ -131,6 +138,10 @@ class OutsideEngine(OurEngine):
     """An outside program (its name: ``pentobi-gtp``) plays, our engine behind it."""
 
     program: str = ""
+
+    @property
+    def resigns(self) -> bool:
+        return True  # a GTP program answers genmove with resign
 
     def words(self, level: int) -> str:
         return self.program

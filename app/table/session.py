@@ -543,6 +543,12 @@ class Session:
             return
         self.thought = None
         self.revision += 1
+        if thought.resigned:  # an outside engine resigned its colour, or the hint's
+            if self._thinking_for == "move":
+                self.resign(self.board.turn, by=self.board.turn)
+            else:
+                self.say(texts.hint("resign"))
+            return
         if thought.move is None:
             return
         # An outside engine that gave up (our own engine found the move) is said in its
@@ -645,9 +651,9 @@ class Session:
         """``colour`` resigns, on its own turn: the game ends, the other player wins,
         and the record says so. ``by`` is who asks: the table (a person at the table
         resigns their own colour: the screen's Resign) or a player away (their colour:
-        the page, a board far away), who resigns only their own. Anything else (an
-        engine's colour, another's, not their turn, a game over) is refused in one line
-        and changes nothing."""
+        the page, a board far away; an outside engine answering ``resign``), who
+        resigns only their own. Anything else (our engine's colour, another's, not
+        their turn, a game over) is refused in one line and changes nothing."""
         self.revision += 1
         board = self.board
         why = self._no_resigning(colour, by)
@@ -676,7 +682,7 @@ class Session:
             return texts.cannot_resign(game, colour, texts.GAME_IS_OVER)
         if by == "table" and not seat.at_table:
             return texts.cannot_resign(game, colour, texts.not_the_tables(game, colour, seat))
-        if by != "table" and (by != colour or not seat.away):
+        if by != "table" and (by != colour or not seat.resigns):
             return texts.cannot_resign(game, colour, texts.only_own_player(game, colour))
         if self.board.turn != colour:
             return texts.cannot_resign(game, colour, texts.own_turn(game, self.board.turn))

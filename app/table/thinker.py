@@ -52,6 +52,10 @@ class Thought:
         #: Why an outside engine gave up on this thought, in one line for the status
         #: screen, while our own search finishes it; empty otherwise.
         self.failure = ""
+        #: The program asked resigned in place of a move (an outside engine's ``genmove``
+        #: answered ``resign``): the thought is done with no move, and the session ends
+        #: the game as a resignation (a hint's question is answered so).
+        self.resigned = False
 
     def report(self, fraction: float) -> None:
         """The engine's progress callback; ends the search once cancelled."""
