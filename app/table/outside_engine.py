@@ -28,7 +28,8 @@ wants.
 
 Failure. A program that does not start, exits, closes its output, takes longer than the
 time limit to answer, refuses a command (``?``), answers something that is not GTP, or
-plays a move our rules find unreadable or illegal (``pass`` with moves to play) is killed; the thought's :attr:`~Thought.failure` says so in one line
+plays a move our rules find unreadable or illegal (``pass`` with moves to play) is
+killed; the thought's :attr:`~Thought.failure` says so in one line
 (logged as a warning) and our own search finishes that very thought, on the game the
 session holds, which nothing here touches, through the fallback thinker (the engine's
 own process at the table). Our own engine then plays that game until a
@@ -37,7 +38,7 @@ new game begins (:meth:`OutsideEngines.new_game`), which tries the program again
 Resigning. A program that answers ``genmove`` with ``resign`` is neither failed nor
 killed: the thought is done with no move and says it resigned
 (:attr:`~app.table.thinker.Thought.resigned`), and the session ends the game as any
-resignation (or, for a hint, says the program would resign).
+resignation (a hint asked of it is then ``resign``).
 
 The program's standard error goes to our log at debug level, never to our output. It
 runs in a process group of its own, so killing it kills whatever it started; every
