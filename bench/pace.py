@@ -101,7 +101,8 @@ def print_times(timed: list[TimedPlayer]) -> None:
               f"{slower}  {', '.join(capped) or 'nowhere'}", flush=True)
 
 
-def bench_game(game: str, games: int, timed: int, seed: int) -> None:
+def bench_game(game: str, games: int, timed: int, seed: int,
+               shares=tuple(SLOWER.values())) -> None:
     if timed:
         print(f"{game}: {timed} game(s) of each level against itself, timed", flush=True)
         print_times(time_levels(game, timed, seed))
@@ -110,7 +111,7 @@ def bench_game(game: str, games: int, timed: int, seed: int) -> None:
     print(f"{game}: the full strongest level against a cut one, {games} games each, "
           f"95% interval (Wilson)", flush=True)
     full: list[float] = []
-    for share in SLOWER.values():
+    for share in shares:
         strong = CutPlayer(1, seed, full)
         weak = CutPlayer(share, seed + share, [])
         report(f"max vs {weak.name}", match(game, strong, weak, games), games)
@@ -128,10 +129,13 @@ def main(argv: list[str] | None = None) -> None:
                              "one, half with each colour (default: 20; 0: times only)")
     parser.add_argument("--timed", type=int, default=1,
                         help="games of each timed level against itself (default: 1)")
+    parser.add_argument("--shares", type=int, nargs="+", default=tuple(SLOWER.values()),
+                        metavar="N", help="the cut players' shares of the budget, as 1/N "
+                                          "(default: 5 12, a Pi 4's and a Pi Zero 2 W's)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the players")
     args = parser.parse_args(argv)
     for game in args.games or list(GAMES):
-        bench_game(game, args.count, args.timed, args.seed)
+        bench_game(game, args.count, args.timed, args.seed, args.shares)
 
 
 if __name__ == "__main__":
