@@ -120,6 +120,14 @@ def bench_game(game: str, games: int, timed: int, seed: int,
     print(flush=True)
 
 
+def share(text: str) -> int:
+    """An argparse type: a share's divisor, a whole number of at least 1."""
+    if not text.isdigit() or not int(text):
+        raise argparse.ArgumentTypeError(f"a share is a whole number of at least 1, "
+                                         f"not {text!r}")
+    return int(text)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("games", nargs="*", metavar="GAME", type=game_name,
@@ -129,7 +137,7 @@ def main(argv: list[str] | None = None) -> None:
                              "one, half with each colour (default: 20; 0: times only)")
     parser.add_argument("--timed", type=int, default=1,
                         help="games of each timed level against itself (default: 1)")
-    parser.add_argument("--shares", type=int, nargs="+", default=tuple(SLOWER.values()),
+    parser.add_argument("--shares", type=share, nargs="+", default=tuple(SLOWER.values()),
                         metavar="N", help="the cut players' shares of the budget, as 1/N "
                                           "(default: 5 12, a Pi 4's and a Pi Zero 2 W's)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the players")
