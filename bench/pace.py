@@ -70,7 +70,7 @@ class TimedPlayer(EnginePlayer):
         judgement = judge(board, self.level, self.rng)
         self.times.append(time.process_time() - processor)
         self.wall.append(time.perf_counter() - started)
-        self.cut += judgement.walks < judgement.budget
+        self.cut += not judgement.only and judgement.walks < judgement.budget
         return judgement.move
 
 
