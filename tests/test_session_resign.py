@@ -83,7 +83,7 @@ def test_the_table_resigns_only_a_colour_a_person_at_the_table_plays_on_its_turn
     table = Board(game)
     game.resign("w")  # the engine's: never the table's to resign
     untouched(game, [])
-    assert "the engine plays black, and never resigns" in game.message
+    assert "the engine plays black, and the table does not resign for it" in game.message
     table.place("d4")
     game.resign("b")  # the engine's turn, its move lit: not red's turn
     untouched(game, ["d4"])

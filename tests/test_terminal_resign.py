@@ -74,7 +74,7 @@ def test_a_refusal_is_the_session_s_one_line_and_nothing_is_asked():
     assert resign(session, view, io.StringIO("y\n"), out) is True
     assert out.getvalue() == ""  # nothing asked: the caller says the session's line
     assert session.resigned is None and session.message_kind == "error"
-    assert session.message == "black cannot resign: the engine plays black, and never resigns"
+    assert session.message == "black cannot resign: the engine plays black, and the table does not resign for it"
     assert [str(m) for m in session.board.move_stack] == ["d4"]
 
 

@@ -314,7 +314,7 @@ def not_the_tables(game: str, colour: str, seat: Any) -> str:
     """The table asked to resign a colour nobody at the table plays (``seat``'s)."""
     name = game_info(game).players[colour].name
     if seat.thinks:
-        return f"the engine plays {name}, and never resigns"
+        return f"the engine plays {name}, and the table does not resign for it"
     return f"{name} plays from {getattr(seat, 'where', seat.called)}, and only they resign"
 
 
@@ -469,9 +469,6 @@ def outside_no_move(answer: str, reason: str) -> str:
 
 def outside_illegal(move: str, reason: str) -> str:
     return f"it played {move}, which is not legal ({reason})"
-
-
-OUTSIDE_RESIGNED = "it resigned"
 
 
 def outside_error(error: Exception) -> str:
