@@ -9,7 +9,8 @@ import aiohttp
 import pytest
 
 from app.games import GAMES
-from app.table.seats import words_of
+from app.remote.far_board import FarBoard
+from app.table.seats import Person, words_of
 from app.table.store import RecordStore
 from app.table.thinker import InlineThinker
 from app.web import pairing, server
@@ -521,3 +522,28 @@ def test_a_paired_browser_with_no_seat_accepts_for_the_table(table):
     board.step()
     assert [board.session.board.move_text(m) for m in board.session.board.move_stack] == \
         ["d4"] and board.session.offer is None
+
+
+def test_a_far_board_s_colour_is_named_and_no_browser_can_take_it(table):
+    """A colour a board far away plays is its player's: the page names that board and
+    offers no seat there, and a browser asking for it anyway is refused in one line, the
+    far board left in its seat (the page once showed 'undefined' and put a browser in
+    the far player's place)."""
+    board, front = table
+    alice = paired(front)
+    board.session.set_players({"b": Person(), "w": FarBoard(name="Ben")},
+                              board.session.level)
+    board.step()
+    state = call("GET", front.url + "api/state")[1]
+    assert state["seating"] == {"b": {"who": "at the table", "open": True},
+                                "w": {"who": "Ben's board", "open": False}}
+    status, body, _ = command(front, alice, action="take_seat", colour="w")
+    assert (status, body["error"]) == (409, "Ben's board plays that colour")
+    board.step()
+    assert board.session.seats["w"] == FarBoard(name="Ben")
+    assert call("GET", front.url + "api/me", headers=alice)[1]["seat"] is None
+    # The table's own colour is the page's to take, as ever; its page says who holds it.
+    assert command(front, alice, action="take_seat", colour="b")[0] == 202
+    board.step()
+    state = call("GET", front.url + "api/state")[1]
+    assert state["held"] == ["b"] and state["seating"]["b"]["who"] == "the web page"

@@ -156,6 +156,7 @@ class FarBoard(Seat):
     kind: ClassVar[str] = "board"
     called: ClassVar[str] = "a board far away"
     away: ClassVar[bool] = True
+    page_may_take: ClassVar[bool] = False
 
     name: str = ""
     link: FarLink | None = field(default=None, compare=False, repr=False)

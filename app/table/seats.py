@@ -65,6 +65,9 @@ class Seat:
     #: Its player is away from the table: the move comes as text, a piece put down
     #: before it is refused, and a takeback is offered to them rather than done.
     away: ClassVar[bool] = False
+    #: A browser may take this colour over from the page (and the table gets it back
+    #: when the browser leaves). Never a board far away's: its player plays it there.
+    page_may_take: ClassVar[bool] = True
 
     @property
     def resigns(self) -> bool:
@@ -76,6 +79,10 @@ class Seat:
     def words(self, level: int) -> str:
         """Who plays, for the screen and the load list: ``person``, ``engine level 2``."""
         raise NotImplementedError
+
+    def shown(self, level: int) -> str:
+        """Who plays, as the page says it beside the colour (``Black: at the table``)."""
+        return self.words(level)
 
     def to_move(self, game: str, colour: str) -> str:
         """What the table says while this seat is to move and has not chosen yet
@@ -116,6 +123,9 @@ class Person(Seat):
     def words(self, level: int) -> str:
         return "person"
 
+    def shown(self, level: int) -> str:
+        return "at the table"
+
 
 @dataclass(frozen=True)
 class OurEngine(Seat):
@@ -125,6 +135,9 @@ class OurEngine(Seat):
 
     def words(self, level: int) -> str:
         return f"engine level {level}"
+
+    def shown(self, level: int) -> str:
+        return f"the engine, level {level}"
 
     def move_called(self, game: str, colour: str) -> str:
         return texts.ENGINES_MOVE
@@ -146,6 +159,9 @@ class OutsideEngine(OurEngine):
     def words(self, level: int) -> str:
         return self.program
 
+    def shown(self, level: int) -> str:
+        return self.program
+
 
 @dataclass(frozen=True)
 class Browser(Seat):
@@ -159,6 +175,9 @@ class Browser(Seat):
 
     def words(self, level: int) -> str:
         return "web page"
+
+    def shown(self, level: int) -> str:
+        return "the web page"
 
     def to_move(self, game: str, colour: str) -> str:
         return texts.away_to_move(game, colour, self.where)

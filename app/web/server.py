@@ -251,11 +251,15 @@ class WebFront:
     def _dumped(self) -> str:
         """The snapshot with what every page may see of the far invitation (its code
         left out: :mod:`app.web.far`); ``far`` is ``null`` on a board with no
-        ``[remote]``. Called under :attr:`_latest_lock`."""
+        ``[remote]``; ``held`` the colours browsers play. Called under
+        :attr:`_latest_lock`."""
         state, seen = self._far_shown
         shown = None if state is None else far_view.public(state, seen)
-        return json.dumps({**self._view, "far": shown, "club": self._club() is not None},
-                          separators=(",", ":"))
+        # The colours browsers hold (which browser: each page asks /api/me), so that no
+        # page offers a seat another browser plays. One C call: no lock needed.
+        held = sorted(self._holders)
+        return json.dumps({**self._view, "far": shown, "club": self._club() is not None,
+                           "held": held}, separators=(",", ":"))
 
     @property
     def far(self):
@@ -710,6 +714,10 @@ class WebFront:
             colour = body.get("colour")
             if colour not in ("b", "w"):
                 raise _refused(web.HTTPBadRequest, "a seat is b or w")
+            with self._latest_lock:
+                sitting = ((self._view or {}).get("seating") or {}).get(colour) or {}
+            if not sitting.get("open", True):
+                raise _refused(web.HTTPConflict, f"{sitting['who']} plays that colour")
             with self._holders_lock:
                 held = self._holders.get(colour)
                 if held is not None and held != token:
@@ -723,6 +731,10 @@ class WebFront:
                 seats = dict(table.session.seats)
                 with self._holders_lock:  # a browser's seat no browser holds: the table's
                     self._taking.discard(colour)
+                    if not seats[colour].page_may_take:  # a far board's, since the check
+                        if self._holders.get(colour) == token:
+                            del self._holders[colour]
+                        return
                     seats.update({c: Person() for c, seat in seats.items()
                                   if isinstance(seat, Browser) and c not in self._holders})
                 seats[colour] = Browser()

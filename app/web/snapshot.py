@@ -74,6 +74,9 @@ def snapshot(view: View) -> dict[str, Any]:
     return {
         "revision": view.revision,
         "seats": {colour: seat.kind for colour, seat in status.seats.items()},
+        # Who plays each colour in the page's words, and whether a browser may take it.
+        "seating": {colour: {"who": seat.shown(status.level), "open": seat.page_may_take}
+                    for colour, seat in status.seats.items()},
         "offer": status.offer,
         # The moves the player in a browser may make now (none while the table is to act).
         "legal": list(view.legal.get(turn, ())) if turn is not None else [],

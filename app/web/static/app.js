@@ -91,12 +91,12 @@ function showSeats(state) {
   // Who plays each colour, and for a paired browser: take a seat, leave it, offer or
   // accept a takeback; at its turn, tap a lit hole or type the move.
   const box = document.getElementById("seats");
-  const kinds = {person: "at the table", engine: "the engine", remote: "the web page"};
   const lines = ["b", "w"].map((colour) => {
     const line = document.createElement("p");
     const you = mySeat === colour;
-    line.append(`${state.players[colour].title}: ${you ? "you, here" : kinds[state.seats[colour]]} `);
-    if (token && !you && state.seats[colour] !== "remote") {
+    const seat = state.seating[colour];
+    line.append(`${state.players[colour].title}: ${you ? "you, here" : seat.who} `);
+    if (token && !you && seat.open && !state.held.includes(colour)) {
       line.append(button(`Play ${state.players[colour].name} from here`,
                          () => send({action: "take_seat", colour}).then(whoAmI)));
     }
