@@ -40,3 +40,14 @@ def no_serial_links_left():
     for link in list(serial_board._LINKS.values()):
         link.close()
     serial_board._LINKS.clear()
+
+
+@pytest.fixture
+def mosquitto(tmp_path):
+    """A real mosquitto of the test's own (its configuration, a CA the test makes,
+    password accounts, a free port: tests/mosquitto.py), stopped by its process id."""
+    from tests.mosquitto import Mosquitto
+    broker = Mosquitto(tmp_path / "broker")
+    broker.start()
+    yield broker
+    broker.stop()

@@ -39,19 +39,11 @@ from app.table.session import Session
 from app.web.snapshot import board_view
 from app.cli import main
 from app.cli.watch import FILES, page_server, remote_settings
-from tests.mosquitto import USERS, Mosquitto
+from tests.mosquitto import USERS
 from tests.test_layers import ROOT
 
 CLUB = "riverside"
 LIMIT_S = 30.0
-
-
-@pytest.fixture
-def mosquitto(tmp_path):
-    broker = Mosquitto(tmp_path / "broker")
-    broker.start()
-    yield broker
-    broker.stop()
 
 
 def until(condition, what="it"):

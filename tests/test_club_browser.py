@@ -6,25 +6,15 @@ offline."""
 
 import threading
 
-import pytest
 from selenium.webdriver.common.by import By
 
 from app.cli.watch import page_server
 from app.remote.club import Spectator
 from tests.test_club import CLUB, LIMIT_S, Board, connected, follows, until
 from tests.test_web_browser import browser, names, pieces, wait  # noqa: F401 (fixture)
-from tests.mosquitto import Mosquitto
 
 #: A name a stranger could give a board: run as markup, it would retitle the page.
 MARKUP = '<img src=x onerror="document.title=1">'
-
-
-@pytest.fixture
-def mosquitto(tmp_path):
-    broker = Mosquitto(tmp_path / "broker")
-    broker.start()
-    yield broker
-    broker.stop()
 
 
 def rows(driver):

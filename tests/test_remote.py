@@ -28,19 +28,11 @@ from app.table import texts
 from app.table.session import Session, State
 from app.table.store import RecordStore
 from tests.hands import Board
-from tests.mosquitto import USERS, Mosquitto, make_authority
+from tests.mosquitto import USERS, make_authority
 from tests.test_layers import ROOT
 
 CLUB = "riverside"
 LIMIT_S = 30.0
-
-
-@pytest.fixture
-def mosquitto(tmp_path):
-    broker = Mosquitto(tmp_path / "broker")
-    broker.start()
-    yield broker
-    broker.stop()
 
 
 def connected(config, client_id: str) -> Broker:

@@ -17,18 +17,9 @@ from app.games import new_game
 from app.remote.far_board import FarBoard, FarGame, moves_of
 from app.remote.play import FAILED, IDLE, OFFERING, FarPlay, far_game_path
 from app.table.session import Session
-from tests.mosquitto import Mosquitto
 
 CLUB = "riverside"
 LIMIT_S = 30.0
-
-
-@pytest.fixture
-def mosquitto(tmp_path):
-    broker = Mosquitto(tmp_path / "broker")
-    broker.start()
-    yield broker
-    broker.stop()
 
 
 class Table:

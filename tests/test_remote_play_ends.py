@@ -24,7 +24,7 @@ from app.table.seats import Person
 from app.table.session import Session
 from app.table.store import RecordStore
 from tests.test_remote import connected
-from tests.test_remote_play import (CLUB, LIMIT_S, mosquitto, offered, tables,  # noqa: F401
+from tests.test_remote_play import (CLUB, LIMIT_S, offered, tables,  # noqa: F401
                                     until)
 
 

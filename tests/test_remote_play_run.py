@@ -19,7 +19,7 @@ from app.table.service import ServiceStop
 from app.table.session import Session
 from app.table.store import RecordStore
 from tests.mosquitto import USERS
-from tests.test_remote import LIMIT_S, Side, invite, mosquitto, until  # noqa: F401
+from tests.test_remote import LIMIT_S, Side, invite, until
 from tests.test_remote_run import Run
 
 PROFILE = "conhex-sim"

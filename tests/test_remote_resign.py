@@ -9,7 +9,7 @@ from app.remote.far_board import FarGame, position_hash
 from app.remote.sealing import seal
 from app.table.ending import Termination
 from app.table.session import State
-from tests.test_remote import (Side, boards, connected, mosquitto, play,  # noqa: F401
+from tests.test_remote import (Side, boards, connected, play,
                                typed, until)
 
 

@@ -23,7 +23,7 @@ from app.table.session import Session
 from app.table.store import RecordStore
 from tests.mosquitto import USERS
 from tests.test_layers import ROOT
-from tests.test_remote import LIMIT_S, Side, invite, mosquitto, until  # noqa: F401
+from tests.test_remote import LIMIT_S, Side, invite, until
 
 
 @pytest.mark.parametrize("remote, line", [

@@ -20,18 +20,9 @@ from app.screen.console import Console
 from app.screen.far import FarPages
 from app.screen.menu import Menu
 from app.table.session import Session
-from tests.mosquitto import Mosquitto
 
 LIMIT_S = 30.0
 SIZES = [(800, 480), (1280, 800), (480, 320)]
-
-
-@pytest.fixture
-def mosquitto(tmp_path):
-    broker = Mosquitto(tmp_path / "broker")
-    broker.start()
-    yield broker
-    broker.stop()
 
 
 def board(mosquitto, tmp_path, user, name):

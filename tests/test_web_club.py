@@ -9,7 +9,6 @@ from __future__ import annotations
 import threading
 import time
 
-import pytest
 
 from app.games import new_game
 from app.table.session import Session
@@ -17,18 +16,9 @@ from app.web import server
 from app.web.pairing import Pairing
 from app.web.server import Actions, WebFront, new_game_on
 from tests.test_club import CLUB, Board
-from tests.mosquitto import Mosquitto
 from tests.web_table import call
 
 LIMIT_S = 30.0
-
-
-@pytest.fixture
-def mosquitto(tmp_path):
-    broker = Mosquitto(tmp_path / "broker")
-    broker.start()
-    yield broker
-    broker.stop()
 
 
 def page(club=None):

@@ -11,7 +11,7 @@ from tests.test_club import CLUB, Board
 from tests.test_club_browser import rows
 from tests.test_web_browser import names, wait
 from tests.test_web_browser_layout import AXE, AXE_RUN, TOO_WIDE, browser_of
-from tests.test_web_club import mosquitto, page  # noqa: F401 (the fixture)
+from tests.test_web_club import page
 
 LIMIT_S = 30.0
 

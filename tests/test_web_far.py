@@ -26,20 +26,11 @@ from app.web import server
 from app.web.far import HIDDEN
 from app.web.pairing import TOKEN_HEADER, Pairing
 from app.web.server import Actions, WebFront, new_game_on
-from tests.mosquitto import Mosquitto
 from tests.web_table import TWO_PEOPLE, Clock, call
 
 CODE = "246813"
 CLUB = "riverside"
 LIMIT_S = 30.0
-
-
-@pytest.fixture
-def mosquitto(tmp_path):
-    broker = Mosquitto(tmp_path / "broker")
-    broker.start()
-    yield broker
-    broker.stop()
 
 
 class Board:

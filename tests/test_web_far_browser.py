@@ -13,7 +13,7 @@ from selenium.webdriver.common.by import By
 
 from app.remote.play import AGREED, OFFERING
 from tests.test_web_browser_layout import AXE, AXE_RUN, TOO_WIDE, browser_of
-from tests.test_web_far import CODE, Board, mosquitto  # noqa: F401 (the fixture)
+from tests.test_web_far import CODE, Board
 from tests.test_web_browser import wait
 
 LIMIT_S = 30.0
