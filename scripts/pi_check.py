@@ -29,6 +29,7 @@ them, and the exit status is 0 only if every check passed.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import pwd
 import re
@@ -546,36 +547,84 @@ def check_sdl() -> None:
           f"video drivers ({how}): {' '.join(drivers)}")
 
 
-#: Run by the venv's python: whether Blokus Duo's compiled core was built by install.sh
-#: and is what a search uses (its tree grown in C), and the walks a second it makes.
-COMPILED_CORE = r"""
-import random, time
-from engines.blokus_duo import compiled
-from engines.blokus_duo.board import BlokusDuoBoard
+#: Run by the venv's python: for each game whose engine package has a ``compiled``
+#: module, whether install.sh built its core (``available()``) and the engine uses it
+#: (``enabled()``), where a short search at the strongest level grows its tree (a
+#: module of the game's own package, not the shared Python tree of engines.search), and
+#: the walks a second of processor time it makes. One JSON line a game; a game that
+#: breaks says how in its own line and the others still run.
+COMPILED_CORES = r"""
+import importlib, importlib.machinery, importlib.util, json, random, sys, time
+from pathlib import Path
+from app.games import GAMES
+from engines.players import MAX_LEVEL, playouts
 from engines.search import policy_of, search
-board = BlokusDuoBoard(start="fixed")
-tree = policy_of(board).native_tree(board.copy(), random.Random(1))
-stats, started = {}, time.process_time()
-move = search(board, random.Random(1), playouts=320, stats=stats)
-spent = time.process_time() - started
-print(compiled.available(), compiled.enabled(), type(tree).__module__,
-      move in set(board.legal_moves), stats["walks"], round(stats["walks"] / spent))
+seconds = float(sys.argv[1])
+for name, info in GAMES.items():
+    package = info.board.partition(":")[0].rpartition(".")[0]
+    if importlib.util.find_spec(f"{package}.compiled") is None:
+        continue
+    found = {"game": name, "package": package}
+    try:
+        compiled = importlib.import_module(f"{package}.compiled")
+        folders = importlib.import_module(package).__path__
+        found["cores"] = sorted(path.name.partition(".")[0] for folder in folders
+                                for path in Path(folder).glob("_*")
+                                if path.name.endswith(tuple(
+                                    importlib.machinery.EXTENSION_SUFFIXES)))
+        board = info.new_board()
+        tree = policy_of(board).native_tree(board.copy(), random.Random(1))
+        budget = playouts(board, MAX_LEVEL)
+        stats, started = {}, time.process_time()
+        move = search(board, random.Random(1), playouts=budget, seconds=seconds,
+                      stats=stats)
+        spent = time.process_time() - started
+        found.update(built=compiled.available(), enabled=compiled.enabled(),
+                     tree=None if tree is None else type(tree).__module__,
+                     legal=move in set(board.legal_moves), budget=budget,
+                     walks=stats["walks"], rate=round(stats["walks"] / spent))
+    except Exception as error:
+        found["error"] = f"{type(error).__name__}: {error}"
+    print(json.dumps(found), flush=True)
 """
+#: How long each game's search may run under qemu: a short search, cut by the clock
+#: long before the strongest level's budget of playouts.
+CORE_SECONDS = 5.0
 
 
-def check_compiled_core() -> None:
-    result = run_as_service([VENV_PYTHON, "-c", COMPILED_CORE])
-    words = result.stdout.split()
-    if result.returncode != 0 or len(words) != 6:
+def core_verdict(found: dict) -> tuple[str, bool, str]:
+    """The check's name, verdict and detail for one game's line of COMPILED_CORES: it
+    passes only if the core was built and is in use, and the search's tree was grown by
+    the game's own package (the core), made walks and chose a legal move."""
+    name = f"compiled core {found['game']}"
+    if "error" in found:
+        return name, False, found["error"]
+    if not found["built"]:
+        return name, False, (f"{found['package']}.compiled exists but install.sh built "
+                             f"no core (available() is False; extensions found: "
+                             f"{', '.join(found['cores']) or 'none'})")
+    tree = found["tree"]
+    ok = (found["enabled"] and tree is not None
+          and tree.startswith(f"{found['package']}.") and found["legal"]
+          and found["walks"] > 0)
+    return name, ok, (f"built {', '.join(found['cores']) or '(no extension file)'}, in "
+                      f"use {found['enabled']}, the strongest level's search "
+                      f"({found['budget']} playouts, cut at {CORE_SECONDS:.0f} s) grew "
+                      f"its tree in {tree or 'engines.search (Python)'}, a legal move "
+                      f"{found['legal']}: {found['walks']} walks, {found['rate']} a "
+                      f"second of processor time (under qemu)")
+
+
+def check_compiled_cores() -> None:
+    result = run_as_service([VENV_PYTHON, "-c", COMPILED_CORES, str(CORE_SECONDS)])
+    lines = [line for line in result.stdout.splitlines() if line.startswith("{")]
+    for line in lines:
+        check(*core_verdict(json.loads(line)))
+    if result.returncode != 0 or not lines:
         last = (result.stderr.strip().splitlines() or ["(nothing)"])[-1]
-        check("Blokus Duo's compiled core", False, f"exit {result.returncode}: {last}")
-        return
-    built, enabled, tree, legal, walks, rate = words
-    check("Blokus Duo's compiled core",
-          [built, enabled, tree, legal] == ["True", "True", "engines.blokus_duo._playout",
-                                            "True"],
-          f"built {built}, in use {enabled}, the search's tree from {tree}, a legal move "
-          f"{legal}: {walks} walks, {rate} a second of processor time (under qemu)")
+        check("compiled cores", False, f"exit {result.returncode}, {len(lines)} games "
+                                       f"checked: {last}" if result.returncode else
+              "no game's engine package has a compiled module")
 
 
 def check_boot_files() -> None:
@@ -730,7 +779,6 @@ def check_start_up(profile: str = "kulami-sim") -> None:
 
 def web_page_game() -> str:
     """The game the board's web page says it shows, or why it does not answer."""
-    import json
     import urllib.request
     try:
         with urllib.request.urlopen(f"http://127.0.0.1:{WEB_PORT}/api/state",
@@ -745,7 +793,7 @@ def main_inside(args: argparse.Namespace) -> int:
     A check that breaks is a failed check, and the others still run."""
     checks = [("tabletop --version", check_version), ("SDL has KMSDRM", check_sdl),
               ("boot files", check_boot_files),
-              ("Blokus Duo's compiled core", check_compiled_core)]
+              ("compiled cores", check_compiled_cores)]
     names = profiles()
     simulated = [name for name in names if "-sim" in name]
     checks += [(f"selftest {name}", lambda name=name: check_selftest(name))
