@@ -4,7 +4,7 @@ Level 1 plays a random legal move, so a beginner can win; level 2 plays the move
 leaves the best score margin one ply ahead, the game's policy choosing among equals.
 From level 3 the shared search (:mod:`engines.search`) plays with a budget of playouts:
 each game's policy says how many the strongest level makes (``max_playouts``: half a
-second a move on average on the development machine and a few at the most), and level
+second a move on average on the development machine and under two at the most), and level
 3 makes a twentieth. Budgets in playouts rather than seconds keep a level's strength
 the same on every machine and its answer the same for the same seed; :data:`MOST_SECONDS`
 caps every search where a person would wait longer (it cuts the strongest level's
