@@ -2,19 +2,20 @@
 
 The levels are budgets of playouts, so a level plays the same wherever its search runs
 to the end; what differs on a slower machine is the time it takes, and where a cap in
-seconds stops the search first (:data:`engines.players.MOST_SECONDS`, a game's own
+seconds stops the search first (:data:`engines.players.MOST_SECONDS`, or a game's own
 ``most_seconds`` scaled by :mod:`engines.pace`), the strength. For each game this prints
-the seconds a move of level 3 and of the strongest level here (the processor's, mean and
-worst, through the compiled cores where built: what a move costs on this machine alone,
-however loaded it is; and the clock's worst), the worst a Pi 4 and a Pi Zero 2 W would take
-(:data:`SLOWER`: about five and twelve times slower until a real Pi measures them), and
-whether the 8 s cap would cut there; then what a cut costs: the strongest level's
-search cut to a fifth and a twelfth of its budget (what a cap in seconds does on those
-machines) against the full strongest level, colours alternating, with Wilson's 95%
-interval.
+the seconds a move of level 3 and of the strongest level here: the processor's, mean
+and worst, through the compiled cores where built (what a move costs on this machine
+alone, however loaded it is), and the clock's worst; then the worst a Pi 4 and a Pi
+Zero 2 W would take (:data:`SLOWER`: about five and twelve times slower until a real
+Pi measures them), and whether the 8 s cap would cut there. Then what a cut costs: the
+strongest level's search cut to a fifth and a twelfth of its budget (what a cap in
+seconds does on those machines) against the full budget, colours alternating, with
+Wilson's 95% interval.
 
 Run from the repository: ``nice .venv/bin/python -m bench.pace [GAME ...] [--games N]
-[--timed N]``; ``--games 0`` prints the times alone, ``--timed 0`` the matches alone.
+[--timed N] [--shares N ...]``; ``--games 0`` prints the times alone, ``--timed 0`` the
+matches alone.
 """
 
 from __future__ import annotations
@@ -94,7 +95,8 @@ def print_times(timed: list[TimedPlayer]) -> None:
     for player in timed:
         worst = max(player.times)
         slower = "".join(f" {worst * factor:>17.1f}" for factor in SLOWER.values())
-        capped = [name for name, factor in SLOWER.items() if worst * factor > MOST_SECONDS]
+        capped = [name for name, factor in SLOWER.items()
+                  if worst * factor > MOST_SECONDS]
         name = f"level {player.level}" + (" (max)" if player.level == MAX_LEVEL else "")
         print(f"  {name:<13} {statistics.mean(player.times):>6.3f} {worst:>6.2f} "
               f"{max(player.wall):>10.2f} {f'{player.cut}/{len(player.times)}':>8}"

@@ -4,15 +4,16 @@ Level 1 plays a random legal move, so a beginner can win; level 2 plays the move
 leaves the best score margin one ply ahead, the game's policy choosing among equals.
 From level 3 the shared search (:mod:`engines.search`) plays with a budget of playouts:
 each game's policy says how many the strongest level makes (``max_playouts``: half a
-second a move on average on the development machine and under two at the most), and level
-3 makes a twentieth. Budgets in playouts rather than seconds keep a level's strength
-the same on every machine and its answer the same for the same seed; :data:`MOST_SECONDS`
-caps every search where a person would wait longer (it cuts the strongest level's
-longest moves on a Pi Zero 2 W, about twelve times slower, and Kulami's on a Pi 4), and a game's policy may set a lower cap of its own
-(``most_seconds``: Blokus Duo's, so that its strongest level answers within half a second
-here), which :func:`seconds_cap` scales by the machine's pace (:mod:`engines.pace`), so
-that it cuts no deeper on a Pi than here. ``bench/pace.py`` prints what each level
-costs on a Pi and the strength a cut search keeps.
+second a move on average on the development machine and under two at the most), and
+level 3 makes a twentieth. Budgets in playouts rather than seconds keep a level's
+strength the same on every machine and its answer the same for the same seed;
+:data:`MOST_SECONDS` caps every search where a person would wait longer (it cuts the
+strongest level's longest moves on a Pi Zero 2 W, about twelve times slower, and
+Kulami's on a Pi 4), and a game's policy may set a lower cap of its own
+(``most_seconds``: Blokus Duo's, so that its strongest level answers within half a
+second here), which :func:`seconds_cap` scales by the machine's pace
+(:mod:`engines.pace`), so that it cuts no deeper on a Pi than here. ``bench/pace.py``
+prints what each level costs on a Pi and the strength a cut search keeps.
 ``bench/strength.py`` measures the levels against each other.
 
 ``max`` names the strongest level wherever levels are given (:func:`parse_level`).
