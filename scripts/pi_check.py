@@ -609,8 +609,9 @@ def core_verdict(found: dict) -> tuple[str, bool, str]:
           and found["walks"] > 0)
     return name, ok, (f"built {', '.join(found['cores']) or '(no extension file)'}, in "
                       f"use {found['enabled']}, the strongest level's search "
-                      f"({found['budget']} playouts, cut at {CORE_SECONDS:.0f} s) grew "
-                      f"its tree in {tree or 'engines.search (Python)'}, a legal move "
+                      f"({found['budget']} playouts or {CORE_SECONDS:.0f} s, whichever ends "
+                      f"first) grew its tree in {tree or 'engines.search (Python)'}, a "
+                      f"legal move "
                       f"{found['legal']}: {found['walks']} walks, {found['rate']} a "
                       f"second of processor time (under qemu)")
 
