@@ -26,8 +26,8 @@ size, attachment points gained and taken).
 Playouts (:mod:`.playout`): each player places one of the largest pieces that still fit,
 and among those first one in contact, covering a square where the opponent's latest
 piece lets them grow (as players answer a threat); the result is the winner with a
-small share for the margin, so that a playout lost by one square counts a little more
-than one lost by twenty.
+share for the margin (:attr:`BlokusDuoPolicy.margin_weight`), so that a playout lost by
+one square counts more than one lost by twenty.
 
 The search starts each new child as if visited :attr:`BlokusDuoPolicy.prior_visits`
 times at a value growing with the square root of its prior, so it leaves the moves the
