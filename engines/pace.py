@@ -8,10 +8,13 @@ here. Scaled by the pace, the cap lets the search make there the playouts it mak
 (``engines.players`` keeps the absolute cap of seconds a person will wait above it).
 
 The pace is measured once per process, the first time a capped search asks: a short,
-fixed workload (:data:`WORKLOAD`: Blokus Duo's guided playouts from the empty board, the
-work the capped search does, through its compiled core where built, else in Python)
-timed, best of :data:`REPEATS`, against what it takes on the development machine
-(:data:`REFERENCE_SECONDS`), never below 1: a faster machine keeps the caps as set. A
+fixed workload (:data:`WORKLOAD` rounds of the bit work every engine's search is made
+of, listing the points of 128-bit masks with :func:`engines.bits.indices`, in Python, so
+that it names no game and costs nothing to import) timed, best of :data:`REPEATS`,
+against what it takes on the development machine (:data:`REFERENCE_SECONDS`), never
+below 1: a faster machine keeps the caps as set. A Pi runs Python and compiled code
+alike several times slower than the development machine (about five times on a Pi 4),
+so one factor serves both paths. A
 machine loaded by other work measures slower, and its caps grow with it, so that the
 level keeps its strength there too (``TABLETOP_PACE=1`` keeps the caps as set, a
 benchmark's choice where the seconds are the point). It costs under a tenth of a second
@@ -27,14 +30,16 @@ import random
 import threading
 import time
 
+from engines.bits import indices
+
 #: The environment variable that sets the pace by hand.
 ENVIRONMENT = "TABLETOP_PACE"
-#: Playouts of the workload on each path (compiled core built and used: ``True``).
-WORKLOAD = {True: 200, False: 10}
+#: Rounds of the workload: masks whose points are listed.
+WORKLOAD = 1_500
 #: Seconds the workload takes on the development machine (x86-64, 2 cores), the best of
-#: many runs, on each path: its pace alone (with other work sharing its cores it
-#: measures up to several times slower, and its caps grow to match).
-REFERENCE_SECONDS = {True: 0.011, False: 0.012}
+#: many runs with nothing else running (with other work sharing its cores it measures
+#: up to several times slower, and its caps grow to match).
+REFERENCE_SECONDS = 0.013
 #: Times the workload runs; the fastest counts (a moment's load elsewhere is not pace).
 REPEATS = 5
 
@@ -62,23 +67,19 @@ def forget() -> None:
 
 def measure() -> float:
     """The workload's best time of :data:`REPEATS` over the development machine's."""
-    # Here rather than at the top: importing Blokus Duo's engine takes a good part of a
-    # second, which a process playing another game, or no capped game, does not spend.
-    from engines.blokus_duo import compiled
-    path = compiled.enabled()
-    best = min(_workload(WORKLOAD[path]) for _ in range(REPEATS))
-    measured = max(1.0, best / REFERENCE_SECONDS[path])
-    _log.info("engine pace %.2f (workload %.3f s, %s)", measured, best,
-              "compiled" if path else "Python")
+    best = min(_workload(WORKLOAD) for _ in range(REPEATS))
+    measured = max(1.0, best / REFERENCE_SECONDS)
+    _log.info("engine pace %.2f (workload %.3f s)", measured, best)
     return measured
 
 
-def _workload(playouts: int) -> float:
-    from engines.blokus_duo.board import BlokusDuoBoard
-    board, rng = BlokusDuoBoard(), random.Random(0)
+def _workload(rounds: int) -> float:
+    """Seconds to list the points of ``rounds`` masks, the same masks every time."""
+    rng = random.Random(0)
+    masks = [rng.getrandbits(128) for _ in range(64)]
     started = time.perf_counter()
-    for _ in range(playouts):
-        board.playout(rng, guided=True)
+    for round_ in range(rounds):
+        indices(masks[round_ % len(masks)])
     return time.perf_counter() - started
 
 

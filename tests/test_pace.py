@@ -12,8 +12,6 @@ import pytest
 
 from app.games import new_game
 from engines import pace, players
-from engines.blokus_duo import compiled
-from engines.blokus_duo.board import BlokusDuoBoard
 from engines.players import MAX_LEVEL, MOST_SECONDS, judge
 from engines.search import policy_of
 
@@ -79,16 +77,16 @@ def test_the_pace_is_measured_once_a_process_by_a_bounded_workload(monkeypatch):
 
     def workload(playouts):
         runs.append(playouts)
-        return pace.REFERENCE_SECONDS[compiled.enabled()] * 3
+        return pace.REFERENCE_SECONDS * 3
 
     monkeypatch.setattr(pace, "_workload", workload)
     assert pace.pace() == pytest.approx(3)
     assert pace.pace() == pytest.approx(3)
-    assert runs == [pace.WORKLOAD[compiled.enabled()]] * pace.REPEATS
+    assert runs == [pace.WORKLOAD] * pace.REPEATS
 
 
 def test_the_fastest_run_counts_and_a_faster_machine_keeps_the_caps(monkeypatch):
-    reference = pace.REFERENCE_SECONDS[compiled.enabled()]
+    reference = pace.REFERENCE_SECONDS
     times = iter([reference * 4, reference * 2, reference * 9] + [reference * 5] * 10)
     monkeypatch.setattr(pace, "_workload", lambda playouts: next(times))
     assert pace.measure() == pytest.approx(2)
@@ -96,23 +94,17 @@ def test_the_fastest_run_counts_and_a_faster_machine_keeps_the_caps(monkeypatch)
     assert pace.measure() == 1.0
 
 
-@pytest.mark.parametrize("path", [True, False])
-def test_the_workload_plays_its_fixed_playouts_on_the_path_in_use(monkeypatch, path):
-    played, playout = [], BlokusDuoBoard.playout
-
-    def counted(board, rng, *args, **kwargs):
-        played.append(compiled.enabled())
-        return playout(board, rng, *args, **kwargs)
-
-    monkeypatch.setattr(BlokusDuoBoard, "playout", counted)
-    was = compiled.enabled()
-    compiled.use(path)
-    try:
-        pace.measure()
-    finally:
-        compiled.use(was)
-    expected = path and compiled.available()
-    assert played == [expected] * (pace.WORKLOAD[expected] * pace.REPEATS)
+def test_the_workload_lists_the_same_masks_every_time(monkeypatch):
+    """The workload is a fixed amount of the engines' own bit work, whatever game is on
+    the table: the same masks, as many as :data:`WORKLOAD` says, each run."""
+    listed = []
+    monkeypatch.setattr(pace, "indices", lambda mask: listed.append(mask) or [])
+    pace._workload(pace.WORKLOAD)
+    first = list(listed)
+    listed.clear()
+    pace._workload(pace.WORKLOAD)
+    assert listed == first and len(first) == pace.WORKLOAD
+    assert len(set(first)) == 64 and all(mask.bit_length() <= 128 for mask in first)
 
 
 @pytest.mark.parametrize("text", ["fast", "0.5", "0", "-3", "nan", "inf"])
