@@ -13,9 +13,9 @@ names after ``=``; a draw counts half a win. The README's table comes from
 The interval is Wilson's score interval, right for win rates near 0 or 1 where the
 normal approximation is not. Level 1 plays at random: matches against it are the
 matches against a random player. Times are wall-clock seconds per move on this
-machine, for the searching player's moves only; a Pi 4 is about 3-4 times slower single
-core, so multiply by 4 for its figure (the levels are budgets of playouts, so their
-strength is the same there).
+machine, for the searching player's moves only; a Pi 4 runs the engine about five times
+slower, so multiply by 5 for its figure (the levels are budgets of playouts, so their
+strength is the same there; bench/pace.py says what each level costs on a Pi).
 """
 
 from __future__ import annotations
@@ -41,8 +41,9 @@ PAIRS = tuple((level, level - 1) for level in LEVELS[1:]) + tuple(
     (level, LEVELS[0]) for level in LEVELS[2:])
 #: Pentobi's levels the strongest level meets in Blokus Duo.
 PENTOBI_LEVELS = (1, 2, 3)
-#: How much slower a Pi 4 is than this machine, single core (the upper estimate).
-PI_FACTOR = 4
+#: How much slower a Pi 4 runs the engine than this machine (bench/pace.py's estimate,
+#: until a real Pi measures it).
+PI_FACTOR = 5
 
 
 def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:

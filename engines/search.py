@@ -75,7 +75,8 @@ class Policy:
     prior_visits: float = 0.0
     #: The value (for the player who moved into it) a child of prior 1 starts at.
     prior_value: float = 0.5
-    #: A game's own cap on the seconds of one search, below ``engines.players``'
+    #: A game's own cap on the seconds of one search on the development machine, scaled
+    #: by this machine's pace (``engines.pace``) and kept below ``engines.players``'
     #: ``MOST_SECONDS`` (``None``: that cap alone).
     most_seconds: float | None = None
     #: Implicit minimax backups: the share of a child's selection value that is the

@@ -264,8 +264,8 @@ class BlokusDuoPolicy(Policy):
     widening = 2.0
     prior_visits = 3.0
     #: The strongest level answers within half a second on the development machine even
-    #: when other work shares its processor; a slower or loaded machine makes fewer
-    #: playouts, and plays weaker.
+    #: when other work shares its processor; on a slower machine the cap grows with its
+    #: pace (``engines.pace``), so that it makes the same playouts there.
     most_seconds = 0.45
 
     #: Playouts in contact with the opponent's latest piece first (``.playout``).
