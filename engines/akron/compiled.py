@@ -25,24 +25,20 @@ picks the Python path on purpose (the benchmark's and the tests' switch).
 
 from __future__ import annotations
 
-import logging
-import os
 import random
 from collections.abc import Hashable
 
+from engines import native
 from engines.akron.geometry import (ABOVE, BELOW, EDGES, HOLE_MASK, HOLES, PLAYER_SIDES,
                                     POINTS, SIDES, TOUCHING_AT, UNDER)
 from engines.core import PASS
 
-_log = logging.getLogger(__name__)
 
-try:
-    from engines.akron import _core
-except ImportError as error:  # no compiler where it was installed
-    _core = None
-    _log.warning("Akron's compiled core is not built (%s): playing in Python", error)
+_core = native.load("engines.akron._core", "Akron")
 
-_enabled = _core is not None and os.environ.get("TABLETOP_ENGINE") != "python"
+_switch = native.Switch(_core)
+available, enabled, use = _switch.available, _switch.enabled, _switch.use
+draws_alike = native.draws_alike
 _PLAYERS = {"b": 0, "w": 1}
 
 
@@ -58,28 +54,6 @@ def setup(placement: type, movement: type) -> None:
         tuple((EDGES[first], EDGES[second])
               for first, second in (PLAYER_SIDES["b"], PLAYER_SIDES["w"])),
         tuple(placement(hole) for hole in range(len(HOLES))), movement, PASS)
-
-
-def available() -> bool:
-    """Whether the compiled core was built here."""
-    return _core is not None
-
-
-def enabled() -> bool:
-    """Whether the engine plays through the compiled core now."""
-    return _enabled
-
-
-def use(compiled: bool) -> None:
-    """Play through the compiled core (when built) or, with ``False``, in Python."""
-    global _enabled
-    _enabled = compiled and _core is not None
-
-
-def draws_alike(rng: random.Random) -> bool:
-    """Whether the core draws from ``rng`` as the Python code would: ``random.Random``
-    itself, not a subclass that may draw otherwise."""
-    return type(rng) is random.Random
 
 
 def legal_moves(b: int, w: int, supply: int, player: str) -> list[Hashable]:

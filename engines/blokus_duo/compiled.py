@@ -28,22 +28,16 @@ picks the Python path on purpose (the benchmark's and the tests' switch).
 
 from __future__ import annotations
 
-import logging
-import os
 import random
 
+from engines import native
 from engines.core import PLAYERS
 from engines.blokus_duo.pieces import (BOARD, COVERING, PIECE_INDEX, PIECES, PLACEMENTS,
                                        STRIDE, Placement, corners, edges)
 
 _WORD = (1 << 64) - 1
-_log = logging.getLogger(__name__)
 
-try:
-    from engines.blokus_duo import _playout
-except ImportError as error:  # no compiler where it was installed
-    _playout = None
-    _log.warning("Blokus Duo's compiled core is not built (%s): playing in Python", error)
+_playout = native.load("engines.blokus_duo._playout", "Blokus Duo")
 
 
 def _words(mask: int) -> tuple[int, int, int, int]:
@@ -67,23 +61,9 @@ if _playout is not None:
         tuple(piece.size for piece in PIECES), PIECE_INDEX["1"], 15, 5, _words(BOARD), STRIDE,
         tuple(PLACEMENTS))
 
-_enabled = _playout is not None and os.environ.get("TABLETOP_ENGINE") != "python"
-
-
-def available() -> bool:
-    """Whether the compiled core was built here."""
-    return _playout is not None
-
-
-def enabled() -> bool:
-    """Whether the engine plays through the compiled core now."""
-    return _enabled
-
-
-def use(compiled: bool) -> None:
-    """Play through the compiled core (when built) or, with ``False``, in Python."""
-    global _enabled
-    _enabled = compiled and _playout is not None
+_switch = native.Switch(_playout)
+available, enabled, use = _switch.available, _switch.enabled, _switch.use
+draws_alike = native.draws_alike
 
 
 def placements(left: int, forbidden: int, attach: int) -> list[Placement]:

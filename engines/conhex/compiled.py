@@ -25,51 +25,25 @@ picks the Python path on purpose (the benchmark's and the tests' switch).
 
 from __future__ import annotations
 
-import logging
-import os
 import random
 
+from engines import native
 from engines.conhex.geometry import CELLS, CELLS_OF_HOLE, NEIGHBOURS, PLAYER_SIDES, SIDES
 
-_log = logging.getLogger(__name__)
 
-try:
-    from engines.conhex import _core
-except ImportError as error:  # no compiler where it was installed
-    _core = None
-    _log.warning("ConHex's compiled core is not built (%s): playing in Python", error)
+_core = native.load("engines.conhex._core", "ConHex")
 
 if _core is not None:
     _core.setup(CELLS_OF_HOLE, tuple(cell.threshold for cell in CELLS), NEIGHBOURS,
                 tuple(tuple(sorted(SIDES[side])) for player in ("b", "w")
                       for side in PLAYER_SIDES[player]))
 
-_enabled = _core is not None and os.environ.get("TABLETOP_ENGINE") != "python"
+_switch = native.Switch(_core)
+available, enabled, use = _switch.available, _switch.enabled, _switch.use
+draws_alike = native.draws_alike
 #: A gem's or an owner's colour as the core numbers it (0 for none).
 _CODE = {None: 0, "b": 1, "w": 2}
 _WINNER = {None: -1, "b": 0, "w": 1}
-
-
-def available() -> bool:
-    """Whether the compiled core was built here."""
-    return _core is not None
-
-
-def enabled() -> bool:
-    """Whether the engine plays through the compiled core now."""
-    return _enabled
-
-
-def use(compiled: bool) -> None:
-    """Play through the compiled core (when built) or, with ``False``, in Python."""
-    global _enabled
-    _enabled = compiled and _core is not None
-
-
-def draws_alike(rng: random.Random) -> bool:
-    """Whether the core draws from ``rng`` as the Python code would: ``random.Random``
-    itself (a subclass may draw otherwise)."""
-    return type(rng) is random.Random
 
 
 def position(gems: list, counts_b: list[int], counts_w: list[int], owners: list,

@@ -23,44 +23,18 @@ picks the Python path on purpose (the benchmark's and the tests' switch).
 
 from __future__ import annotations
 
-import logging
-import os
 import random
 
+from engines import native
 from engines.kulami.bits import Geometry
 
 _WORD = (1 << 64) - 1
-_log = logging.getLogger(__name__)
 
-try:
-    from engines.kulami import _core
-except ImportError as error:  # no compiler where it was installed
-    _core = None
-    _log.warning("Kulami's compiled core is not built (%s): playing in Python", error)
+_core = native.load("engines.kulami._core", "Kulami")
 
-_enabled = _core is not None and os.environ.get("TABLETOP_ENGINE") != "python"
-
-
-def available() -> bool:
-    """Whether the compiled core was built here."""
-    return _core is not None
-
-
-def enabled() -> bool:
-    """Whether the engine plays through the compiled core now."""
-    return _enabled
-
-
-def use(compiled: bool) -> None:
-    """Play through the compiled core (when built) or, with ``False``, in Python."""
-    global _enabled
-    _enabled = compiled and _core is not None
-
-
-def draws_alike(rng: random.Random) -> bool:
-    """Whether the core draws from ``rng`` as the Python code would: ``random.Random``
-    itself (a subclass may draw otherwise)."""
-    return type(rng) is random.Random
+_switch = native.Switch(_core)
+available, enabled, use = _switch.available, _switch.enabled, _switch.use
+draws_alike = native.draws_alike
 
 
 def _words(mask: int) -> tuple[int, int]:
