@@ -463,6 +463,23 @@ static PyObject *best_move(PyObject *self, PyObject *capsule) {
     return PyLong_FromLong(t->nodes[best].bit);
 }
 
+/* counts(tree): the root's children as (field, visits, wins for the player to move), in
+ * the order grown, as search.Tree.counts has them (a hint says how sure it is from them). */
+static PyObject *counts(PyObject *self, PyObject *capsule) {
+    tree_t *t = tree_of(capsule);
+    if (!t) return NULL;
+    const node_t *root = &t->nodes[0];
+    PyObject *out = PyList_New(root->grown);
+    for (int k = 0; out && k < root->grown; k++) {
+        const node_t *child = &t->nodes[root->first + k];
+        PyObject *count = Py_BuildValue("(iid)", child->bit, child->visits,
+                                        child->half_wins * 0.5);
+        if (!count) { Py_CLEAR(out); break; }
+        PyList_SET_ITEM(out, k, count);
+    }
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"shape", shape, METH_VARARGS, "Take one layout's lines and panels from bits.py."},
     {"playout", playout, METH_VARARGS, "A random playout: the result in halves for black."},
@@ -470,6 +487,7 @@ static PyMethodDef methods[] = {
     {"walk", walks, METH_VARARGS, "Walk the tree a number of times."},
     {"only_move", only_move, METH_O, "The root's field when it is the only legal one."},
     {"best_move", best_move, METH_O, "The root's most visited child's field."},
+    {"counts", counts, METH_O, "The root's children's fields, visits and wins."},
     {NULL, NULL, 0, NULL},
 };
 

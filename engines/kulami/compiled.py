@@ -78,7 +78,8 @@ def playout(at: tuple, scoring: int, chain_lines: str, rng: random.Random,
 
 class Tree:
     """:class:`engines.search.Tree` for a Kulami board, grown in C walk for walk as the
-    Python one grows with :class:`.policy.KulamiPolicy`: the same three methods."""
+    Python one grows with :class:`.policy.KulamiPolicy`: the same methods, ``visits``
+    aside (``counts`` says as much)."""
 
     def __init__(self, board, exploration: float, prior_weight: float,
                  largest_swing: int, rng: random.Random) -> None:
@@ -98,3 +99,9 @@ class Tree:
 
     def best_move(self):
         return self._as_move(_core.best_move(self._tree))
+
+    def counts(self) -> list[tuple]:
+        """The root's children's moves, visits and wins for the player to move, in the
+        order grown: :meth:`engines.search.Tree.counts`' (how sure a hint is)."""
+        return [(self._move_on(bit), visits, wins)
+                for bit, visits, wins in _core.counts(self._tree)]
