@@ -562,6 +562,25 @@ static PyObject *best_move(PyObject *self, PyObject *capsule) {
     return PyLong_FromLong(t->nodes[best].hole);
 }
 
+/* counts(tree): the root's children as (hole or SWAP, visits, wins for the player to
+ * move), in the order grown (the list runs from the newest: filled from the back), as
+ * search.Tree.counts has them (a hint says how sure it is from them). */
+static PyObject *counts(PyObject *self, PyObject *capsule) {
+    tree_t *t = tree_of(capsule);
+    if (!t) return NULL;
+    Py_ssize_t grown = 0;
+    for (int32_t c = t->nodes[0].newest; c >= 0; c = t->nodes[c].older) grown++;
+    PyObject *out = PyList_New(grown);
+    for (int32_t c = t->nodes[0].newest; out && c >= 0; c = t->nodes[c].older) {
+        const node_t *child = &t->nodes[c];
+        PyObject *count = Py_BuildValue("(iid)", child->hole, child->visits,
+                                        child->half_wins * 0.5);
+        if (!count) { Py_CLEAR(out); break; }
+        PyList_SET_ITEM(out, --grown, count);
+    }
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"setup", setup, METH_VARARGS, "Take the board's cells and sides from geometry.py."},
     {"playout", playout, METH_VARARGS, "A fill playout: the winner, 0 b or 1 w."},
@@ -569,6 +588,7 @@ static PyMethodDef methods[] = {
     {"walk", walks, METH_VARARGS, "Walk the tree a number of times."},
     {"only_move", only_move, METH_O, "The root's hole when it is the only legal one."},
     {"best_move", best_move, METH_O, "The root's most visited child's hole."},
+    {"counts", counts, METH_O, "The root's children's holes, visits and wins."},
     {NULL, NULL, 0, NULL},
 };
 

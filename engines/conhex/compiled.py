@@ -62,8 +62,9 @@ def playout(at: tuple, rng: random.Random, trace: list | None = None) -> str:
 
 
 class Tree:
-    """:class:`engines.search.Tree` for a ConHex board, grown in C walk for walk as the Python one grows with :class:`.policy.ConHexPolicy`: the same three
-    methods."""
+    """:class:`engines.search.Tree` for a ConHex board, grown in C walk for walk as the
+    Python one grows with :class:`.policy.ConHexPolicy`: the same methods, ``visits``
+    aside (``counts`` says as much)."""
 
     def __init__(self, board, exploration: float, prior_weight: float,
                  rng: random.Random) -> None:
@@ -81,3 +82,9 @@ class Tree:
 
     def best_move(self):
         return self._as_move(_core.best_move(self._tree))
+
+    def counts(self) -> list[tuple]:
+        """The root's children's moves, visits and wins for the player to move, in the
+        order grown: :meth:`engines.search.Tree.counts`' (how sure a hint is)."""
+        return [(self._move_on(hole), visits, wins)
+                for hole, visits, wins in _core.counts(self._tree)]
