@@ -160,9 +160,17 @@ def test_a_playout_leaves_the_board_as_it_was(path):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_the_same_moves_chosen_by_the_search(path, seed):
+    """The same move, and the same counts of the root's children in the search's stats
+    (a hint's shares): visits and wins exactly, the wins started from the prior and
+    summed from the same values in the same order."""
     board = next(p for n, p in enumerate(positions(2, seed=seed)) if n == 20 + 30 * seed)
-    python, core = in_both(path, lambda: search(board, random.Random(seed), playouts=400))
-    assert core == python and core in set(board.legal_moves)
+
+    def searched():
+        stats = {}
+        return search(board, random.Random(seed), playouts=400, stats=stats), stats["root"]
+
+    python, core = in_both(path, searched)
+    assert core == python and core[0] in set(board.legal_moves)
 
 
 def test_without_the_compiled_core_the_engine_says_so_once_and_plays_in_python():
@@ -218,7 +226,7 @@ def test_the_compiled_tree_walks_as_the_python_tree(path):
             rng = random.Random(number)
             tree = policy.native_tree(board.copy(), rng) or Tree(board.copy(), policy, rng)
             tree.walk(CHECK_EVERY * 20)
-            return tree.visits(), tree.best_move(), type(tree) is Tree
+            return tree.counts(), tree.best_move(), type(tree) is Tree
 
         python, core = in_both(path, grow)
         assert python[2] and not core[2]

@@ -971,22 +971,25 @@ static PyObject *tree_best_move(tree_t *t, PyObject *unused) {
     return node_move(t->nodes[best].move);
 }
 
-/* visits() -> [(move, visits)] of the root's children, in the order grown. */
-static PyObject *tree_visits(tree_t *t, PyObject *unused) {
+/* counts() -> [(move, visits, wins)] of the root's children, in the order grown, the
+ * wins the player to move's and both started from the prior as search.Tree.counts has
+ * them (a hint says how sure it is from them). */
+static PyObject *tree_counts(tree_t *t, PyObject *unused) {
     const node_t *root = &t->nodes[0];
     PyObject *out = PyList_New(root->child_count);
     for (int k = 0; out && k < root->child_count; k++) {
         const node_t *c = &t->nodes[root->children[k]];
         PyObject *move = node_move(c->move);
-        PyObject *pair = move ? Py_BuildValue("(Nd)", move, c->visits) : NULL;
-        if (!pair) { Py_CLEAR(out); break; }
-        PyList_SET_ITEM(out, k, pair);
+        PyObject *count = move ? Py_BuildValue("(Ndd)", move, c->visits, c->wins) : NULL;
+        if (!count) { Py_CLEAR(out); break; }
+        PyList_SET_ITEM(out, k, count);
     }
     return out;
 }
 
 static PyMethodDef tree_methods[] = {
-    {"visits", (PyCFunction)tree_visits, METH_NOARGS, "The root's children's visits."},
+    {"counts", (PyCFunction)tree_counts, METH_NOARGS,
+     "The root's children's moves, visits and wins."},
     {"only_move", (PyCFunction)tree_only_move, METH_NOARGS, "The only move, or None."},
     {"walk", (PyCFunction)tree_walk, METH_O, "Walk the tree so many times."},
     {"best_move", (PyCFunction)tree_best_move, METH_NOARGS, "The most visited move."},
