@@ -167,19 +167,36 @@ def test_a_plainly_best_move_is_hinted_as_clearly_best(game, python_trees):
     assert line.startswith(f"hint: {sure.move}, clearly best: won ") and "%" in line
 
 
-@pytest.mark.parametrize("game", ["akron", "blokus-duo"])
-def test_a_compiled_tree_that_counts_visits_says_the_share_of_trials(game):
-    """Where the compiled core's tree counts visits but not wins, the hint says the
-    share of the trials the chosen move had."""
+def compiled_hint(game: str):
+    """``game``'s plainly best position, its move, and the hint there with the search
+    in the game's compiled core."""
     core = importlib.import_module(f"engines.{game.replace('-', '_')}.compiled")
     assert core.available(), "the compiled core was not built (pip install -e .)"
     before = core.enabled()
     core.use(True)
     try:
         board, best = plainly_best(game)
-        sure = hinted(board)
+        return board, best, hinted(board)
     finally:
         core.use(before)
+
+
+@pytest.mark.parametrize("game", ["akron", "conhex", "kulami"])
+def test_a_compiled_tree_counts_wins_and_the_hint_says_the_share_won(game):
+    """The compiled trees count the root's wins as the Python tree does, so the hint
+    says the share of the chosen move's trial games it won, as in Python."""
+    board, best, sure = compiled_hint(game)
+    assert (sure.move, sure.verdict, sure.measure) == (board.move_text(best), "clear", "won")
+    assert texts.hint(sure.move, sure) == (
+        f"hint: {sure.move}, clearly best: won {round(100 * sure.share)}% of the engine's "
+        f"trial games with it")
+
+
+@pytest.mark.parametrize("game", ["blokus-duo"])
+def test_a_compiled_tree_that_counts_visits_says_the_share_of_trials(game):
+    """Where the compiled core's tree counts visits but not wins, the hint says the
+    share of the trials the chosen move had."""
+    board, best, sure = compiled_hint(game)
     assert (sure.move, sure.verdict, sure.measure) == (board.move_text(best), "clear", "tried")
     assert f"{round(100 * sure.share)}% of the engine's trial games went to it" in \
         texts.hint(sure.move, sure)
