@@ -121,7 +121,7 @@ def test_the_same_answer_whether_a_player_can_place(path):
                          ids=["python-walk", "all-python"])
 def test_the_compiled_tree_grows_as_the_python_tree(path, python_moves):
     """The search's tree grown in C and in Python over positions of whole games: the
-    same children of the root with the same visits after the same walks, the same move
+    same children of the root with the same visits and wins after the same walks, the same move
     chosen and the generator left in the same state; the Python tree with the compiled
     moves and playouts (the walk itself compared) and all in Python (the reference)."""
     policy, compared = BlokusDuoPolicy(), 0
@@ -137,7 +137,7 @@ def test_the_compiled_tree_grows_as_the_python_tree(path, python_moves):
             assert (type(tree).__module__ == "engines.blokus_duo._playout") is native
             if tree.only_move() is None:
                 tree.walk(3 * CHECK_EVERY)
-                grown.append((tree.visits(), tree.best_move(), rng.random()))
+                grown.append((tree.counts(), tree.best_move(), rng.random()))
         if grown:
             assert grown[0] == grown[1], f"position {number}"
             compared += 1

@@ -1051,22 +1051,23 @@ static PyObject *tree_best_move(tree_t *t, PyObject *unused) {
     return move;
 }
 
-/* visits() -> [(move, visits)] of the root's children, in the order grown. */
-static PyObject *tree_visits(tree_t *t, PyObject *unused) {
+/* counts() -> [(move, visits, wins)] of the root's children, in the order grown, wins for
+ * the player to move (what the walks played out, as search.Tree.counts). */
+static PyObject *tree_counts(tree_t *t, PyObject *unused) {
     const node_t *root = &t->nodes[0];
     PyObject *out = PyList_New(root->child_count);
     for (int k = 0; out && k < root->child_count; k++) {
         const node_t *c = &t->nodes[root->children[k]];
-        PyObject *pair = Py_BuildValue("(Od)", PyTuple_GET_ITEM(placement_objects, c->move),
-                                       c->visits);
-        if (!pair) { Py_CLEAR(out); break; }
-        PyList_SET_ITEM(out, k, pair);
+        PyObject *triple = Py_BuildValue("(Odd)", PyTuple_GET_ITEM(placement_objects, c->move),
+                                         c->visits, c->wins);
+        if (!triple) { Py_CLEAR(out); break; }
+        PyList_SET_ITEM(out, k, triple);
     }
     return out;
 }
 
 static PyMethodDef tree_methods[] = {
-    {"visits", (PyCFunction)tree_visits, METH_NOARGS, "The root's children's visits."},
+    {"counts", (PyCFunction)tree_counts, METH_NOARGS, "The root's children's visits and wins."},
     {"only_move", (PyCFunction)tree_only_move, METH_NOARGS, "The only move, or None."},
     {"walk", (PyCFunction)tree_walk, METH_O, "Walk the tree so many times."},
     {"best_move", (PyCFunction)tree_best_move, METH_NOARGS, "The most visited move."},
