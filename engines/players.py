@@ -112,17 +112,16 @@ def seconds_cap(board: Board) -> float:
 @dataclass(frozen=True)
 class Considered:
     """A move the search tried from the position: its trials (the root child's visits)
-    and the wins among them for the player to move (``None`` where a compiled tree
-    counts only visits)."""
+    and the wins among them for the player to move."""
 
     move: Hashable
     trials: float
-    wins: float | None
+    wins: float
 
     @property
-    def won(self) -> float | None:
-        """The share of its trials won (0..1), ``None`` where wins are not counted."""
-        return None if self.wins is None or not self.trials else self.wins / self.trials
+    def won(self) -> float:
+        """The share of its trials won (0..1)."""
+        return self.wins / self.trials
 
 
 @dataclass(frozen=True)
@@ -130,9 +129,7 @@ class Judgement:
     """How ``level`` chose ``move``, in the numbers the choice rests on: the trials the
     search made (``walks``) of the ``budget`` it had before its clock (fewer: the clock
     stopped it), and the chosen move and the runner-up as it counted them, the chosen
-    first (``considered``; empty without a search, or where the tree counts nothing);
-    ``share`` is each one's part of all the root's trials. ``only``: the one legal
-    move."""
+    first (``considered``; empty without a search). ``only``: the one legal move."""
 
     move: Hashable | None
     level: int
@@ -140,7 +137,6 @@ class Judgement:
     walks: int = 0
     budget: int = 0
     considered: tuple[Considered, ...] = ()
-    share: tuple[float, ...] = ()
 
 
 def choose_move(board: Board, level: int = 1, rng: random.Random | None = None,
@@ -177,11 +173,8 @@ def judge(board: Board, level: int = 1, rng: random.Random | None = None,
     budget, stats = playouts(board, level), {}
     move = search(board, rng, playouts=budget, seconds=seconds, progress=progress,
                   stats=stats)
-    root = stats.get("root", ())
-    total = sum(visits for _, visits, _ in root)
     return Judgement(move, level, only, stats.get("walks", 0), budget,
-                     tuple(Considered(*child) for child in root[:2]),
-                     tuple(visits / total for _, visits, _ in root[:2]) if total else ())
+                     tuple(Considered(*child) for child in stats.get("root", ())[:2]))
 
 
 def _greedy(board: Board, moves: list, rng: random.Random,

@@ -25,8 +25,9 @@ the minimax of the values found below it and mix it into the selection
 rather than after enough walks to outweigh the average); the other games select by the
 average alone. Turns need not alternate: each node knows who moved into it.
 
-A game's compiled core may grow the whole tree in C (:meth:`Policy.native_tree`, Blokus
-Duo's), walk for walk as :class:`Tree` does; the Python tree stays the reference.
+A game's compiled core grows the whole tree in C (:meth:`Policy.native_tree`; all four
+games' cores do), walk for walk as :class:`Tree` does, and counts the root's children as
+it does; the Python tree stays the reference.
 
 Budgets: ``playouts`` (the node budget: walks from the root, in steps of
 :data:`CHECK_EVERY`, deterministic for a seeded ``rng``) and ``seconds`` (a clock, for a cap); at least one is given. ``progress`` is
@@ -188,9 +189,8 @@ def search(board: Board, rng: random.Random, playouts: int | None = None,
     over): the root's most visited child after ``playouts`` walks or ``seconds``,
     whichever ends first. ``board`` is left as it was. A ``stats`` dict is given the
     ``walks`` made (fewer than ``playouts`` when the clock stopped the search first)
-    and the root's children as ``root``: ``(move, visits, wins)``, most
-    visited first, ``wins`` ``None`` where a compiled tree counts only visits (no
-    ``root`` where it counts neither), so a hint can say how sure the search is."""
+    and, after a search, the root's children as ``root``: ``(move, visits, wins)``,
+    most visited first, so a hint can say how sure the search is."""
     if playouts is None and seconds is None:
         raise ValueError("the search needs a budget: playouts, seconds or both")
     if board.is_game_over():
@@ -214,25 +214,16 @@ def search(board: Board, rng: random.Random, playouts: int | None = None,
         walks += CHECK_EVERY
     if stats is not None:
         stats["walks"] = walks
-        _count_root(tree, stats)
+        # sorted is stable: ties keep the order grown
+        stats["root"] = sorted(tree.counts(), key=lambda child: -child[1])
     return tree.best_move()
-
-
-def _count_root(tree: "Tree", stats: dict) -> None:
-    counts = getattr(tree, "counts", None)
-    if counts is not None:
-        root = counts()
-    elif hasattr(tree, "visits"):
-        root = [(move, visits, None) for move, visits in tree.visits()]
-    else:
-        return
-    stats["root"] = sorted(root, key=lambda child: -child[1])  # stable: ties as grown
 
 
 class Tree:
     """The search's tree over a board of its own (a copy): the root expanded at once,
     grown a walk at a time. A game's compiled core may grow the same tree in C
-    (:meth:`Policy.native_tree`), with these four methods."""
+    (:meth:`Policy.native_tree`), with these four methods: :meth:`only_move`,
+    :meth:`walk`, :meth:`best_move` and :meth:`counts`."""
 
     def __init__(self, board: Board, policy: Policy, rng: random.Random) -> None:
         self.board, self.policy, self.rng = board, policy, rng
@@ -251,14 +242,10 @@ class Tree:
         """The root's most visited child's move (the first of them on a tie)."""
         return max(self.root.children, key=lambda child: child.visits).move
 
-    def visits(self) -> list[tuple[Hashable, float]]:
-        """The root's children's moves and visits, in the order grown (how sure the
-        search is; the tests compare a compiled tree's with these)."""
-        return [(child.move, child.visits) for child in self.root.children]
-
     def counts(self) -> list[tuple[Hashable, float, float]]:
         """The root's children's moves, visits and wins (for the player to move), in
-        the order grown."""
+        the order grown: how sure the search is, for a hint (the tests compare a
+        compiled tree's with these)."""
         return [(child.move, child.visits, child.wins) for child in self.root.children]
 
 

@@ -10,8 +10,7 @@ so the runner-up's trials against the chosen move's say how close the choice was
 as many or fewer, the chosen move is clearly best (:data:`CLEAR`); three quarters as many
 or more, the two look alike (:data:`ALIKE`); between, it is probably best. A search its
 clock stopped before a quarter of the level's budget (:data:`GUESS`) is a guess, whatever
-its counts say. The shares shown are the moves' wins among their trials where the search
-counts wins, else their part of all the trials.
+its counts say. The shares shown are the moves' wins among their trials.
 """
 
 from __future__ import annotations
@@ -29,8 +28,7 @@ ALIKE = 0.75
 GUESS = 0.25
 
 #: The verdicts, from the levels without a search to the search's own.
-VERDICTS = ("random", "one_ply", "only", "unmeasured", "guess", "clear", "probable",
-            "alike")
+VERDICTS = ("random", "one_ply", "only", "guess", "clear", "probable", "alike")
 
 
 @dataclass(frozen=True)
@@ -38,16 +36,14 @@ class Sureness:
     """A hint's move and how sure the engine is of it.
 
     ``verdict`` is one of :data:`VERDICTS`; ``share`` is the chosen move's share (0..1)
-    of its trials won (``measure`` ``won``) or of all the search's trials (``tried``),
-    ``None`` without a search that counted; ``runner_up`` and ``runner_up_share`` the
-    same for the move the search tried next; ``trials`` the search's walks of its
-    ``budget``."""
+    of its trials won, ``None`` without a search that counted; ``runner_up`` and
+    ``runner_up_share`` the same for the move the search tried next; ``trials`` the
+    search's walks of its ``budget``."""
 
     move: str
     verdict: str
     level: int
     share: float | None = None
-    measure: str | None = None
     runner_up: str | None = None
     runner_up_share: float | None = None
     trials: int = 0
@@ -67,19 +63,11 @@ class Sureness:
                       budget=judgement.budget)
         if judgement.walks < GUESS * judgement.budget:
             return cls(move, "guess", **common)
-        if not judgement.considered:
-            return cls(move, "unmeasured", **common)
         chosen = judgement.considered[0]
-        measure = "won" if chosen.won is not None else "tried"
-
-        def share(index: int) -> float:
-            seen = judgement.considered[index]
-            return seen.won if measure == "won" else judgement.share[index]
-
         if len(judgement.considered) == 1:
-            return cls(move, "clear", share=share(0), measure=measure, **common)
+            return cls(move, "clear", share=chosen.won, **common)
         runner_up = judgement.considered[1]
         close = runner_up.trials / chosen.trials
         verdict = "clear" if close <= CLEAR else "alike" if close >= ALIKE else "probable"
-        return cls(move, verdict, share=share(0), measure=measure,
-                   runner_up=move_text(runner_up.move), runner_up_share=share(1), **common)
+        return cls(move, verdict, share=chosen.won, runner_up=move_text(runner_up.move),
+                   runner_up_share=runner_up.won, **common)

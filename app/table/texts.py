@@ -371,16 +371,10 @@ def _how_sure(sure: Sureness) -> str:
     if verdict == "guess":
         return (f"a guess: the search had too little time ({sure.trials:,} of the "
                 f"{sure.budget:,} trial games it plays)")
-    if verdict == "unmeasured":
-        return "the engine's choice (this search does not count how sure it is)"
     mine, theirs = _percent(sure.share), _percent(sure.runner_up_share)
-    won = sure.measure == "won"
     if verdict == "alike":
-        return (f"they look as good (they won {mine} and {theirs} of their trial games)"
-                if won else f"they look as good ({mine} and {theirs} of the engine's "
-                            "trial games)")
-    said = (f"won {mine} of the engine's trial games with it" if won
-            else f"{mine} of the engine's trial games went to it")
+        return f"they look as good (they won {mine} and {theirs} of their trial games)"
+    said = f"won {mine} of the engine's trial games with it"
     if verdict == "clear":
         return f"clearly best: {said}"
     return f"probably best: {said}, {sure.runner_up} next with {theirs}"
@@ -399,11 +393,10 @@ def hint_legend(sure: Sureness | None) -> str:
         return f"Hint: one of two alike ({_percent(sure.share)}, " \
                f"{_percent(sure.runner_up_share)})"
     return {"random": "Hint: a random move", "one_ply": "Hint: best one move ahead",
-            "only": "Hint: the only move", "guess": "Hint: a guess, too little time",
-            "unmeasured": "Hint: the engine's choice"}[verdict]
+            "only": "Hint: the only move", "guess": "Hint: a guess, too little time"}[verdict]
 
 
-def _percent(share: float | None) -> str:
+def _percent(share: float) -> str:
     return f"{round(100 * share)}%"
 
 
