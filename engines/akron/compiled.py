@@ -80,7 +80,7 @@ def play_out(b: int, w: int, supply: dict[str, int], turn: str, passes: int,
 def tree(b: int, w: int, supply: dict[str, int], turn: str, passes: int,
          numbers: tuple, rng: random.Random):
     """The search's tree for this position grown in the core (``search.Tree``'s
-    methods, ``visits`` aside: ``counts`` says as much), with the policy's ``numbers``:
+    methods), with the policy's ``numbers``:
     exploration, prior_weight, widening, prior_visits, prior_value, minimax_weight,
     steepness, no_path."""
     return _core.Tree(b, w, supply["b"], supply["w"], _PLAYERS[turn], passes, numbers, rng)

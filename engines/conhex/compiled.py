@@ -63,8 +63,7 @@ def playout(at: tuple, rng: random.Random, trace: list | None = None) -> str:
 
 class Tree:
     """:class:`engines.search.Tree` for a ConHex board, grown in C walk for walk as the
-    Python one grows with :class:`.policy.ConHexPolicy`: the same methods, ``visits``
-    aside (``counts`` says as much)."""
+    Python one grows with :class:`.policy.ConHexPolicy`: the same methods."""
 
     def __init__(self, board, exploration: float, prior_weight: float,
                  rng: random.Random) -> None:

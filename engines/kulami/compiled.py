@@ -78,8 +78,7 @@ def playout(at: tuple, scoring: int, chain_lines: str, rng: random.Random,
 
 class Tree:
     """:class:`engines.search.Tree` for a Kulami board, grown in C walk for walk as the
-    Python one grows with :class:`.policy.KulamiPolicy`: the same methods, ``visits``
-    aside (``counts`` says as much)."""
+    Python one grows with :class:`.policy.KulamiPolicy`: the same methods."""
 
     def __init__(self, board, exploration: float, prior_weight: float,
                  largest_swing: int, rng: random.Random) -> None:
