@@ -26,9 +26,10 @@ def _sign(value: int) -> int:
 
 #: The strongest level's playouts a move in Python and through the compiled core, which
 #: makes them some ninety times faster: in matches here (``bench.strength kulami --pairs
-#: max:max=20 --weaker-in-python``, then 10 more with ``--seed 2``; loaded) the 400000 won
-#: 29.5 of 30 games against the 12000 at the same time a move, 2.38 s against 2.42 s on
-#: average, then 1.91 against 1.90 (:mod:`.compiled`).
+#: max:max=20 --weaker-in-python``, then 10 more with ``--seed 2`` and 10 with ``--seed 3``;
+#: loaded) the 400000 won 39 of 40 games against the 12000 at the same time a move, 2.38 s
+#: against 2.42 s on average, then 1.91 against 1.90 and 1.12 against 1.14
+#: (:mod:`.compiled`).
 PYTHON_PLAYOUTS, COMPILED_PLAYOUTS = 12000, 400000
 
 
