@@ -70,9 +70,15 @@ def test_the_worker_plays_the_threads_moves_and_advances_the_generator_as_it(thi
         thought = thinker.think(board, level, ours)
         assert thought.wait(PATIENCE_S) and thought.progress == 1.0
         here = InlineThinker().think(board, level, theirs)
-        assert thought.move == here.move and board.is_legal(thought.move)
-        assert ours.getstate() == theirs.getstate()  # the advanced state came back
+        assert board.is_legal(thought.move)
         assert board.move_stack == position(game, moves).move_stack  # untouched
+        # The same search, unless the clock cut one of them: the worker runs at the
+        # lowest priority, and on a saturated machine it can wait out the 8 s cap.
+        if thought.judgement.walks == here.judgement.walks:
+            assert thought.move == here.move
+            assert ours.getstate() == theirs.getstate()  # the advanced state came back
+        else:
+            assert min(thought.judgement.walks, here.judgement.walks) < here.judgement.budget
 
 
 def test_a_board_whose_turn_was_handed_goes_to_the_worker_as_it_is():
