@@ -279,7 +279,8 @@ class BlokusDuoPolicy(Policy):
     #: budget, and 113.5 against 96 at 3,000 playouts a move. They cost more in the
     #: opening (3,000 playouts in 0.56 s of processor on the first move, 0.26 s before;
     #: from about the tenth move on less), so the cap cuts the first moves to fewer
-    #: playouts. Through twogtp: 20 and 16.5 of 40 in two runs (46% [35, 56]).
+    #: playouts. Through twogtp: 20, 16.5 and 16.5 of 40 in three runs (44% [36, 53])
+    #: where the earlier playouts scored 10.5 and 16.5 in two runs beside them.
     guided = True
     #: UCT's exploration constant, and the share of a playout's value that its margin
     #: gives (the rest is who won): twogtp's matches against Pentobi's level 5 scored
