@@ -129,8 +129,9 @@ def test_guided_playouts_agree_with_push_move_for_move(start, seed):
 
 
 def test_guided_playouts_answer_the_opponents_latest_piece():
-    """w to move after b's W reached i8 and h9: every guided playout's first piece (the
-    largest that fit, a pentomino) covers b's new corners or a square beside them."""
+    """w to move after b's W reached i8 and h9: every guided playout's first piece (a
+    pentomino, the only size drawn in the first moves) covers b's new corners or a
+    square beside them."""
     board = board_after(X_B, X_W, W_B)
     threat = board.recent_corners("b")
     _, w_forbidden, _, _ = board.masks("w")
@@ -142,6 +143,22 @@ def test_guided_playouts_answer_the_opponents_latest_piece():
         board.playout_scores(rng, trace, largest_first=True, guided=True)
         player, mask = trace[0]
         assert PLAYERS[player] == "w" and mask.bit_count() == 5 and mask & contact
+
+
+def test_guided_playouts_draw_smaller_pieces_too_once_the_opening_is_over():
+    """Past the first ten pieces a guided playout's first piece is drawn among every size
+    that fits, large ones most often, not always one of the largest."""
+    rng = random.Random(7)
+    board = new_game("blokus-duo", start="fixed")
+    while len(board.move_stack) < 12:
+        board.push(rng.choice(list(board.legal_moves)))
+    assert any(move.mask.bit_count() == 5 for move in board.legal_moves)
+    sizes = []
+    for seed in range(60):
+        trace = []
+        board.playout_scores(random.Random(seed), trace, largest_first=True, guided=True)
+        sizes.append(trace[0][1].bit_count())
+    assert min(sizes) < 5 and sizes.count(5) > len(sizes) / 2
 
 
 def test_the_blokus_playout_value_counts_the_winner_and_a_little_the_margin():

@@ -38,9 +38,6 @@ static int ready;
 static PyObject *placement_objects;       /* pieces.PLACEMENTS, to hand back moves */
 static mask_t board_mask;                 /* every square of the board */
 static int stride;                        /* bit indices between rows */
-static int by_size[PIECES];               /* piece numbers, largest first, by number */
-static int group_end[PIECES + 1];         /* where each size's run in by_size ends */
-static int groups;
 
 static inline int meets(const mask_t *a, const mask_t *b) {
     return ((a->w[0] & b->w[0]) | (a->w[1] & b->w[1]) | (a->w[2] & b->w[2])
@@ -94,13 +91,6 @@ static PyObject *setup(PyObject *self, PyObject *args) {
     }
     for (int i = 0; i < PIECES; i++)
         sizes[i] = (int)PyLong_AsLong(PyTuple_GET_ITEM(size_list, i));
-    groups = 0;
-    int placed = 0;
-    for (int size = 64; size > 0; size--) {
-        int before = placed;
-        for (int i = 0; i < PIECES; i++) if (sizes[i] == size) by_size[placed++] = i;
-        if (placed > before) group_end[groups++] = placed;
-    }
     for (Py_ssize_t s = 0; s < PyTuple_GET_SIZE(cover); s++) {
         PyObject *by_piece = PyTuple_GET_ITEM(cover, s);
         for (int p = 0; p < PIECES && p < PyTuple_GET_SIZE(by_piece); p++) {
@@ -181,21 +171,6 @@ static mask_t edges_of(const mask_t *m) {
     return out;
 }
 
-/* playout._near: the squares within ``steps`` king's moves. */
-static mask_t near_of(mask_t m, int steps) {
-    int moves[8] = {1, -1, stride, -stride, stride + 1, -(stride + 1), stride - 1,
-                    -(stride - 1)};
-    for (int n = 0; n < steps; n++) {
-        mask_t grown = m;
-        for (int s = 0; s < 8; s++) {
-            mask_t t = shifted(&m, moves[s]);
-            for (int i = 0; i < WORDS; i++) grown.w[i] |= t.w[i] & board_mask.w[i];
-        }
-        m = grown;
-    }
-    return m;
-}
-
 static int is_empty(const mask_t *m) { return !(m->w[0] | m->w[1] | m->w[2] | m->w[3]); }
 
 /* One draw of rng.random(), -1.0 with an exception set on failure. */
@@ -208,63 +183,197 @@ static double draw(PyObject *random) {
 }
 #define PICK(r, n) ((int)((r) * (double)(n)))
 
-/* playout._guided, draw for draw: -1 none fits, -2 an exception, else a placement. */
-static int guided_choice(uint32_t left, const mask_t *forbidden, const mask_t *attach,
-                         mask_t contact, PyObject *random, int *fits) {
-    int points[SQUARES], near[SQUARES], count = 0, near_count = 0, rotated[SQUARES];
-    for (int i = 0; i < WORDS; i++) contact.w[i] &= ~forbidden->w[i];
-    mask_t reach = is_empty(&contact) ? contact : near_of(contact, 4);
-    for (int word = 0; word < WORDS; word++) {
-        uint64_t bits = attach->w[word];
-        while (bits) {
-            int bit = __builtin_ctzll(bits);
-            bits &= bits - 1;
-            points[count++] = word * 64 + bit;
-            if (reach.w[word] >> bit & 1) near[near_count++] = word * 64 + bit;
+/* --- The guided playout (playout._guided): a weighted draw among all legal placements.
+ * Each player's legal placements are kept through the playout as a bit set over
+ * placement numbers, rather than listed afresh each move: those the corners of their
+ * own new piece open are added after it, those no longer legal are dropped as a draw
+ * walks past them, and a draw walks them in placement-number order, as the Python
+ * reference sorts them. The weights come from playout.py (weigh_playouts). */
+#define LOCAL_MOST 10                      /* a pentomino's local squares counted twice */
+#define SET_WORDS 256                      /* room for 16,384 placements */
+typedef struct { uint64_t bits[SET_WORDS]; } moveset_t;
+static double piece_gamma[PIECES], local_gamma[LOCAL_MOST + 1];
+static int least_size[2 * PIECES + 1];     /* by pieces on the board: the smallest drawn */
+static int playout_weighed;
+static double *cumulative;                 /* room for every placement's running sum */
+static int *drawn_from;
+/* Each placement's squares within two neighbouring words (a piece spans at most five
+ * rows, 61 bit indices): tested with two ands, and close together in memory. */
+typedef struct { uint64_t low, high; int word, piece, number; } span_t;
+static span_t *spans;
+/* covering[square][piece] split by which of the square's four neighbours are closed
+ * (bit k for neighbour k): those placements that cover none of the closed ones, as
+ * spans, so that growing moves from a new corner skips most of those its own piece's
+ * edges block without looking at them. */
+#define BESIDE 4
+static span_t *open_lists;
+static int open_start[SQUARES][PIECES][1 << BESIDE], open_count[SQUARES][PIECES][1 << BESIDE];
+static int beside[SQUARES][BESIDE];          /* the neighbours, -1 off the board */
+
+static inline uint64_t span_meets(const span_t *s, const mask_t *m) {
+    return (s->low & m->w[s->word]) | (s->high & m->w[s->word + 1]);
+}
+
+/* The bits set in a few squares' word (a placement's squares in a small area): faster
+ * than a library popcount where the processor has no instruction for it. */
+static inline int few_bits(uint64_t bits) {
+    int n = 0;
+    for (; bits; bits &= bits - 1) n++;
+    return n;
+}
+
+/* weigh_playouts(piece_weights, local_weights, least_sizes) */
+static PyObject *weigh_playouts(PyObject *self, PyObject *args) {
+    PyObject *pieces_in, *local_in, *least_in;
+    if (!ready) { PyErr_SetString(PyExc_RuntimeError, "setup first"); return NULL; }
+    if (!PyArg_ParseTuple(args, "O!O!O!", &PyTuple_Type, &pieces_in, &PyTuple_Type, &local_in,
+                          &PyTuple_Type, &least_in))
+        return NULL;
+    if (PyTuple_GET_SIZE(pieces_in) != PIECES || PyTuple_GET_SIZE(local_in) != LOCAL_MOST + 1
+        || PyTuple_GET_SIZE(least_in) != 2 * PIECES + 1 || placement_count > 64 * SET_WORDS) {
+        PyErr_SetString(PyExc_ValueError, "the playout's weights do not fit");
+        return NULL;
+    }
+    for (int i = 0; i < PIECES; i++)
+        piece_gamma[i] = PyFloat_AsDouble(PyTuple_GET_ITEM(pieces_in, i));
+    for (int i = 0; i <= LOCAL_MOST; i++)
+        local_gamma[i] = PyFloat_AsDouble(PyTuple_GET_ITEM(local_in, i));
+    for (int i = 0; i <= 2 * PIECES; i++)
+        least_size[i] = (int)PyLong_AsLong(PyTuple_GET_ITEM(least_in, i));
+    if (PyErr_Occurred()) return NULL;
+    double *sums = realloc(cumulative, sizeof(double) * (size_t)placement_count);
+    if (!sums) return PyErr_NoMemory();
+    cumulative = sums;
+    int *numbers = realloc(drawn_from, sizeof(int) * (size_t)placement_count);
+    if (!numbers) return PyErr_NoMemory();
+    drawn_from = numbers;
+    span_t *table = realloc(spans, sizeof(span_t) * (size_t)placement_count);
+    if (!table) return PyErr_NoMemory();
+    spans = table;
+    for (int n = 0; n < placement_count; n++) {
+        const mask_t *m = &placements[n].mask;
+        int word = 0;
+        while (word < 2 && !m->w[word]) word++;
+        for (int i = 0; i < WORDS; i++)
+            if ((i < word || i > word + 1) && m->w[i]) {
+                PyErr_SetString(PyExc_ValueError, "a placement spans more than two words");
+                return NULL;
+            }
+        spans[n] = (span_t){m->w[word], m->w[word + 1], word, placements[n].piece, n};
+    }
+    int steps[BESIDE] = {1, -1, stride, -stride}, total = 0;
+    for (int square = 0; square < SQUARES; square++)
+        for (int k = 0; k < BESIDE; k++) {
+            int next = square + steps[k];
+            beside[square][k] = next >= 0 && next < SQUARES
+                                && board_mask.w[next / 64] >> (next % 64) & 1 ? next : -1;
         }
-    }
-    double r = draw(random);
-    if (r == -1.0 && PyErr_Occurred()) return -2;
-    int start = PICK(r, count);
-    for (int i = 0; i < count; i++) rotated[i] = points[(start + i) % count];
-    memcpy(points, rotated, sizeof(int) * (size_t)count);
-    if (near_count) {
-        r = draw(random);
-        if (r == -1.0 && PyErr_Occurred()) return -2;
-        start = PICK(r, near_count);
-        for (int i = 0; i < near_count; i++) rotated[i] = near[(start + i) % near_count];
-        memcpy(near, rotated, sizeof(int) * (size_t)near_count);
-    }
-    for (int g = 0; g < groups; g++) {
-        int pieces[PIECES], have = 0, order[PIECES];
-        for (int j = g ? group_end[g - 1] : 0; j < group_end[g]; j++)
-            if (left >> by_size[j] & 1) pieces[have++] = by_size[j];
-        if (!have) continue;
-        r = draw(random);
-        if (r == -1.0 && PyErr_Occurred()) return -2;
-        start = PICK(r, have);
-        for (int i = 0; i < have; i++) order[i] = pieces[(start + i) % have];
-        for (int pass = near_count ? 0 : 1; pass < 2; pass++) {
-            const int *where = pass ? points : near;
-            int where_count = pass ? count : near_count;
-            for (int i = 0; i < have; i++)
-                for (int k = 0; k < where_count; k++) {
-                    const int *list = covering[where[k]][order[i]];
-                    int found = 0;
-                    for (int j = 0; j < covering_count[where[k]][order[i]]; j++) {
-                        const mask_t *m = &placements[list[j]].mask;
-                        if (!meets(m, forbidden) && (pass || meets(m, &contact)))
-                            fits[found++] = list[j];
+    for (int pass = 0; pass < 2; pass++) {
+        int at = 0;
+        for (int square = 0; square < SQUARES; square++)
+            for (int piece = 0; piece < PIECES; piece++)
+                for (int closed = 0; closed < 1 << BESIDE; closed++) {
+                    open_start[square][piece][closed] = at;
+                    for (int j = 0; j < covering_count[square][piece]; j++) {
+                        const mask_t *m = &placements[covering[square][piece][j]].mask;
+                        int fits = 1;
+                        for (int k = 0; k < BESIDE; k++) {
+                            int next = beside[square][k];
+                            if (closed >> k & 1 && next >= 0
+                                && m->w[next / 64] >> (next % 64) & 1)
+                                fits = 0;
+                        }
+                        if (fits && pass) open_lists[at] = spans[covering[square][piece][j]];
+                        at += fits;
                     }
-                    if (found) {
-                        r = draw(random);
-                        if (r == -1.0 && PyErr_Occurred()) return -2;
-                        return fits[PICK(r, found)];
-                    }
+                    open_count[square][piece][closed] = at - open_start[square][piece][closed];
                 }
+        if (!pass) {
+            total = at;
+            span_t *lists = realloc(open_lists, sizeof(span_t) * (size_t)(total ? total : 1));
+            if (!lists) return PyErr_NoMemory();
+            open_lists = lists;
         }
     }
-    return -1;
+    playout_weighed = 1;
+    Py_RETURN_NONE;
+}
+
+static inline void set_add(moveset_t *s, int n) { s->bits[n >> 6] |= (uint64_t)1 << (n & 63); }
+
+/* Adds the legal placements of the pieces in ``left`` covering ``square``. */
+static void add_at(moveset_t *s, int square, uint32_t left, const mask_t *forbidden) {
+    int closed = 0;
+    for (int k = 0; k < BESIDE; k++) {
+        int next = beside[square][k];
+        if (next >= 0 && forbidden->w[next / 64] >> (next % 64) & 1) closed |= 1 << k;
+    }
+    for (int piece = 0; piece < PIECES; piece++) {
+        if (!(left >> piece & 1)) continue;
+        const span_t *list = open_lists + open_start[square][piece][closed];
+        for (int j = 0; j < open_count[square][piece][closed]; j++)
+            if (!span_meets(&list[j], forbidden)) set_add(s, list[j].number);
+    }
+}
+
+/* Adds those covering any square of ``points``. */
+static void add_around(moveset_t *s, const mask_t *points, uint32_t left,
+                       const mask_t *forbidden) {
+    for (int word = 0; word < WORDS; word++) {
+        uint64_t bits = points->w[word];
+        while (bits) {
+            add_at(s, word * 64 + __builtin_ctzll(bits), left, forbidden);
+            bits &= bits - 1;
+        }
+    }
+}
+
+/* playout._guided, draw for draw: one of ``s``'s placements still legal (those no
+ * longer legal are taken out on the way) drawn with weight
+ * piece_gamma[piece] * local_gamma[local squares covered, those that are also the
+ * mover's attachment points twice], pieces smaller than least_size[on_board] left out
+ * while any other has weight. -1 none, -2 an exception, else a placement. */
+static int guided_choice(moveset_t *s, uint32_t left, const mask_t *forbidden,
+                         const mask_t *local, const mask_t *local_attach, int on_board,
+                         PyObject *random) {
+    int words = (placement_count + 63) / 64, least = least_size[on_board];
+    for (;;) {
+        double total = 0.0;
+        int count = 0;
+        for (int word = 0; word < words; word++) {
+            uint64_t bits = s->bits[word];
+            while (bits) {
+                int n = word * 64 + __builtin_ctzll(bits);
+                bits &= bits - 1;
+                const span_t *p = &spans[n];
+                if (!(left >> p->piece & 1) || span_meets(p, forbidden)) {
+                    s->bits[word] &= ~((uint64_t)1 << (n & 63));   /* no longer legal */
+                    continue;
+                }
+                if (sizes[p->piece] < least) continue;
+                int near = 0;
+                if (span_meets(p, local))
+                    near = few_bits(p->low & local->w[p->word])
+                           + few_bits(p->high & local->w[p->word + 1])
+                           + few_bits(p->low & local_attach->w[p->word])
+                           + few_bits(p->high & local_attach->w[p->word + 1]);
+                if (near > LOCAL_MOST) near = LOCAL_MOST;
+                total += piece_gamma[p->piece] * local_gamma[near];
+                cumulative[count] = total;
+                drawn_from[count++] = n;
+            }
+        }
+        if (count) {
+            double r = draw(random);
+            if (r == -1.0 && PyErr_Occurred()) return -2;
+            double target = r * total;
+            int k = 0;
+            while (k < count - 1 && cumulative[k] <= target) k++;
+            return drawn_from[k];
+        }
+        if (least <= 1) return -1;
+        least = 1;
+    }
 }
 
 static PyObject *as_words(const mask_t *m) {
@@ -334,19 +443,34 @@ static int run_playout(mask_t own[2], mask_t forbidden[2], mask_t attach[2], uin
                        int last[2], mask_t recent[2], int mover, PyObject *random, int guided,
                        PyObject *trace, int *found, int scores[2]) {
     int done[2] = {!left[0], !left[1]};
+    moveset_t sets[2];
     mover &= 1;
+    if (guided) {
+        if (!playout_weighed) {
+            PyErr_SetString(PyExc_RuntimeError, "weigh_playouts first");
+            return -1;
+        }
+        int words = (placement_count + 63) / 64;
+        for (int p = 0; p < 2; p++) {
+            memset(sets[p].bits, 0, sizeof(uint64_t) * (size_t)words);
+            add_around(&sets[p], &attach[p], left[p], &forbidden[p]);
+        }
+    }
     while (!(done[0] && done[1])) {
         int number = -1;
         if (done[mover]) {
         } else if (guided) {
             int rival = mover ^ 1;
-            mask_t threat, contact;
+            mask_t threat, local, local_attach;
             for (int i = 0; i < WORDS; i++) threat.w[i] = recent[rival].w[i] & attach[rival].w[i];
             mask_t around = edges_of(&threat);
-            for (int i = 0; i < WORDS; i++)
-                contact.w[i] = threat.w[i] | (around.w[i] & ~forbidden[rival].w[i]);
-            number = guided_choice(left[mover], &forbidden[mover], &attach[mover], contact,
-                                   random, found);
+            for (int i = 0; i < WORDS; i++) {
+                local.w[i] = threat.w[i] | (around.w[i] & ~forbidden[rival].w[i]);
+                local_attach.w[i] = local.w[i] & attach[mover].w[i];
+            }
+            int on_board = 2 * PIECES - __builtin_popcount(left[0]) - __builtin_popcount(left[1]);
+            number = guided_choice(&sets[mover], left[mover], &forbidden[mover], &local,
+                                   &local_attach, on_board, random);
             if (number == -2) return -1;
         } else {
             int count = legal(left[mover], &forbidden[mover], &attach[mover], found);
@@ -376,6 +500,12 @@ static int run_playout(mask_t own[2], mask_t forbidden[2], mask_t attach[2], uin
         left[mover] &= ~((uint32_t)1 << chosen->piece);
         last[mover] = chosen->piece;
         recent[mover] = chosen->corners;
+        if (guided) {
+            mask_t opened;
+            for (int i = 0; i < WORDS; i++)
+                opened.w[i] = chosen->corners.w[i] & attach[mover].w[i];
+            add_around(&sets[mover], &opened, left[mover], &forbidden[mover]);
+        }
         mover = rival;
     }
     scores[0] = score(left[0], last[0]);
@@ -1090,6 +1220,7 @@ static PyMethodDef methods[] = {
     {"legal_moves", legal_moves, METH_VARARGS, "The legal placements' numbers."},
     {"play_out", play_out, METH_VARARGS, "A uniform or guided random playout: the two scores."},
     {"can_place", can_place, METH_VARARGS, "Whether any placement is legal."},
+    {"weigh_playouts", weigh_playouts, METH_VARARGS, "Take the guided playout's weights."},
     {"weigh", weigh, METH_VARARGS, "Take the policy's weights for the priors."},
     {"expand", expand, METH_VARARGS, "A new node's moves and priors, in the search's order."},
     {NULL, NULL, 0, NULL},

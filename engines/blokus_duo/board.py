@@ -310,7 +310,8 @@ class BlokusDuoBoard(Board):
                 largest_first: bool = False, guided: bool = False) -> str | None:
         """Who wins (``None``: a draw) when the game is played out from here, each
         placement at random (among the largest pieces that fit, with ``largest_first``;
-        those in contact with the opponent's latest piece first, with ``guided``),
+        weighted towards answering the opponent's latest piece and towards large
+        pieces, with ``guided``),
         leaving the board as it is: the search's playout (:mod:`.playout`). With
         ``trace``, appends ``(player, mask)`` per placement (player 0 is ``b``)."""
         if self._over:

@@ -82,6 +82,11 @@ def weigh(size_units: tuple, weight_units: tuple, centre_units: tuple, unit: int
     _playout.weigh(size_units, weight_units, centre_units, unit)
 
 
+def weigh_playouts(piece_weights: tuple, local_weights: tuple, least_sizes: tuple) -> None:
+    """Take the guided playout's weights (:mod:`.playout`)."""
+    _playout.weigh_playouts(piece_weights, local_weights, least_sizes)
+
+
 def expansion(context: tuple, rng: random.Random):
     """:meth:`.policy.BlokusDuoPolicy.expansion` from its ``prior_context``: the legal
     placements shuffled by ``rng`` as ``random.Random.shuffle`` does, scored as

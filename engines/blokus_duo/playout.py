@@ -6,18 +6,19 @@ Three ways to pick a placement: uniformly among all legal ones (``largest_first=
 the random playout the benchmark counts); at random among those of the largest pieces
 the player can still place (the usual Blokus heuristic: small pieces fit anywhere
 later, large ones do not), looking at pieces and attachment points in random order and
-stopping at the first that fits, which makes it several times faster; or ``guided``, the
-search's: among the largest pieces that fit, first one in contact, covering a square
-where the opponent's latest piece lets them grow (one of the corners it opened, or an
-open square beside one), as players answer a threat, else any of them.
+stopping at the first that fits; or ``guided``, the search's: drawn among all legal
+placements with weights of the kinds Pentobi's playouts use (:func:`_guided`), by far
+most for covering squares where the opponent's latest piece lets them grow (as players
+answer a threat), then for large pieces and pieces with many corners.
 """
 
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 
 from engines.blokus_duo import compiled
-from engines.blokus_duo.pieces import BOARD, COVERING, PIECES, STRIDE, corners, edges
+from engines.blokus_duo.pieces import COVERING, PIECES, PLACEMENTS, corners, edges
 
 #: ``COVERING`` as bare masks: ``MASKS[square][piece]`` the placements of that piece
 #: covering that square.
@@ -29,6 +30,30 @@ SIZES = tuple(tuple(n for n, piece in enumerate(PIECES) if piece.size == size)
 SIZE = tuple(piece.size for piece in PIECES)
 MONOMINO = next(n for n, piece in enumerate(PIECES) if piece.size == 1)
 ALL_PLACED_BONUS, MONOMINO_LAST_BONUS = 15, 5
+#: Placement numbers (as the compiled core numbers them) by mask.
+NUMBER = {placement.mask: n for n, placement in enumerate(PLACEMENTS)}
+
+#: The guided playout's weights (:func:`_guided`), the kinds and sizes Pentobi's
+#: published source gives its Blokus Duo playouts: a placement's weight is
+#: ``PIECE_WEIGHT[piece] * LOCAL_WEIGHT[local squares it covers]``. Per piece, a factor
+#: per square and one per attachment point its shape has beyond the first...
+SIZE_FACTOR, CORNER_FACTOR = 3.0, 1.8
+#: ... and a far larger one per local square (one the opponent's latest piece opened,
+#: or an open square beside one), counted twice where it is also an attachment point
+#: of the player: answering the opponent's latest piece comes first.
+LOCAL_MOST = 10
+LOCAL_WEIGHT = (1.0, 1e6, 1e12, 1e18, 1e24) + (1e25,) * (LOCAL_MOST - 4)
+#: By the pieces on the board (both players'): the smallest piece drawn while any larger
+#: one fits (the first moves place pentominoes, then fours, then threes).
+LEAST_SIZE = tuple(5 if n < 4 else 4 if n < 6 else 3 if n < 10 else 1
+                   for n in range(2 * len(PIECES) + 1))
+#: Per piece: the most attachment points a placement of it has (at their corners).
+PIECE_CORNERS = tuple(max(corners(p.mask).bit_count() for p in PLACEMENTS
+                          if p.piece == piece.name) for piece in PIECES)
+PIECE_WEIGHT = tuple(SIZE_FACTOR ** piece.size * CORNER_FACTOR ** (PIECE_CORNERS[n] - 1)
+                     for n, piece in enumerate(PIECES))
+if compiled.available():
+    compiled.weigh_playouts(PIECE_WEIGHT, LOCAL_WEIGHT, LEAST_SIZE)
 
 
 def placements(pieces, forbidden: int, attach: int) -> list[tuple[int, int]]:
@@ -75,54 +100,31 @@ def _largest(left: int, forbidden: int, attach: int,
     return None
 
 
-def _near(mask: int, steps: int) -> int:
-    """The squares within ``steps`` king's moves of ``mask``."""
-    for _ in range(steps):
-        mask |= (((mask << 1) | (mask >> 1) | (mask << STRIDE) | (mask >> STRIDE)
-                  | (mask << (STRIDE + 1)) | (mask >> (STRIDE + 1))
-                  | (mask << (STRIDE - 1)) | (mask >> (STRIDE - 1))) & BOARD)
-    return mask
-
-
-def _guided(left: int, forbidden: int, attach: int, contact: int,
+def _guided(left: int, forbidden: int, attach: int, local: int, on_board: int,
             rng: random.Random) -> tuple[int, int] | None:
-    """Like :func:`_largest`, but within each size a placement covering ``contact``
-    first, looked for from the attachment points close enough to reach it. The points
-    and pieces are taken in turn from a random start (cheaper than shuffling)."""
-    contact &= ~forbidden
-    points, near = [], []
-    reach = _near(contact, 4) if contact else 0
-    while attach:
-        low = attach & -attach
-        points.append(low.bit_length() - 1)
-        if low & reach:
-            near.append(low.bit_length() - 1)
-        attach ^= low
-    random_ = rng.random
-    start = int(random_() * len(points))
-    points = points[start:] + points[:start]
-    if near:
-        start = int(random_() * len(near))
-        near = near[start:] + near[:start]
-    for group in SIZES:
-        pieces = [n for n in group if left >> n & 1]
-        if not pieces:
-            continue
-        start = int(random_() * len(pieces))
-        pieces = pieces[start:] + pieces[:start]
-        if near:
-            for number in pieces:
-                for point in near:
-                    fits = [mask for mask in MASKS[point][number]
-                            if not mask & forbidden and mask & contact]
-                    if fits:
-                        return fits[int(random_() * len(fits))], number
-        for number in pieces:
-            for point in points:
-                fits = [mask for mask in MASKS[point][number] if not mask & forbidden]
-                if fits:
-                    return fits[int(random_() * len(fits))], number
-    return None
+    """A placement drawn among all the legal ones with weight ``PIECE_WEIGHT[piece] *
+    LOCAL_WEIGHT[local squares covered]`` (those that are also the player's attachment
+    points counted twice), in placement-number order (the compiled core keeps its lists
+    in that order); pieces smaller than ``LEAST_SIZE[on_board]`` are left out while any
+    other fits."""
+    found = sorted((NUMBER[mask], mask, number) for mask, number in placements(
+        [n for n in range(len(PIECES)) if left >> n & 1], forbidden, attach))
+    local_attach = local & attach
+    least = LEAST_SIZE[on_board]
+    while True:
+        total, sums, drawn = 0.0, [], []
+        for _, mask, number in found:
+            if SIZE[number] < least:
+                continue
+            near = (mask & local).bit_count() + (mask & local_attach).bit_count()
+            total += PIECE_WEIGHT[number] * LOCAL_WEIGHT[min(near, LOCAL_MOST)]
+            sums.append(total)
+            drawn.append((mask, number))
+        if drawn:
+            return drawn[min(bisect_right(sums, rng.random() * total), len(drawn) - 1)]
+        if least <= 1:
+            return None
+        least = 1
 
 
 def score(left: int, last: int | None) -> int:
@@ -152,8 +154,9 @@ def play_out(state: dict, mover: int, rng: random.Random, largest_first: bool = 
             chosen = None
         elif guided:
             threat = recent[mover ^ 1] & attach[mover ^ 1]
+            on_board = 2 * len(PIECES) - left[0].bit_count() - left[1].bit_count()
             chosen = _guided(left[mover], forbidden[mover], attach[mover],
-                             threat | (edges(threat) & ~forbidden[mover ^ 1]), rng)
+                             threat | (edges(threat) & ~forbidden[mover ^ 1]), on_board, rng)
         else:
             chosen = choose(left[mover], forbidden[mover], attach[mover], rng,
                             largest_first)
