@@ -85,6 +85,11 @@ class Policy:
     #: average alone).
     minimax_weight: float = 0.0
 
+    def for_search(self) -> "Policy":
+        """The policy one search walks with: this one, or a fresh copy where the policy
+        learns from the search's own playouts as it goes (Blokus Duo's margins)."""
+        return self
+
     def value(self, board: Board, rng: random.Random) -> float:
         """The result for ``b`` of the position played out: 1 a win, 0 a loss, ½ a draw
         (or an estimate between)."""
@@ -226,9 +231,9 @@ class Tree:
     :meth:`walk`, :meth:`best_move` and :meth:`counts`."""
 
     def __init__(self, board: Board, policy: Policy, rng: random.Random) -> None:
-        self.board, self.policy, self.rng = board, policy, rng
+        self.board, self.policy, self.rng = board, policy.for_search(), rng
         self.root = Node(None, None)
-        self.root.expand_moves(board, policy, rng)
+        self.root.expand_moves(board, self.policy, rng)
 
     def only_move(self) -> Hashable | None:
         """The move when there is only one (then no walk is needed), else ``None``."""

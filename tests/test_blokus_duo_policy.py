@@ -10,6 +10,7 @@ opening the rule sheet draws: each side's X on its start point."""
 from __future__ import annotations
 
 import random
+import statistics
 import time
 
 import pytest
@@ -17,7 +18,8 @@ import pytest
 from app.games import new_game
 from engines.blokus_duo.pieces import BY_MASK, PIECES, edges
 from engines.blokus_duo.playout import placements
-from engines.blokus_duo.policy import BlokusDuoPolicy, move_features, move_scores, weighed
+from engines.blokus_duo.policy import (BlokusDuoPolicy, Margins, move_features, move_scores,
+                                       weighed)
 from engines.core import PLAYERS
 from engines.players import MOST_SECONDS, choose_move
 from engines.search import Policy, policy_of, search
@@ -208,3 +210,26 @@ def test_every_weight_is_a_whole_number_of_units():
     for weight in weights:
         assert weight * policy.UNIT == pytest.approx(round(weight * policy.UNIT), abs=1e-9)
     assert all(distance == round(distance) for distance in policy.CENTRE.values())
+
+
+def test_a_margin_counts_in_standard_deviations_from_the_searchs_margins_so_far():
+    """The margin's share reads a playout's margin against those before it in the same
+    search: the running mean and spread are the plain ones of the margins so far."""
+    margins, seen = Margins(), []
+    for margin in (-12, -12, -3, -20, 5, -9, -14, -1):
+        seen.append(margin)
+        spread = statistics.pstdev(seen)
+        expected = (margin - statistics.fmean(seen)) / spread if spread else 0.0
+        assert margins.standardised(margin) == pytest.approx(expected, abs=1e-12)
+
+
+def test_each_search_counts_its_own_margins():
+    """A search's margins start afresh: the policy the game registers keeps none, so a
+    search is the same whatever searched before it."""
+    policy = BlokusDuoPolicy()
+    first, second = policy.for_search(), policy.for_search()
+    first._margins.standardised(-30)
+    assert second._margins.count == 0 and policy._margins is None
+    board = new_game("blokus-duo", start="fixed")
+    search(board, random.Random(3), playouts=64)
+    assert policy_of(board)._margins is None

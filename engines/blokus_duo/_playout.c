@@ -926,7 +926,8 @@ typedef struct {
     position_t root;
     PyObject *random, *getrandbits;        /* the rng's bound methods */
     double exploration, prior_weight, widening, prior_visits, prior_value;
-    double margin_weight, margin_scale;    /* the policy's value of a playout */
+    double margin_weight;                  /* the policy's value of a playout, */
+    double margins, margin_mean, margin_spread;   /* with the search's margins so far */
     int widens, centre_moves;
     int *scratch;                           /* room for rank_moves (four lists of every
                                                placement) and the playouts (one) */
@@ -1026,7 +1027,8 @@ static int best_child(const tree_t *t, const node_t *n) {
 }
 
 /* The value for b of the position: the result where the game is over, else
- * BlokusDuoPolicy.value of a guided playout (the winner, a share for the margin). */
+ * BlokusDuoPolicy.value of a guided playout (the winner, a share for the margin measured
+ * against the search's margins so far). */
 static int value_for_b(tree_t *t, const position_t *p, double *value) {
     int scores[2];
     if (p->over) {
@@ -1042,8 +1044,14 @@ static int value_for_b(tree_t *t, const position_t *p, double *value) {
         return -1;
     int margin = scores[0] - scores[1];
     double won = margin > 0 ? 1.0 : margin < 0 ? 0.0 : 0.5;
-    *value = (1.0 - t->margin_weight) * won
-             + t->margin_weight * (0.5 + 0.5 * tanh(margin / t->margin_scale));
+    /* Margins.standardised: Welford's running sums, in the same order as Python's. */
+    t->margins += 1;
+    double off = margin - t->margin_mean;
+    t->margin_mean += off / t->margins;
+    t->margin_spread += off * (margin - t->margin_mean);
+    double variance = t->margin_spread / t->margins;
+    double spread = variance > 0 ? (margin - t->margin_mean) / sqrt(variance) : 0.0;
+    *value = (1.0 - t->margin_weight) * won + t->margin_weight * (0.5 + 0.5 * tanh(spread));
     return 0;
 }
 
@@ -1093,20 +1101,20 @@ static void tree_dealloc(tree_t *t) {
 /* Tree(position, policy, rng): position (own, forbidden, attach as pairs of mask words,
  * left, last, turn, latest as ((mover, placement), (mover, placement))); policy
  * (exploration, prior_weight, widening or None, prior_visits, prior_value,
- * margin_weight, margin_scale, centre_moves). The root is expanded at once, as
+ * margin_weight, centre_moves). The root is expanded at once, as
  * search.Tree's is. */
 static PyObject *tree_create(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
     PyObject *own_in[2], *forbidden_in[2], *attach_in[2], *widening, *rng;
     unsigned long left[2];
     int last[2], turn, latest[2][2], centre_moves;
-    double exploration, prior_weight, prior_visits, prior_value, margin_weight, margin_scale;
+    double exploration, prior_weight, prior_visits, prior_value, margin_weight;
     if (!ready || !shapes) { PyErr_SetString(PyExc_RuntimeError, "setup and weigh first"); return NULL; }
-    if (!PyArg_ParseTuple(args, "((OO)(OO)(OO)(kk)(ii)i((ii)(ii)))(ddOddddi)O",
+    if (!PyArg_ParseTuple(args, "((OO)(OO)(OO)(kk)(ii)i((ii)(ii)))(ddOdddi)O",
                           &own_in[0], &own_in[1], &forbidden_in[0], &forbidden_in[1],
                           &attach_in[0], &attach_in[1], &left[0], &left[1], &last[0], &last[1],
                           &turn, &latest[0][0], &latest[0][1], &latest[1][0], &latest[1][1],
                           &exploration, &prior_weight, &widening, &prior_visits, &prior_value,
-                          &margin_weight, &margin_scale, &centre_moves, &rng))
+                          &margin_weight, &centre_moves, &rng))
         return NULL;
     tree_t *t = PyObject_New(tree_t, type);
     if (!t) return NULL;
@@ -1138,7 +1146,7 @@ static PyObject *tree_create(PyTypeObject *type, PyObject *args, PyObject *kwarg
     t->prior_visits = prior_visits;
     t->prior_value = prior_value;
     t->margin_weight = margin_weight;
-    t->margin_scale = margin_scale;
+    t->margins = t->margin_mean = t->margin_spread = 0.0;
     t->centre_moves = centre_moves;
     t->random = PyObject_GetAttrString(rng, "random");
     t->getrandbits = PyObject_GetAttrString(rng, "getrandbits");
