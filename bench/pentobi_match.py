@@ -236,7 +236,10 @@ def direct_match(binary: str, pentobi_level: int, level: int, games: int, seed: 
     return {"score": sum(r["score"] for r in results), "games": games,
             "times": [t for r in results for t in r["times"]],
             "walks": [w for r in results for w in r["walks"]],
-            "margins": [r["margin"] for r in results]}
+            "margins": [r["margin"] for r in results],
+            # Ours is ``b``, the first player, in the even games.
+            "as_first": sum(r["score"] for r in results[::2]),
+            "as_second": sum(r["score"] for r in results[1::2])}
 
 
 def report(label: str, result: dict) -> None:
@@ -247,8 +250,11 @@ def report(label: str, result: dict) -> None:
     walks = [w for w in result.get("walks", []) if w]
     made = (f"  playouts/move mean / median / least: {statistics.mean(walks):.0f} / "
             f"{statistics.median(walks):.0f} / {min(walks)}" if walks else "")
+    sides = (f"  as first / second: {result['as_first']:g} / {result['as_second']:g} of "
+             f"{(games + 1) // 2} / {games // 2}" if "as_first" in result else "")
     print(f"  {label:<24} {score / games:>5.0%} [{low:.0%}, {high:.0%}]  "
-          f"({score:g} of {games})  ours s/move mean / worst: {spent}{made}", flush=True)
+          f"({score:g} of {games}){sides}  ours s/move mean / worst: {spent}{made}",
+          flush=True)
 
 
 def main(argv: list[str] | None = None) -> None:
