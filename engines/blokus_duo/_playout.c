@@ -214,12 +214,19 @@ static inline uint64_t span_meets(const span_t *s, const mask_t *m) {
     return (s->low & m->w[s->word]) | (s->high & m->w[s->word + 1]);
 }
 
-/* The bits set in a few squares' word (a placement's squares in a small area): faster
- * than a library popcount where the processor has no instruction for it. */
-static inline int few_bits(uint64_t bits) {
-    int n = 0;
-    for (; bits; bits &= bits - 1) n++;
-    return n;
+/* The bits set in a word. The scoring and the playouts count many words a move; where the
+ * compiler may not assume a popcount instruction (x86-64's baseline, which Python's
+ * build flags keep), its builtin is a library call several times slower than these
+ * few shifts and adds. */
+static inline int popcount(uint64_t x) {
+#if defined(__POPCNT__) || defined(__aarch64__)
+    return __builtin_popcountll(x);
+#else
+    x -= x >> 1 & 0x5555555555555555ULL;
+    x = (x & 0x3333333333333333ULL) + (x >> 2 & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+#endif
 }
 
 /* weigh_playouts(piece_weights, local_weights, least_sizes) */
@@ -353,10 +360,10 @@ static int guided_choice(moveset_t *s, uint32_t left, const mask_t *forbidden,
                 if (sizes[p->piece] < least) continue;
                 int near = 0;
                 if (span_meets(p, local))
-                    near = few_bits(p->low & local->w[p->word])
-                           + few_bits(p->high & local->w[p->word + 1])
-                           + few_bits(p->low & local_attach->w[p->word])
-                           + few_bits(p->high & local_attach->w[p->word + 1]);
+                    near = popcount(p->low & local->w[p->word])
+                           + popcount(p->high & local->w[p->word + 1])
+                           + popcount(p->low & local_attach->w[p->word])
+                           + popcount(p->high & local_attach->w[p->word + 1]);
                 if (near > LOCAL_MOST) near = LOCAL_MOST;
                 total += piece_gamma[p->piece] * local_gamma[near];
                 cumulative[count] = total;
@@ -563,20 +570,6 @@ static shape_t *shapes;                   /* by placement number, made by weigh 
 static int size_units[6], block_units, corner_base_units, corner_room_units;
 static int edge_open_units, edge_attach_units, local_units, unit;
 
-/* The bits set in a word. The scoring counts some thirty words a move; where the
- * compiler may not assume a popcount instruction (x86-64's baseline, which Python's
- * build flags keep), its builtin is a library call several times slower than these
- * few shifts and adds. */
-static inline int popcount(uint64_t x) {
-#if defined(__POPCNT__) || defined(__aarch64__)
-    return __builtin_popcountll(x);
-#else
-    x -= x >> 1 & 0x5555555555555555ULL;
-    x = (x & 0x3333333333333333ULL) + (x >> 2 & 0x3333333333333333ULL);
-    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
-    return (int)((x * 0x0101010101010101ULL) >> 56);
-#endif
-}
 
 static int count_bits(const mask_t *m) {
     return popcount(m->w[0]) + popcount(m->w[1]) + popcount(m->w[2]) + popcount(m->w[3]);
