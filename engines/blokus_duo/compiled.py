@@ -118,7 +118,8 @@ def tree(board, settings: tuple, rng: random.Random):
     """The search's tree for ``board`` grown in C (:class:`engines.search.Tree`'s methods),
     walk for walk as the Python tree, the root expanded. ``settings``: the search's
     exploration constant and the policy's ``prior_weight``, ``widening``,
-    ``prior_visits``, ``prior_value``, ``margin_weight`` and ``CENTRE_MOVES`` (:meth:`.policy.BlokusDuoPolicy.native_tree`)."""
+    ``prior_visits``, ``prior_value``, ``margin_weight`` and ``CENTRE_MOVES``
+    (:meth:`.policy.BlokusDuoPolicy.native_tree`)."""
     def latest(back: int) -> tuple[int, int]:
         stack = board.move_stack
         if len(stack) < back:
